@@ -1,0 +1,51 @@
+# Two commands matter: `make run` and `make test`. Everything installs into .venv.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1:8000
+
+.PHONY: run test bench lint typecheck check install install-dev clean
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found " + sys.version.split()[0] + ")")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Stamp files make the install run only when a requirements file changed.
+$(VENV)/.base: $(BIN)/python requirements/base.txt
+	$(BIN)/pip install --quiet -r requirements/base.txt
+	@touch $@
+
+$(VENV)/.dev: $(VENV)/.base requirements/dev.txt
+	$(BIN)/pip install --quiet -r requirements/dev.txt
+	@touch $@
+
+install: $(VENV)/.base
+install-dev: $(VENV)/.dev
+
+run: $(VENV)/.base
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver $(HOST)
+
+test: $(VENV)/.dev
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(VENV)/.dev
+	$(BIN)/python -m pytest tests/benchmarks -m benchmark -s -q -p no:randomly $(PYTEST_ARGS)
+
+lint: $(VENV)/.dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(VENV)/.dev
+	$(BIN)/mypy ratings_site players tournaments
+
+check: lint typecheck
+	$(BIN)/python manage.py makemigrations --check --dry-run
+	DJANGO_SETTINGS_MODULE=ratings_site.settings.production \
+	SECRET_KEY=$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(64))') \
+	ALLOWED_HOSTS=ratings.example.org \
+	$(BIN)/python manage.py check --deploy --fail-level WARNING
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache staticfiles

@@ -1,0 +1,75 @@
+"""API plumbing shared by every app: the one error shape and pagination.
+
+Every 4xx answer has the shape ``{"error": {"code", "message", "fields"}}`` so that API
+consumers write one error path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from rest_framework import exceptions
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from ratings_site.errors import DomainError
+
+
+def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
+    """Turn DRF's nested error details into ``{"field.sub[0]": [messages]}``."""
+    out: dict[str, list[str]] = {}
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            name = f"{prefix}.{key}" if prefix else str(key)
+            out.update(_flatten(value, name))
+    elif isinstance(detail, list):
+        if all(not isinstance(item, dict | list) for item in detail):
+            out[prefix or "non_field_errors"] = [str(item) for item in detail]
+        else:
+            for index, item in enumerate(detail):
+                if item:
+                    out.update(_flatten(item, f"{prefix}[{index}]"))
+    else:
+        out[prefix or "non_field_errors"] = [str(detail)]
+    return out
+
+
+def error_body(
+    code: str, message: str, fields: dict[str, list[str]] | None = None
+) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "fields": fields or {}}}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, DomainError):
+        return Response(error_body(exc.code, exc.message, exc.fields), status=exc.status)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response
+    if isinstance(exc, exceptions.ValidationError):
+        fields = _flatten(exc.detail)
+        first = next(iter(fields.items()), ("", ["Invalid input."]))
+        message = (
+            f"{first[0]}: {first[1][0]}"
+            if first[0] and first[0] != "non_field_errors"
+            else first[1][0]
+        )
+        response.data = error_body("invalid", message, fields)
+    else:
+        detail = exc.detail
+        message = str(detail) if not isinstance(detail, dict | list) else "Request failed."
+        response.data = error_body(str(getattr(detail, "code", exc.default_code)), message)
+    return response
+
+
+class Pagination(PageNumberPagination):
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 500

@@ -1,0 +1,7 @@
+"""Everything under /api/v1/: each app contributes its own url module."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern, URLResolver
+
+urlpatterns: list[URLPattern | URLResolver] = []

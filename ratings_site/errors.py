@@ -1,0 +1,44 @@
+"""Domain errors raised by services; the API's exception handler turns them into 4xx JSON.
+
+Services never import DRF: they raise these, and each interface (API, admin, commands)
+decides how to show them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+
+class DomainError(Exception):
+    """A request the rules refuse. ``status`` is the HTTP status the API answers with."""
+
+    status = 400
+    code = "invalid"
+
+    def __init__(self, message: str, *, fields: Mapping[str, list[str]] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fields: dict[str, list[str]] = dict(fields or {})
+
+
+class ValidationFailed(DomainError):
+    status = 400
+    code = "invalid"
+
+
+class PermissionDeniedError(DomainError):
+    status = 403
+    code = "permission_denied"
+
+
+class NotFoundError(DomainError):
+    status = 404
+    code = "not_found"
+
+
+class ConflictError(DomainError):
+    """The object's state forbids the operation (closing a closed period, editing a
+    game of a closed period, a concurrent close)."""
+
+    status = 409
+    code = "conflict"

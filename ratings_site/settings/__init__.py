@@ -1,0 +1,1 @@
+"""Settings: ``base`` for every environment, ``production`` for deployments."""

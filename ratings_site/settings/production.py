@@ -1,0 +1,32 @@
+"""Production settings: everything `manage.py check --deploy` asks for, and a real key."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ImproperlyConfigured
+
+from ratings_site.env import env_bool, env_str
+from ratings_site.settings.base import *  # noqa: F403
+from ratings_site.settings.base import DEV_SECRET_KEY, SECRET_KEY, STORAGES
+
+if SECRET_KEY == DEV_SECRET_KEY or len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set to a random value of at least 50 characters in production."
+    )
+
+DEBUG = env_bool("DEBUG", default=False)
+if DEBUG:
+    raise ImproperlyConfigured("DEBUG must be off in production.")
+
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
+SECURE_HSTS_SECONDS = int(env_str("SECURE_HSTS_SECONDS", "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SECURE_HSTS_PRELOAD = True
+SESSION_COOKIE_SECURE = True
+CSRF_COOKIE_SECURE = True
+STATIC_ROOT = BASE_DIR / "staticfiles"  # noqa: F405
+WHITENOISE_USE_FINDERS = False
+STORAGES = {
+    **STORAGES,
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}

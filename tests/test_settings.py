@@ -1,0 +1,81 @@
+"""Settings read from the environment fail loudly on values they cannot parse."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from ratings_site.env import env_bool, env_database, env_list
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("1", True), ("true", True), ("Yes", True), ("on", True), ("0", False), ("off", False)],
+)
+def test_env_bool_reads_common_spellings(
+    monkeypatch: pytest.MonkeyPatch, raw: str, expected: bool
+) -> None:
+    monkeypatch.setenv("X_FLAG", raw)
+    assert env_bool("X_FLAG", default=not expected) is expected
+
+
+def test_env_bool_rejects_typos(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("X_FLAG", "ture")
+    with pytest.raises(ImproperlyConfigured, match="X_FLAG"):
+        env_bool("X_FLAG", default=False)
+
+
+def test_env_list_rejects_empty_entries(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("X_HOSTS", "a.org,,b.org")
+    with pytest.raises(ImproperlyConfigured, match="X_HOSTS"):
+        env_list("X_HOSTS", default=[])
+    monkeypatch.setenv("X_HOSTS", "a.org, b.org")
+    assert env_list("X_HOSTS", default=[]) == ["a.org", "b.org"]
+
+
+def test_env_database_parses_postgres_and_rejects_other_schemes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("X_DB", "postgres://u@db.example:5433/ratings")
+    config = env_database("X_DB", default="sqlite:///x.db")
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert (config["HOST"], config["PORT"], config["NAME"]) == ("db.example", 5433, "ratings")
+    monkeypatch.setenv("X_DB", "mysql://u@db/ratings")
+    with pytest.raises(ImproperlyConfigured, match="X_DB"):
+        env_database("X_DB", default="sqlite:///x.db")
+    monkeypatch.setenv("X_DB", "nonsense")
+    with pytest.raises(ImproperlyConfigured, match="X_DB"):
+        env_database("X_DB", default="sqlite:///x.db")
+
+
+def _import_production(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    code = "import ratings_site.settings.production"
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        env={"PATH": "/usr/bin:/bin", **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_production_settings_refuse_the_development_key() -> None:
+    result = _import_production({})
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
+
+
+def test_production_settings_refuse_debug() -> None:
+    result = _import_production(
+        {"SECRET_KEY": "k" * 20 + "abcdefghijklmnopqrstuvwxyz0123456789", "DEBUG": "1"}
+    )
+    assert result.returncode != 0
+    assert "DEBUG" in result.stderr
+
+
+def test_production_settings_load_with_a_real_key() -> None:
+    result = _import_production({"SECRET_KEY": "k" * 20 + "abcdefghijklmnopqrstuvwxyz0123456789"})
+    assert result.returncode == 0, result.stderr
