@@ -23,7 +23,13 @@ def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     if isinstance(detail, dict):
         for key, value in detail.items():
-            name = f"{prefix}.{key}" if prefix else str(key)
+            # A nested serializer's own errors belong to the field that holds it.
+            if key == "non_field_errors" and prefix:
+                name = prefix
+            elif isinstance(key, int):  # list items: DRF keys them by index
+                name = f"{prefix}[{key}]"
+            else:
+                name = f"{prefix}.{key}" if prefix else str(key)
             out.update(_flatten(value, name))
     elif isinstance(detail, list):
         if all(not isinstance(item, dict | list) for item in detail):

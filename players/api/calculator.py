@@ -1,0 +1,247 @@
+"""POST /api/v1/calculate/: the rating calculator for API consumers and our own page.
+
+Open to anonymous users (throttled). The request and response contract is fixed: see
+the input and output serializers, which drf-spectacular turns into the OpenAPI schema.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from fractions import Fraction
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from players.rating import ExpectedMethod, ListKind, RatingRules, parse_result
+from players.rating.calculator import CalculatorGame, CalculatorResult, PlayerDetails, calculate
+
+MAX_RATING = 4000
+
+
+class ResultField(serializers.Field):  # type: ignore[type-arg]
+    """A game result in any spelling people type: 1, 0.5, "1/2", "½", "=", "win", ..."""
+
+    default_error_messages = {
+        "invalid": (
+            'Unknown result {value!r}: use 1, 0.5 or 0 (also "1/2", "½", "=", "win", "draw", "loss").'
+        )
+    }
+
+    def to_internal_value(self, data: Any) -> Fraction:
+        try:
+            return parse_result(data)
+        except ValueError:
+            self.fail("invalid", value=data)
+            raise  # unreachable: fail() raises; keeps type checkers satisfied
+
+    def to_representation(self, value: Fraction) -> float:
+        return float(value)
+
+
+class GameInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    opponent_rating = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_RATING,
+        allow_null=True,
+        help_text="The opponent's rating, 0 to 4000 (null: unrated opponent, the game is not rated).",
+    )
+    result = ResultField(
+        help_text='Your result: 1, 0.5, 0, "1", "0.5", "0", "1/2", "½", "=", "win", "draw" or "loss".'
+    )
+
+
+class PlayerInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    rated_games = serializers.IntegerField(min_value=0, max_value=100_000, default=0)
+    birth_year = serializers.IntegerField(
+        min_value=1850, max_value=2100, allow_null=True, default=None
+    )
+    reached_2400 = serializers.BooleanField(default=False)
+    as_of = serializers.DateField(
+        required=False,
+        help_text="Date of the period (default: today); its year decides the junior rule.",
+    )
+
+
+class CalculateInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    rating = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_RATING,
+        allow_null=True,
+        help_text="Your rating; null if unrated.",
+    )
+    games: serializers.ListSerializer[Any] = serializers.ListSerializer(
+        child=GameInSerializer(), allow_empty=False, min_length=1, max_length=100
+    )
+    k_factor = serializers.IntegerField(min_value=1, max_value=100, required=False, allow_null=True)
+    player = PlayerInSerializer(required=False, allow_null=True)
+    expected_score = serializers.ChoiceField(
+        choices=[m.value for m in ExpectedMethod], default=ExpectedMethod.FIDE_TABLE.value
+    )
+    rating_list = serializers.ChoiceField(
+        choices=[k.value for k in ListKind], default=ListKind.STANDARD.value
+    )
+    apply_400_rule = serializers.BooleanField(default=True)
+
+
+class GameOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    opponent_rating = serializers.IntegerField(allow_null=True)
+    score = serializers.FloatField()
+    rating_difference = serializers.IntegerField(
+        allow_null=True, help_text="Your rating minus the opponent's."
+    )
+    counted_difference = serializers.IntegerField(
+        allow_null=True, help_text="After the 400-point rule."
+    )
+    capped = serializers.BooleanField()
+    expected_score = serializers.FloatField(allow_null=True)
+    change = serializers.FloatField(allow_null=True, help_text="K x (score - expected), unrounded.")
+    rated = serializers.BooleanField()
+    note = serializers.CharField(allow_blank=True)
+
+
+class PerformanceOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    fide = serializers.IntegerField(allow_null=True, help_text="FIDE TPR: Ra + dp.")
+    exact = serializers.FloatField(allow_null=True, help_text="Formula-exact; null at 0% or 100%.")
+    linear = serializers.FloatField(allow_null=True, help_text="Average + 400 x (W - L) / n.")
+
+
+class CalculateOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    rating = serializers.IntegerField(allow_null=True)
+    k_factor = serializers.IntegerField(
+        allow_null=True, help_text="The K used, after the 700 rule."
+    )
+    k_factor_base = serializers.IntegerField(allow_null=True, help_text="K before the 700 rule.")
+    k_reason = serializers.CharField(
+        allow_null=True, help_text="fixed, new_player, junior, standard, reached_2400."
+    )
+    k_reason_text = serializers.CharField(allow_blank=True)
+    games_count = serializers.IntegerField(help_text="Rated games counted.")
+    score = serializers.FloatField()
+    expected_score = serializers.FloatField(allow_null=True)
+    change_unrounded = serializers.FloatField(allow_null=True)
+    change = serializers.IntegerField(allow_null=True)
+    new_rating = serializers.IntegerField(allow_null=True)
+    rating_class = serializers.CharField(allow_null=True)
+    games = GameOutSerializer(many=True)
+    performance = PerformanceOutSerializer()
+    initial_rating = serializers.IntegerField(
+        allow_null=True, help_text="First rating (FIDE 8.2) when rating is null."
+    )
+    initial_rating_note = serializers.CharField(allow_blank=True)
+    notes = serializers.ListField(child=serializers.CharField())
+    summary = serializers.CharField()
+
+
+def result_as_dict(result: CalculatorResult) -> dict[str, Any]:
+    """The response body; Fractions become JSON numbers only here, at the edge."""
+    return {
+        "rating": result.rating,
+        "k_factor": result.k_factor,
+        "k_factor_base": result.k_factor_base,
+        "k_reason": result.k_reason,
+        "k_reason_text": result.k_reason_text,
+        "games_count": result.games_count,
+        "score": result.score,
+        "expected_score": result.expected_score,
+        "change_unrounded": result.change_unrounded,
+        "change": result.change,
+        "new_rating": result.new_rating,
+        "rating_class": result.rating_class,
+        "games": [
+            {
+                "opponent_rating": line.opponent_rating,
+                "score": line.score,
+                "rating_difference": line.rating_difference,
+                "counted_difference": line.counted_difference,
+                "capped": line.capped,
+                "expected_score": line.expected,
+                "change": line.change,
+                "rated": line.rated,
+                "note": line.note,
+            }
+            for line in result.lines
+        ],
+        "performance": {
+            "fide": result.performance.fide,
+            "exact": result.performance.exact,
+            "linear": result.performance.linear,
+        },
+        "initial_rating": result.initial_rating,
+        "initial_rating_note": result.initial_rating_note,
+        "notes": list(result.notes),
+        "summary": result.summary,
+    }
+
+
+def run_calculation(data: dict[str, Any]) -> CalculatorResult:
+    """Validated input (from the serializer or the page's form) -> engine result."""
+    player_data = data.get("player")
+    player = None
+    if player_data is not None:
+        as_of: date = player_data.get("as_of") or timezone.localdate()
+        player = PlayerDetails(
+            rated_games=player_data["rated_games"],
+            birth_year=player_data["birth_year"],
+            reached_2400=player_data["reached_2400"],
+            as_of=as_of,
+        )
+    rules = RatingRules(
+        list_kind=ListKind(data["rating_list"]),
+        method=ExpectedMethod(data["expected_score"]),
+        apply_400_rule=data["apply_400_rule"],
+    )
+    games = [
+        CalculatorGame(opponent_rating=g["opponent_rating"], score=g["result"])
+        for g in data["games"]
+    ]
+    return calculate(
+        rating=data["rating"],
+        games=games,
+        rules=rules,
+        k_factor=data.get("k_factor"),
+        player=player,
+    )
+
+
+class CalculateView(APIView):
+    """Rate one player's games of one period: expected scores, K, change, new rating."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "calculator"
+
+    @extend_schema(
+        operation_id="calculate",
+        request=CalculateInSerializer,
+        responses={200: CalculateOutSerializer},
+        tags=["calculator"],
+        examples=[
+            OpenApiExample(
+                "FIDE table, five games (seed 002)",
+                value={
+                    "rating": 1850,
+                    "k_factor": 20,
+                    "games": [
+                        {"opponent_rating": 1792, "result": "1"},
+                        {"opponent_rating": 1911, "result": "1/2"},
+                        {"opponent_rating": 2010, "result": "0"},
+                        {"opponent_rating": 2290, "result": "draw"},
+                        {"opponent_rating": 1745, "result": "win"},
+                    ],
+                },
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = CalculateInSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        result = run_calculation(serializer.validated_data)
+        return Response(CalculateOutSerializer(result_as_dict(result)).data)

@@ -1,0 +1,120 @@
+"""Forms of the players app's pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+
+from players.rating import ExpectedMethod, ListKind, parse_result
+
+K_CHOICES = [
+    ("40", "40 (new player or junior)"),
+    ("20", "20"),
+    ("10", "10 (reached 2400)"),
+    ("auto", "Automatic from my details"),
+    ("custom", "Custom"),
+]
+RESULT_CHOICES = [("1", "Win"), ("0.5", "Draw"), ("0", "Loss")]
+METHOD_CHOICES = [
+    (ExpectedMethod.FIDE_TABLE.value, "FIDE table (8.1.2)"),
+    (ExpectedMethod.FORMULA.value, "Elo formula"),
+]
+LIST_CHOICES = [(k.value, k.value.capitalize()) for k in ListKind]
+
+
+class CalculatorForm(forms.Form):
+    rating = forms.IntegerField(
+        label="Your rating",
+        min_value=0,
+        max_value=4000,
+        required=False,
+        help_text="Leave empty if you are unrated: the calculator then works out a first rating.",
+    )
+    k_choice = forms.ChoiceField(label="K factor", choices=K_CHOICES, initial="20")
+    custom_k = forms.IntegerField(label="Custom K", min_value=1, max_value=100, required=False)
+    rated_games = forms.IntegerField(
+        label="Rated games so far", min_value=0, max_value=100_000, required=False
+    )
+    birth_year = forms.IntegerField(
+        label="Birth year", min_value=1850, max_value=2100, required=False
+    )
+    reached_2400 = forms.BooleanField(label="Published rating has reached 2400", required=False)
+    expected_score = forms.ChoiceField(
+        label="Expected score", choices=METHOD_CHOICES, initial=ExpectedMethod.FIDE_TABLE.value
+    )
+    rating_list = forms.ChoiceField(
+        label="List", choices=LIST_CHOICES, initial=ListKind.STANDARD.value
+    )
+    apply_400_rule = forms.BooleanField(label="400-point rule", required=False, initial=True)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if cleaned.get("k_choice") == "custom" and cleaned.get("custom_k") is None:
+            self.add_error("custom_k", "Enter a K from 1 to 100, or pick one of the K factors.")
+        return cleaned
+
+
+class GameForm(forms.Form):
+    opponent_rating = forms.IntegerField(
+        label="Opponent rating", min_value=0, max_value=4000, required=False
+    )
+    result = forms.ChoiceField(label="Result", choices=RESULT_CHOICES, initial="1")
+
+
+class BaseGameFormSet(forms.BaseFormSet):  # type: ignore[type-arg]
+    def clean(self) -> None:
+        if any(self.errors):
+            return
+        if not any(form.cleaned_data.get("opponent_rating") is not None for form in self.forms):
+            raise forms.ValidationError(
+                "Enter at least one game: an opponent's rating and your result."
+            )
+
+
+GameFormSet = forms.formset_factory(
+    GameForm,
+    formset=BaseGameFormSet,
+    extra=0,
+    min_num=1,
+    max_num=100,
+    validate_max=True,
+    absolute_max=100,
+)
+
+
+def calculation_data(form: CalculatorForm, games: forms.BaseFormSet[Any]) -> dict[str, Any]:
+    """The page's valid input in the shape the API's serializer produces, so both interfaces
+    run the very same calculation."""
+    data = form.cleaned_data
+    choice = data["k_choice"]
+    k_factor: int | None
+    player: dict[str, Any] | None = None
+    if choice == "custom":
+        k_factor = data["custom_k"]
+    elif choice == "auto":
+        k_factor = None
+        player = {
+            "rated_games": data.get("rated_games") or 0,
+            "birth_year": data.get("birth_year"),
+            "reached_2400": bool(data.get("reached_2400")),
+            "as_of": timezone.localdate(),
+        }
+    else:
+        k_factor = int(choice)
+    rows = [
+        g.cleaned_data for g in games.forms if g.cleaned_data.get("opponent_rating") is not None
+    ]
+    return {
+        "rating": data.get("rating"),
+        "k_factor": k_factor,
+        "player": player,
+        "expected_score": data["expected_score"],
+        "rating_list": data["rating_list"],
+        "apply_400_rule": bool(data.get("apply_400_rule")),
+        "games": [
+            {"opponent_rating": r["opponent_rating"], "result": parse_result(r["result"])}
+            for r in rows
+        ],
+    }

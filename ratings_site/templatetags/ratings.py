@@ -1,0 +1,50 @@
+"""Template filters for showing ratings and figures the way the seed calculators do."""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+from django import template
+
+register = template.Library()
+
+Figure = int | float | Fraction | Decimal | None
+
+
+def _decimal(value: int | float | Fraction | Decimal) -> Decimal:
+    if isinstance(value, Fraction):
+        return Decimal(value.numerator) / Decimal(value.denominator)
+    return Decimal(str(value))
+
+
+@register.filter
+def figure(value: Figure, places: int = 2) -> str:
+    """``0.58``, ``15.19``; half up at the last place shown, like the seed pages."""
+    if value is None:
+        return "–"
+    quantum = Decimal(1).scaleb(-int(places))
+    return f"{_decimal(value).quantize(quantum, rounding=ROUND_HALF_UP):,}".replace("-", "−")
+
+
+@register.filter
+def signed(value: Figure, places: int = 0) -> str:
+    """``+8.40``, ``−5.80``, ``+20``, ``0``: changes always carry their sign."""
+    if value is None:
+        return "–"
+    shown = figure(value, places)
+    if _decimal(value) > 0:
+        return f"+{shown}"
+    return shown
+
+
+@register.filter
+def score(value: Figure) -> str:
+    """A score in half points: ``3``, ``2½``, ``½``."""
+    if value is None:
+        return "–"
+    halves = int(_decimal(value) * 2)
+    whole, half = divmod(halves, 2)
+    if half and whole == 0:
+        return "½"
+    return f"{whole}½" if half else str(whole)
