@@ -1,0 +1,75 @@
+"""The rules engine: FIDE rating rules over plain values. Pure Python: no Django import here.
+
+Everything the rest of the project uses is re-exported from this package.
+"""
+
+from __future__ import annotations
+
+from players.rating.change import period_change
+from players.rating.classes import apply_floor, rating_class
+from players.rating.differences import counted_difference, not_rated_reason
+from players.rating.expected import (
+    expected_from_formula,
+    expected_from_table,
+    table_pd_hundredths,
+)
+from players.rating.first_rating import first_rating
+from players.rating.k_factor import cap_k, fixed_k, k_change_reason, k_factor_for
+from players.rating.performance import (
+    dp_from_percentage,
+    performance_exact,
+    performance_fide,
+    performance_linear,
+)
+from players.rating.results import parse_result
+from players.rating.rounding import round_half_away
+from players.rating.types import (
+    CountedDifference,
+    ExpectedMethod,
+    FirstRating,
+    GameInput,
+    GameLine,
+    KChangeReason,
+    KFactor,
+    KReason,
+    ListKind,
+    Number,
+    PeriodChange,
+    PlayerState,
+    RatingRules,
+)
+
+__all__ = [
+    "CountedDifference",
+    "ExpectedMethod",
+    "FirstRating",
+    "GameInput",
+    "GameLine",
+    "KChangeReason",
+    "KFactor",
+    "KReason",
+    "ListKind",
+    "Number",
+    "PeriodChange",
+    "PlayerState",
+    "RatingRules",
+    "apply_floor",
+    "cap_k",
+    "counted_difference",
+    "dp_from_percentage",
+    "expected_from_formula",
+    "expected_from_table",
+    "first_rating",
+    "fixed_k",
+    "k_change_reason",
+    "k_factor_for",
+    "not_rated_reason",
+    "parse_result",
+    "performance_exact",
+    "performance_fide",
+    "performance_linear",
+    "period_change",
+    "rating_class",
+    "round_half_away",
+    "table_pd_hundredths",
+]

@@ -1,0 +1,37 @@
+"""Rating classes (fide-rules.md section 8, seed 004) and the list floor (FIDE 6 / 7.1)."""
+
+from __future__ import annotations
+
+# Lowest rating of each band, highest first. Rough bands, not titles (titles need norms).
+CLASS_BANDS: tuple[tuple[int, str], ...] = (
+    (2700, "Super-grandmaster"),
+    (2500, "Grandmaster"),
+    (2400, "International Master"),
+    (2300, "FIDE Master"),
+    (2200, "Candidate Master"),
+    (2000, "Expert"),
+    (1800, "Class A"),
+    (1600, "Class B"),
+    (1400, "Class C"),
+    (1200, "Class D"),
+    (1000, "Novice"),
+)
+BELOW_ALL = "Beginner"
+
+
+def rating_class(rating: int) -> str:
+    """The rough class band of a rating (section 8 of the rules reference; not a FIDE title)."""
+    for lowest, name in CLASS_BANDS:
+        if rating >= lowest:
+            return name
+    return BELOW_ALL
+
+
+def apply_floor(rating: int, floor: int | None) -> int | None:
+    """FIDE lists only ratings of at least 1400 (the list's floor): below it -> None (unrated).
+
+    A floor of None means the list publishes every rating.
+    """
+    if floor is not None and rating < floor:
+        return None
+    return rating

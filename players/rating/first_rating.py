@@ -1,0 +1,78 @@
+"""An unrated player's first rating (FIDE 8.2 and 7.1.4)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from players.rating.performance import dp_from_percentage
+from players.rating.results import LOSS
+from players.rating.rounding import round_half_away
+from players.rating.types import FirstRating, GameInput
+
+# FIDE 8.2.2: two hypothetical opponents rated 1800, both games drawn.
+HYPOTHETICAL_OPPONENTS = 2
+HYPOTHETICAL_RATING = 1800
+
+
+def _counted(event: Sequence[GameInput]) -> list[tuple[int, Fraction]]:
+    # Only played games against rated opponents count toward a first rating.
+    return [
+        (game.opponent_rating, game.score)
+        for game in event
+        if game.played and game.opponent_rating is not None
+    ]
+
+
+def first_rating(
+    events: Sequence[Sequence[GameInput]],
+    *,
+    maximum: int = 2200,
+    minimum: int = 1400,
+    min_games: int = 5,
+) -> FirstRating:
+    """FIDE 8.2: Ru = Ra + dp for an unrated player, over chronological events.
+
+    - 8.2.1: a first event in which the player scored zero is disregarded;
+    - only played games against rated opponents count; at least `min_games` of them;
+    - 8.2.2: Ra = (sum of opponents + 2 x 1800) / (n + 2), p = (points + 1) / (n + 2);
+    - dp from table 8.1.1 with p rounded to whole percent (.5 up); Ru = Ra + dp rounded to
+      whole (.5 away from zero) and capped at `maximum` (2200);
+    - 7.1.4: published only when Ru >= `minimum` (1400): otherwise rating None with a note.
+    """
+    notes: list[str] = []
+    counted_events = [_counted(event) for event in events]
+    if counted_events and sum((score for _, score in counted_events[0]), LOSS) == 0:
+        counted_events = counted_events[1:]
+        notes.append("first event disregarded: zero points")
+    games = [game for event in counted_events for game in event]
+    count = len(games)
+    points = sum((score for _, score in games), LOSS)
+    opponents_total = sum(opponent for opponent, _ in games)
+    average = Fraction(
+        opponents_total + HYPOTHETICAL_OPPONENTS * HYPOTHETICAL_RATING,
+        count + HYPOTHETICAL_OPPONENTS,
+    )
+    percentage = (points + Fraction(HYPOTHETICAL_OPPONENTS, 2)) / (count + HYPOTHETICAL_OPPONENTS)
+    dp = dp_from_percentage(percentage)
+    rating: int | None = None
+    if count < min_games:
+        notes.append(f"{count} games against rated opponents; a first rating needs {min_games}")
+    else:
+        computed = round_half_away(average + dp)
+        rating = computed
+        if computed > maximum:
+            rating = maximum
+            notes.append(f"capped at {maximum} (computed {computed})")
+        if rating < minimum:
+            notes.append(f"{rating} is below the minimum of {minimum}: not published")
+            rating = None
+    return FirstRating(
+        rating=rating,
+        games_counted=count,
+        score=points,
+        average=average,
+        percentage=percentage,
+        dp=dp,
+        note="; ".join(notes),
+    )

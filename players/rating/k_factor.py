@@ -1,0 +1,111 @@
+"""K factor selection, the 700 rule, and why K changed (FIDE 8.3.3)."""
+
+from __future__ import annotations
+
+from players.rating.types import KChangeReason, KFactor, KReason, ListKind, PlayerState
+
+K_ELITE = 10
+K_NEW = 40
+K_STANDARD = 20
+ELITE_FROM = 2400
+JUNIOR_MAX_AGE = 18  # junior until the end of the calendar year of the 18th birthday
+JUNIOR_BELOW = 2300
+NEW_PLAYER_GAMES = 30
+PERIOD_CAP = 700
+FIXED_K_MIN = 1
+FIXED_K_MAX = 100
+
+
+def is_junior(state: PlayerState, *, period_year: int) -> bool:
+    """FIDE 8.3.3: junior K applies until the end of the year of the 18th birthday, under 2300.
+
+    An unrated junior counts as under 2300.
+    """
+    if state.birth_year is None or period_year - state.birth_year > JUNIOR_MAX_AGE:
+        return False
+    return state.rating is None or state.rating < JUNIOR_BELOW
+
+
+def k_factor_for(state: PlayerState, *, period_year: int, list_kind: ListKind) -> KFactor:
+    """FIDE 8.3.3: K for a whole period from the player's state at its start.
+
+    Order (reproduces FIDE's published K): 10 once a published rating has reached 2400
+    (forever); 40 for a junior under 2300; 40 until 30 rated games are completed; else 20.
+    An unrated player gets JUNIOR when the junior rule applies, otherwise NEW_PLAYER (40):
+    an unrated player has by definition not completed a rated record on this list.
+    `list_kind` is accepted because rapid and blitz may diverge; today they use the same rules.
+    """
+    del list_kind  # same four rules on every list (Rapid and Blitz Regulations 2024)
+    if state.reached_2400:
+        return KFactor(K_ELITE, KReason.REACHED_2400)
+    if is_junior(state, period_year=period_year):
+        return KFactor(K_NEW, KReason.JUNIOR)
+    if state.rating is None or state.rated_games < NEW_PLAYER_GAMES:
+        return KFactor(K_NEW, KReason.NEW_PLAYER)
+    return KFactor(K_STANDARD, KReason.STANDARD)
+
+
+def cap_k(k: int, games: int) -> int:
+    """FIDE 8.3.3: if K x n > 700 for the n rated games of the period, K = floor(700 / n)."""
+    if games < 0:
+        raise ValueError(f"games must not be negative (got {games})")
+    if games and k * games > PERIOD_CAP:
+        return PERIOD_CAP // games
+    return k
+
+
+def fixed_k(value: int) -> KFactor:
+    """A K set by the list or a calculator (FIDE 8.3.3 allows none; club lists need it): 1..100."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"K must be a whole number from 1 to 100 (got {value!r})")
+    if not FIXED_K_MIN <= value <= FIXED_K_MAX:
+        raise ValueError(f"K must be from {FIXED_K_MIN} to {FIXED_K_MAX} (got {value})")
+    return KFactor(value, KReason.FIXED)
+
+
+# When a rules-based K replaces another rules-based K, the new reason says what happened.
+_RULE_TRANSITIONS: dict[tuple[KReason, KReason], KChangeReason] = {
+    (KReason.NEW_PLAYER, KReason.STANDARD): KChangeReason.GAMES_30,
+    (KReason.JUNIOR, KReason.STANDARD): KChangeReason.TURNED_19,
+    (KReason.JUNIOR, KReason.NEW_PLAYER): KChangeReason.TURNED_19,
+    (KReason.NEW_PLAYER, KReason.JUNIOR): KChangeReason.JUNIOR,
+    (KReason.STANDARD, KReason.JUNIOR): KChangeReason.JUNIOR,
+    (KReason.STANDARD, KReason.NEW_PLAYER): KChangeReason.NEW_PLAYER,
+}
+
+_FIRST_K: dict[KReason, KChangeReason] = {
+    KReason.NEW_PLAYER: KChangeReason.NEW_PLAYER,
+    KReason.JUNIOR: KChangeReason.JUNIOR,
+    KReason.REACHED_2400: KChangeReason.REACHED_2400,
+    KReason.STANDARD: KChangeReason.RULES,
+    KReason.FIXED: KChangeReason.FIXED,
+    KReason.MANUAL: KChangeReason.MANUAL,
+}
+
+_OVERRIDES = (KReason.FIXED, KReason.MANUAL)
+
+
+def k_change_reason(old: KFactor | None, new: KFactor) -> KChangeReason | None:
+    """Why K went from `old` to `new` (FIDE 8.3.3 transitions); None when nothing changed.
+
+    - no previous K: the reason the first K applies (STANDARD on arrival -> RULES);
+    - the new K is manual or fixed: MANUAL or FIXED;
+    - the new K is the 2400 K: REACHED_2400 (also when it replaces an override);
+    - NEW_PLAYER -> STANDARD: GAMES_30; JUNIOR -> anything else under the rules: TURNED_19
+      (the engine sees only the K factors, so a junior whose rating reached 2300 also lands
+      here; the caller knows the state and may record a better reason);
+    - back from an override to the rules, or anything else: RULES.
+    """
+    if old is None:
+        return _FIRST_K[new.reason]
+    if old == new:
+        return None
+    if new.reason is KReason.MANUAL:
+        return KChangeReason.MANUAL
+    if new.reason is KReason.FIXED:
+        return KChangeReason.FIXED
+    if new.reason is KReason.REACHED_2400:
+        return KChangeReason.REACHED_2400
+    if old.reason in _OVERRIDES:
+        return KChangeReason.RULES
+    return _RULE_TRANSITIONS.get((old.reason, new.reason), KChangeReason.RULES)

@@ -1,0 +1,195 @@
+"""Value types of the rules engine: enums, rules, inputs and results (all frozen)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from typing import TypeAlias
+
+# Table arithmetic is exact (Fractions of hundredths); formula arithmetic is float.
+Number: TypeAlias = Fraction | float
+
+
+class ListKind(StrEnum):
+    """The three FIDE lists (B.02 and the Rapid and Blitz Rating Regulations)."""
+
+    STANDARD = "standard"
+    RAPID = "rapid"
+    BLITZ = "blitz"
+
+    @property
+    def label(self) -> str:
+        return _LIST_KIND_LABELS[self]
+
+
+_LIST_KIND_LABELS: dict[ListKind, str] = {
+    ListKind.STANDARD: "Standard",
+    ListKind.RAPID: "Rapid",
+    ListKind.BLITZ: "Blitz",
+}
+
+
+class ExpectedMethod(StrEnum):
+    """Where the expected score comes from: FIDE table 8.1.2 or the Elo formula."""
+
+    FIDE_TABLE = "fide_table"
+    FORMULA = "formula"
+
+    @property
+    def label(self) -> str:
+        return _METHOD_LABELS[self]
+
+
+_METHOD_LABELS: dict[ExpectedMethod, str] = {
+    ExpectedMethod.FIDE_TABLE: "FIDE table 8.1.2 (exact hundredths)",
+    ExpectedMethod.FORMULA: "Elo formula 1 / (1 + 10^(-D/400))",
+}
+
+
+class KReason(StrEnum):
+    """Why a player has the K they have (FIDE 8.3.3, plus list-fixed and officer-set K)."""
+
+    REACHED_2400 = "reached_2400"
+    JUNIOR = "junior"
+    NEW_PLAYER = "new_player"
+    STANDARD = "standard"
+    FIXED = "fixed"
+    MANUAL = "manual"
+
+    @property
+    def label(self) -> str:
+        return _K_REASON_LABELS[self]
+
+
+_K_REASON_LABELS: dict[KReason, str] = {
+    KReason.REACHED_2400: "10: published rating has reached 2400",
+    KReason.JUNIOR: "40: junior rated under 2300, until the end of the year of the 18th birthday",
+    KReason.NEW_PLAYER: "40: fewer than 30 rated games",
+    KReason.STANDARD: "20: 30 or more rated games, never rated 2400",
+    KReason.FIXED: "fixed by the rating list",
+    KReason.MANUAL: "set by a rating officer",
+}
+
+
+class KChangeReason(StrEnum):
+    """Why a player's K changed from one period to the next."""
+
+    NEW_PLAYER = "new_player"
+    JUNIOR = "junior"
+    TURNED_19 = "turned_19"
+    REACHED_2400 = "reached_2400"
+    GAMES_30 = "games_30"
+    MANUAL = "manual"
+    FIXED = "fixed"
+    RULES = "rules"
+
+    @property
+    def label(self) -> str:
+        return _K_CHANGE_LABELS[self]
+
+
+_K_CHANGE_LABELS: dict[KChangeReason, str] = {
+    KChangeReason.NEW_PLAYER: "new player on the list",
+    KChangeReason.JUNIOR: "junior K applies",
+    KChangeReason.TURNED_19: "junior K ended",
+    KChangeReason.REACHED_2400: "published rating reached 2400",
+    KChangeReason.GAMES_30: "completed 30 rated games",
+    KChangeReason.MANUAL: "set by a rating officer",
+    KChangeReason.FIXED: "fixed by the rating list",
+    KChangeReason.RULES: "recomputed from the FIDE rules",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRules:
+    """How a list rates games: which list, which expected-score method, 400-point rule on/off."""
+
+    list_kind: ListKind = ListKind.STANDARD
+    method: ExpectedMethod = ExpectedMethod.FIDE_TABLE
+    apply_400_rule: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class CountedDifference:
+    """A rating difference before (raw) and after (counted) the 400-point rule."""
+
+    raw: int
+    counted: int
+    capped: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameInput:
+    """One game from the player's side; opponent None = unrated, played False = never rated."""
+
+    opponent_rating: int | None
+    score: Fraction
+    played: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """One game as rated (or not rated, with the reason in `note`)."""
+
+    opponent_rating: int | None
+    score: Fraction
+    rating_difference: int | None
+    counted_difference: int | None
+    capped: bool
+    expected: Number | None
+    change: Number | None
+    rated: bool
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodChange:
+    """A player's rating change for one period (FIDE 8.3.2 and 8.3.4)."""
+
+    rating: int
+    k_base: int
+    k: int
+    lines: tuple[GameLine, ...]
+    games_count: int
+    score: Fraction
+    expected: Number
+    change_unrounded: Number
+    change: int
+    new_rating: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """What K selection needs to know about a player at the start of a period."""
+
+    rating: int | None
+    rated_games: int
+    birth_year: int | None
+    reached_2400: bool
+
+
+@dataclass(frozen=True, slots=True)
+class KFactor:
+    """A K value with the reason it applies."""
+
+    value: int
+    reason: KReason
+
+
+@dataclass(frozen=True, slots=True)
+class FirstRating:
+    """An unrated player's first rating (FIDE 8.2); rating None when none can be published.
+
+    `average` and `percentage` include the two hypothetical 1800 draws; `percentage` is the
+    exact p (the dp lookup uses p rounded to whole percent). `games_counted` and `score` are
+    the real games only.
+    """
+
+    rating: int | None
+    games_counted: int
+    score: Fraction
+    average: Fraction
+    percentage: Fraction
+    dp: int
+    note: str
