@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rest_framework import exceptions
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 
@@ -34,6 +35,9 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
         self.club = club_get_visible(user=request.user, slug=kwargs["club"])
         role = self.roles.get(request.method or "")
         if role is not None:
+            if not request.user.is_authenticated:
+                # Signing in may help: 401 tells the client so, where 403 would not.
+                raise exceptions.NotAuthenticated()
             require_role(request.user, self.club, role)
 
     @property

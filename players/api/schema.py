@@ -104,3 +104,31 @@ class CalculatorResultFieldExtension(OpenApiSerializerFieldExtension):  # type: 
             "oneOf": [number, build_basic_type(OpenApiTypes.STR)],
             "description": 'A score: 1, 0.5, 0, "1", "0.5", "0", "1/2", "½", "=", "win", "draw" or "loss".',
         }
+
+
+# Operations whose views are not ClubAutoSchema views (the calculator belongs to another
+# part of the project) but answer these errors too.
+OPERATION_ERRORS: dict[str, tuple[int, ...]] = {"calculate": (400, 429)}
+
+
+def document_other_errors(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: document the error responses of
+    ``OPERATION_ERRORS`` with the one error shape."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    if "Error" not in schemas:
+        return result
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            for status in OPERATION_ERRORS.get(operation.get("operationId", ""), ()):
+                operation["responses"].setdefault(
+                    str(status),
+                    {
+                        "content": {
+                            "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}
+                        },
+                        "description": ERROR_DESCRIPTIONS[status],
+                    },
+                )
+    return result
