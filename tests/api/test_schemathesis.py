@@ -10,10 +10,13 @@ module runs in well under a minute.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck, Phase, settings
 from knox.models import AuthToken
 from schemathesis.checks import not_a_server_error
@@ -34,6 +37,17 @@ CHECKS = [
     content_type_conformance,
     response_schema_conformance,
 ]
+
+
+@pytest.fixture
+def keep_test_connection() -> Iterator[None]:
+    """Django closes the connection at the end of every WSGI request when it sees a
+    transaction open (the test's); its own test client disconnects these handlers too."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
@@ -70,6 +84,8 @@ def real_path_parameters(case: Any, world: World) -> None:
     phases=[Phase.generate],
     suppress_health_check=list(HealthCheck),
 )
-def test_api_conforms_to_its_schema(case: Any, world: World, owner_headers: dict[str, str]) -> None:
+def test_api_conforms_to_its_schema(
+    case: Any, world: World, owner_headers: dict[str, str], keep_test_connection: None
+) -> None:
     real_path_parameters(case, world)
     case.call_and_validate(headers=owner_headers, checks=CHECKS)
