@@ -635,7 +635,10 @@ def _insert_changes(plan: ClosePlan, run: RatingRun) -> None:
         # the close building model instances and SQL text.
         table = RatingChange._meta.db_table
         columns = ", ".join(_CHANGE_COLUMNS)
+        # The raw cursor bypasses Django's error translation; wrap it so that a constraint
+        # violation is an IntegrityError like everywhere else.
         with (
+            connection.wrap_database_errors,
             connection.cursor() as cursor,
             cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
         ):
