@@ -150,5 +150,13 @@ def test_keep_lines_false_gives_identical_totals(
     else:
         line_total = sum(float(line.change or 0) for line in rated)
         assert line_total == pytest.approx(float(full.change_unrounded), abs=1e-9)
+    for line in rated:
+        assert line.expected is not None
+        assert line.change is not None
+        per_game = full.k * (line.score - line.expected)
+        if rules.method is ExpectedMethod.FIDE_TABLE:
+            assert line.change == per_game
+        else:
+            assert line.change == pytest.approx(float(per_game), abs=1e-12)
     assert full.new_rating == rating + full.change
     assert full.change == round_half_away(full.change_unrounded)
