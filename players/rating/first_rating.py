@@ -43,7 +43,12 @@ def first_rating(
     """
     notes: list[str] = []
     counted_events = [_counted(event) for event in events]
-    if counted_events and sum((score for _, score in counted_events[0]), LOSS) == 0:
+    # An opening event with no counted game has nothing to disregard.
+    if (
+        counted_events
+        and counted_events[0]
+        and sum((score for _, score in counted_events[0]), LOSS) == 0
+    ):
         counted_events = counted_events[1:]
         notes.append("first event disregarded: zero points")
     games = [game for event in counted_events for game in event]

@@ -65,6 +65,13 @@ def test_first_rating_disregards_a_zero_first_event() -> None:
     assert "disregarded" in result.note
 
 
+def test_first_rating_first_event_without_counted_games_is_not_a_zero_event() -> None:
+    only_unrated = [GameInput(None, LOSS), GameInput(1900, LOSS, played=False)]
+    result = first_rating([only_unrated, fide_example_event()])
+    assert result.rating == 1922
+    assert result.note == ""
+
+
 def test_first_rating_keeps_a_zero_later_event() -> None:
     zero = [GameInput(2000, LOSS), GameInput(2100, LOSS)]
     result = first_rating([fide_example_event(), zero])

@@ -17,6 +17,7 @@ from players.rating import (
     counted_difference,
     expected_from_formula,
     expected_from_table,
+    not_rated_reason,
     period_change,
     round_half_away,
 )
@@ -160,3 +161,23 @@ def test_keep_lines_false_gives_identical_totals(
             assert line.change == pytest.approx(float(per_game), abs=1e-12)
     assert full.new_rating == rating + full.change
     assert full.change == round_half_away(full.change_unrounded)
+
+
+@given(own=ratings, opponent=ratings, score=scores, rules=rules_st)
+def test_period_lines_agree_with_the_rule_functions(
+    own: int, opponent: int, score: Fraction, rules: RatingRules
+) -> None:
+    # period_change inlines the 400-point and 600/2600 rules for speed; they must agree.
+    line = period_change(rating=own, games=[GameInput(opponent, score)], k=20, rules=rules).lines[0]
+    reason = not_rated_reason(own, opponent, rules=rules)
+    assert line.rated is (reason is None)
+    assert line.rating_difference == own - opponent
+    if reason is None:
+        counted = counted_difference(own, opponent, rules=rules)
+        assert (line.counted_difference, line.capped) == (counted.counted, counted.capped)
+        if rules.method is ExpectedMethod.FIDE_TABLE:
+            assert line.expected == expected_from_table(counted.counted)
+        else:
+            assert line.expected == expected_from_formula(counted.counted)
+    else:
+        assert line.note == reason
