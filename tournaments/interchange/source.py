@@ -95,6 +95,11 @@ def parse_iso_like_date(text: str) -> date | None:
     text = text.strip()
     if len(text) != 10 or text[4] not in "-/." or text[7] != text[4]:
         return None
+    if text[4] == "-" and text[:4].isdigit():
+        try:  # the C parser, for the common ISO spelling
+            return date.fromisoformat(text)
+        except ValueError:
+            return None
     year, month, day = text[:4], text[5:7], text[8:10]
     if not (year.isdigit() and month.isdigit() and day.isdigit()):
         return None

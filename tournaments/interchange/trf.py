@@ -108,6 +108,7 @@ _BYE_POINTS = {"H": 1, "F": 2, "U": 2, "Z": 0}  # in half points
 
 _EXTRA_CODE = re.compile(r"[0-9]{3}|[A-Z]{2}[A-Z0-9]")
 _POINTS_TEXT = re.compile(r"[0-9]{1,3}(\.[0-9])?")
+_PLAYED_BLOCK = re.compile(r" {0,3}([0-9]{1,4}) ([wb]) ([10=+\-WDL])")
 _NO_ROUND = (0, "", "Z")
 
 # (opponent start number or 0, colour "w"/"b"/"", result code upper-case; blank -> "Z")
@@ -139,6 +140,12 @@ def parse_trf(source: str | bytes, *, progress: ProgressCallback | None = None) 
         if not line or line.startswith("###"):
             continue
         code = line[:3]
+        if code != "001" and code not in _HEADER_CODES and not _EXTRA_CODE.fullmatch(code):
+            errors.add(
+                line_no,
+                "not a TRF record: a line starts with a record code such as 001 or 012",
+            )
+            continue
         if len(line) > 3 and line[3] != " ":
             errors.add(line_no, f"column 4 must be blank after the record code {code!r}")
             continue
@@ -167,13 +174,8 @@ def parse_trf(source: str | bytes, *, progress: ProgressCallback | None = None) 
                 )
             else:
                 headers[code] = (line_no, line[4:].strip())
-        elif _EXTRA_CODE.fullmatch(code):
-            extra[code].append(line[4:].strip())
         else:
-            errors.add(
-                line_no,
-                "not a TRF record: a line starts with a record code such as 001 or 012",
-            )
+            extra[code].append(line[4:].strip())
     if progress is not None:
         progress(line_no)
 
@@ -189,14 +191,15 @@ def parse_trf(source: str | bytes, *, progress: ProgressCallback | None = None) 
 
     rounds = max(len(entries) for entries in rounds_of.values())
     rounds = max(rounds, len(round_dates))
-    declared_rounds = extra.get("142")
+    # TRF26 142 (or JaVaFo's XXR) declares the rounds: a line may stop before the last ones.
+    declared_rounds = extra.get("142") or extra.get("XXR")
     if declared_rounds:
         value = declared_rounds[0].strip()
         if value.isdigit() and int(value) >= rounds:
             rounds = int(value)
         else:
             warnings.append(
-                ParseWarning(0, f"header 142 says {value!r} rounds; the lines show {rounds}")
+                ParseWarning(0, f"the file declares {value!r} rounds; the lines show {rounds}")
             )
     _check_player_count(headers.get("062"), len(players), warnings, errors)
     _check_round_dates(round_dates, start_date, end_date, round_dates_line, warnings)
@@ -277,7 +280,16 @@ def _parse_player_line(
     rank = _optional_number(padded[85:89], "rank (columns 86-89)", line_no, errors)
 
     entries: list[_RoundEntry] = []
+    played = _PLAYED_BLOCK.fullmatch
     for round_no, start in enumerate(range(_FIRST_ROUND_COLUMN - 1, len(line), _ROUND_WIDTH), 1):
+        # Fast path for the usual block, a game against a real opponent; the full check
+        # below handles everything else and words the errors.
+        match = played(line, start, start + 8)
+        if match is not None and not line[start + 8 : start + _ROUND_WIDTH].strip():
+            opponent = int(match[1])
+            if opponent:
+                entries.append((opponent, match[2], match[3]))
+                continue
         entry = _parse_round(line[start : start + _ROUND_WIDTH], round_no, line_no, errors)
         if entry is not None:
             entries.append(entry)
