@@ -13,7 +13,7 @@ because an unplayed or less-than-one-move game keeps its result but is never rat
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from enum import StrEnum
@@ -191,7 +191,7 @@ class ParsedTournament:
     #: Header 122 (free text, e.g. "90 min/40 moves + 30 min + 30 s").
     time_control: str = ""
     #: Every other header or extension line kept as text, by code ("102", "142", "XXR", ...).
-    extra_headers: Mapping[str, tuple[str, ...]] | None = None
+    extra_headers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

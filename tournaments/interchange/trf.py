@@ -57,7 +57,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from tournaments.interchange.records import (
     ByeKind,
@@ -664,7 +664,7 @@ def _slashed(day: date | None) -> str:
 
 
 def _points_text(points: Decimal) -> str:
-    try:
-        return f"{points:.1f}"
-    except (InvalidOperation, ValueError):
-        return ""
+    text = f"{points:.1f}"
+    if len(text) > 4:
+        raise ValueError(f"points {text} do not fit the four columns 81-84 of a TRF line")
+    return text
