@@ -588,7 +588,7 @@ def _check_round_dates(
 
 
 def write_trf(tournament: ParsedTournament) -> str:
-    """The tournament as a TRF16 file (lines ending in CR LF is not required; we write LF).
+    """The tournament as a TRF16 file, CR LF line ends (TRF's Remark 1 asks for the CR).
 
     Every player needs a start number and every game's players must be among them
     (:class:`ValueError` otherwise). A round in which a player has neither a game nor a bye
@@ -656,7 +656,7 @@ def write_trf(tournament: ParsedTournament) -> str:
             f"{birth:<10} {_points_text(points):>4} {rank:>4}"
         )
         out.append(f"{head}  {'  '.join(blocks[number])}".rstrip())
-    return "\n".join(out) + "\n"
+    return "\r\n".join(out) + "\r\n"
 
 
 def _slashed(day: date | None) -> str:

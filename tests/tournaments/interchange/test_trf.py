@@ -336,6 +336,7 @@ def test_progress_is_reported_with_lines_read() -> None:
 def test_round_trip_recreates_the_same_games(name: str) -> None:
     original = parse_trf(_read(name))
     written = write_trf(original)
+    assert written.count("\r\n") == len(written.splitlines())  # every line ends in CR LF
     again = parse_trf(written)
     assert _games(again) == _games(original)
     assert {(b.round, b.player.start_no, b.kind) for b in again.byes} == {
