@@ -13,6 +13,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from players import rating as engine
+
 RATING_MIN = 0
 RATING_MAX = 4000
 K_MIN = 1
@@ -302,6 +304,14 @@ class RatingList(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} {self.get_kind_display().lower()}"
+
+    def rules(self) -> engine.RatingRules:
+        """The engine's rules for games on this list."""
+        return engine.RatingRules(
+            list_kind=engine.ListKind(self.kind),
+            method=engine.ExpectedMethod(self.expected_method),
+            apply_400_rule=self.apply_400_rule,
+        )
 
 
 class PlayerRating(models.Model):
