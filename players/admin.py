@@ -60,6 +60,10 @@ from players.selectors import roles_by_club
 from ratings_site.errors import DomainError
 from tournaments.models import RatingChange
 
+admin.site.site_header = "Club ratings administration"
+admin.site.site_title = "Club ratings admin"
+admin.site.index_title = "Clubs, players, games and rating periods"
+
 # ---------------------------------------------------------------------------------------
 # Scoping by membership role
 
@@ -286,6 +290,12 @@ class ClubScopedAdmin(ClubScopedMixin, admin.ModelAdmin):  # type: ignore[type-a
                 )
             )
         return response
+
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        deleted, model_count, _perms_needed, protected = super().get_deleted_objects(objs, request)
+        # Django would also demand delete rights on every cascaded row (K history, audit
+        # rows), which nobody has here; the delete service decides what may go.
+        return deleted, model_count, set(), protected
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         try:

@@ -138,6 +138,8 @@ class TournamentAdmin(ClubScopedAdmin):
 
     def _save_games(self, request: HttpRequest, tournament: Tournament, formset: Any) -> None:
         new_items: list[dict[str, Any]] = []
+        # The admin's change message reads what formset.save() would have recorded.
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
         for game_form in formset.forms:
             if not game_form.has_changed() and game_form.instance.pk is None:
                 continue
@@ -148,6 +150,7 @@ class TournamentAdmin(ClubScopedAdmin):
                     new_items.append(game_item(data))
             elif deleting:
                 services.game_delete(game=game_form.instance, by=request.user)
+                formset.deleted_objects.append(game_form.instance)
             elif game_form.has_changed():
                 game = Game.objects.select_related("club", "rating_list").get(
                     pk=game_form.instance.pk
@@ -158,8 +161,11 @@ class TournamentAdmin(ClubScopedAdmin):
                     if key in game_form.changed_data
                 }
                 services.game_update(game=game, by=request.user, **changes)
+                formset.changed_objects.append((game, game_form.changed_data))
         if new_items:
-            services.games_create_bulk(club=tournament.club, by=request.user, games=new_items)
+            formset.new_objects = services.games_create_bulk(
+                club=tournament.club, by=request.user, games=new_items
+            )
 
 
 class GameForm(forms.ModelForm):  # type: ignore[type-arg]

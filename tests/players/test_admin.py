@@ -14,15 +14,13 @@ from django.urls import reverse
 from players.admin import rating_history_svg
 from players.models import Club, KFactorChange, Membership, Player, PlayerRating, Role
 from players.services import membership_remove, player_create
-from tournaments.models import RatingChange, RatingRun
 from tests.players.admin_world import World, build_world, club_of, make_user
+from tournaments.models import RatingChange, RatingRun
 
 pytestmark = pytest.mark.django_db
 
 OUR_MODELS = [
-    model
-    for model in admin.site._registry
-    if model._meta.app_label in ("players", "tournaments")
+    model for model in admin.site._registry if model._meta.app_label in ("players", "tournaments")
 ]
 
 
@@ -105,7 +103,8 @@ def test_autocomplete_offers_only_own_club_players(world: World) -> None:
     )
     assert response.status_code == 200
     names = {row["text"] for row in response.json()["results"]}
-    assert names and all(name.startswith("A") for name in names)
+    assert names
+    assert all(name.startswith("A") for name in names)
 
 
 def test_foreign_key_choices_are_limited_to_own_clubs(world: World) -> None:
@@ -341,7 +340,8 @@ def test_player_page_shows_history_inlines_and_chart(world: World) -> None:
     player = world.a.players[0]
     response = client_for(world.a.users["viewer"]).get(url(Player, "change", player.pk))
     html = response.content.decode()
-    assert "<svg" in html and "Rating history" in html
+    assert "<svg" in html
+    assert "Rating history" in html
     assert "rating history (published rows)" in html.lower()
     assert "K factor history" in html
     assert "2025-01" in html
@@ -355,6 +355,7 @@ def test_rating_history_svg_draws_one_line_per_list() -> None:
         }
     )
     assert svg.count("<polyline") == 2
-    assert "2025-01: 1800" in svg and "2025-02: 1822" in svg
+    assert "2025-01: 1800" in svg
+    assert "2025-02: 1822" in svg
     assert "Rapid &lt;b&gt;" in svg  # labels are escaped
     assert "No published ratings" in rating_history_svg({})
