@@ -423,3 +423,22 @@ def test_changelists_cost_the_same_queries_for_more_rows(world: World, model: An
     with CaptureQueriesContext(connection) as after:
         assert client.get(url(model, "changelist")).status_code == 200
     assert len(after.captured_queries) == len(before.captured_queries)
+
+
+def test_superuser_creates_a_club_with_its_lists(world: World) -> None:
+    client = client_for(world.superuser)
+    data = {
+        "name": "Castle Club",
+        "slug": "castle",
+        "public": "on",
+        "memberships-TOTAL_FORMS": "0",
+        "memberships-INITIAL_FORMS": "0",
+    }
+    response = client.post(url(Club, "add"), data)
+    assert response.status_code == 302, response.context and response.context["errors"]
+    club = Club.objects.get(slug="castle")
+    assert set(club.rating_lists.values_list("kind", flat=True)) == {"standard", "rapid", "blitz"}
+    taken = client.post(url(Club, "add"), {**data, "name": "Another"})
+    assert "slug" in taken.context["adminform"].form.errors
+    # Only superusers create clubs; an owner edits theirs but cannot add one.
+    assert client_for(world.a.users["owner"]).get(url(Club, "add")).status_code == 403
