@@ -27,3 +27,10 @@ def test_schema_is_served(client: Client) -> None:
     response = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert response.status_code == 200
     assert response.json()["info"]["title"] == "Club ratings API"
+
+
+@pytest.mark.django_db
+def test_schema_generates_without_warnings() -> None:
+    from django.core.management import call_command
+
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", "/dev/null")

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -25,6 +25,18 @@ from players.rating.calculator import CalculatorGame, CalculatorResult, PlayerDe
 MAX_RATING = 4000
 
 
+RESULT_SPELLINGS = ["1", "0.5", "0", "1/2", "½", "=", "win", "draw", "loss"]
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "enum": RESULT_SPELLINGS},
+            {"type": "number", "enum": [1, 0.5, 0]},
+        ],
+        "description": "Case and surrounding spaces are ignored for the words.",
+    }
+)
 class ResultField(serializers.Field):  # type: ignore[type-arg]
     """A game result in any spelling people type: 1, 0.5, "1/2", "½", "=", "win", ..."""
 
