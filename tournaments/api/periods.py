@@ -224,7 +224,12 @@ class PeriodPreviewView(ListScopedView):
     def get(self, request: Request, club: str, list: str, period: str) -> Response:
         found = self.period()
         plan = period_preview(period=found, by=request.user)
-        return Response(changes_body(found, plan.changes, plan.games_count))
+        # The same order as the close's answer: best rating first, unrated last.
+        changes = sorted(
+            plan.changes,
+            key=lambda c: (c.rating_after is None, -(c.rating_after or 0), c.player_id),
+        )
+        return Response(changes_body(found, changes, plan.games_count))
 
 
 @extend_schema(tags=["periods"], parameters=[CLUB_PARAM, LIST_PARAM, PERIOD_PARAM])
