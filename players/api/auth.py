@@ -17,6 +17,7 @@ from knox.views import LoginView, LogoutView
 from rest_framework import serializers
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -43,6 +44,7 @@ class TokenView(LoginView):  # type: ignore[misc]
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth"
     parser_classes = [JSONParser]
+    renderer_classes = [JSONRenderer]
     schema = ClubAutoSchema()
     error_statuses = (400, 429)
 
@@ -83,6 +85,7 @@ class TokenLogoutView(LogoutView):  # type: ignore[misc]
     authentication_classes = [TokenAuthentication]
     permission_classes = [IsAuthenticated]
     parser_classes = [JSONParser]
+    renderer_classes = [JSONRenderer]
     schema = ClubAutoSchema()
     error_statuses = (401,)
 

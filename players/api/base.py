@@ -13,6 +13,7 @@ import django_filters
 from rest_framework import exceptions
 from rest_framework.generics import GenericAPIView
 from rest_framework.parsers import JSONParser
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 
 from players.api.schema import ClubAutoSchema
@@ -29,6 +30,9 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
     pagination_class = Pagination
     # JSON in only: one documented request format; form posts are the HTML pages' job.
     parser_classes = [JSONParser]
+    # JSON out: DRF's browsable pages need a serializer per view to draw forms; the
+    # interactive docs at /api/docs/ serve people instead.
+    renderer_classes: list[Any] = [JSONRenderer]
     # OPTIONS answers 405: the schema at /api/schema/ is the description of every view.
     metadata_class = None
     roles: ClassVar[dict[str, Role | None]] = {}

@@ -19,6 +19,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.parsers import JSONParser
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -91,6 +92,7 @@ class ClubListView(GenericAPIView):  # type: ignore[type-arg]
     schema = ClubAutoSchema()
     pagination_class = Pagination
     parser_classes = [JSONParser]
+    renderer_classes = [JSONRenderer]
     metadata_class = None
     serializer_class = ClubOutSerializer
     ordering_fields = ["name", "slug", "created"]

@@ -10,7 +10,8 @@ import yaml
 from django.core.management import call_command
 from django.test import Client
 
-from tests.api.test_authorization_matrix import OPERATIONS, RULES, UNSCOPED
+from tests.api.conftest import World, client_for
+from tests.api.test_authorization_matrix import OPERATIONS, RULES, UNSCOPED, url_for
 
 
 def test_spectacular_validates_with_no_warnings(tmp_path: Path) -> None:
@@ -58,3 +59,17 @@ def test_interactive_docs_use_bundled_assets() -> None:
     assert "swagger-ui" in html
     assert "cdn" not in html.lower()
     assert "/static/drf_spectacular_sidecar/" in html
+
+
+@pytest.mark.django_db
+def test_a_browser_gets_json_from_every_read(world: World) -> None:
+    """A browser's Accept header still gets JSON (the API draws no HTML pages)."""
+    client = client_for(world.north.users["owner"])
+    for method, path in OPERATIONS:
+        if method != "GET":
+            continue
+        rule = RULES[(method, path)]
+        url = url_for(path, rule, world.north) if "{club}" in path else path
+        response = client.get(url, HTTP_ACCEPT="text/html,application/xhtml+xml,*/*;q=0.8")
+        assert response.status_code == 200, (path, response.content[:200])
+        assert response["Content-Type"].startswith("application/json"), path
