@@ -54,6 +54,10 @@ def _invalid(field: str, message: str) -> ValidationFailed:
     return ValidationFailed(f"{field}: {message}", fields={field: [message]})
 
 
+# A dict lookup instead of an enum call: k_for runs twice per player in a close.
+_ENGINE_KINDS = {kind.value: kind for kind in engine.ListKind}
+
+
 def k_for(
     *,
     rating_list: RatingList,
@@ -68,7 +72,7 @@ def k_for(
     if rating_list.k_policy == KPolicy.FIXED and rating_list.fixed_k is not None:
         return engine.fixed_k(rating_list.fixed_k)
     return engine.k_factor_for(
-        state, period_year=period_year, list_kind=engine.ListKind(rating_list.kind)
+        state, period_year=period_year, list_kind=_ENGINE_KINDS[rating_list.kind]
     )
 
 

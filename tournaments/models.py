@@ -223,10 +223,16 @@ class RatingChange(models.Model):
         NOT_YET_RATED = "not_yet_rated", "Not yet rated"
         NO_RATED_GAMES = "no_rated_games", "No rated games"
 
-    period = models.ForeignKey(RatingPeriod, on_delete=models.CASCADE, related_name="changes")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    # No single-column indexes on these: the composite indexes below lead with period and
+    # with player, and every index costs time on each of a big close's 200,000 inserts.
+    period = models.ForeignKey(
+        RatingPeriod, on_delete=models.CASCADE, related_name="changes", db_index=False
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+    )
     rating_list = models.ForeignKey(
-        RatingList, on_delete=models.CASCADE, related_name="rating_changes"
+        RatingList, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
     )
     run = models.ForeignKey(RatingRun, on_delete=models.PROTECT, related_name="changes")
     rating_before = models.PositiveSmallIntegerField("rating before", null=True, blank=True)

@@ -191,3 +191,26 @@ def test_tournament_spanning_month_end_uses_ratings_at_its_start() -> None:
     # Scored 1800 v 1800 (the list in force on 30 October), added to 1810.
     assert (row.rating_before, row.change, row.rating_after) == (1810, 10, 1820)
     assert change_of(b, "2026-11").change == -10
+
+
+def test_club_elo_preset_rates_newcomers_from_their_first_game() -> None:
+    from players.services import rating_list_update
+    from tests.tournaments.helpers import standard
+
+    owner = make_owner()
+    club = make_club(owner)
+    rating_list_update(rating_list=standard(club), by=owner, preset="Club Elo")
+    new = make_player(club, owner, "New", None, rated_games=0)
+    old = make_player(club, owner, "Old", 1500)
+    play(club, owner, [(new, old, "1-0")], date=OCT)
+    close(club, owner, "2026-10")
+    # Formula, fixed K 20, the newcomer counts as 1500: 20 x (1 - 0.5) = +10.
+    row = change_of(new, "2026-10")
+    assert (row.rating_before, row.rating_after, row.event, row.k_factor, row.k_reason) == (
+        None,
+        1510,
+        "first_rating",
+        20,
+        "fixed",
+    )
+    assert change_of(old, "2026-10").rating_after == 1490
