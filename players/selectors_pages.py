@@ -120,10 +120,11 @@ def club_home(*, club: Club) -> ClubHome:
         )
         total = rows[0].total if rows else 0
         summaries.append(ListSummary(rating_list, period, total or 0, rows))
+    # No games count: counting a big club's tournaments' games costs more than the rest
+    # of the page; the rounds say how long each event was.
     tournaments = list(
         Tournament.objects.filter(club=club)
         .select_related("rating_list")
-        .annotate(games_count=Count("games"))
         .order_by("-end_date", "-id")[:RECENT_TOURNAMENTS]
     )
     return ClubHome(club, summaries, tournaments)
@@ -213,9 +214,10 @@ def rating_list_page(
     if period is None:
         return ListPage(rating_list, None, periods, filters, None)
     listed = RatingChange.objects.filter(period=period, current=True, rating_after__isnull=False)
-    # rating_after is never null here (filtered above); the cast tells the type checker.
     ratings: list[int] = sorted(
-        cast(int, rating) for rating in listed.values_list("rating_after", flat=True)
+        rating
+        for rating in listed.order_by().values_list("rating_after", flat=True)
+        if rating is not None  # never: filtered above; tells the type checker
     )
     rows = listed.select_related("player").only(
         "rating_after",

@@ -32,9 +32,11 @@ def build_club(
     public: bool = True,
     crowd: int = 6,
     owner: AbstractBaseUser | None = None,
+    extra_months: int = 0,
 ) -> ClubData:
     """Named players for the assertions plus ``crowd`` more, three closed months.
 
+    ``extra_months`` adds months from April on, each with another round of club games.
     January: everyone plays two club games. February: the five-round Winter Open, where
     Nina Novak (unrated) scores against rated players and gets a first rating, and Boris
     Duda (1403) loses twice and drops below the 1400 floor. March: club games again.
@@ -68,16 +70,16 @@ def build_club(
         ratings=[{"list": "standard", "rating": 1900, "rated_games": 150}],
     )
     data.crowd = [
-        make_player(club, owner, f"Crowd Player {i:03d}", 1500 + (i * 37) % 600, rated_games=40)
+        make_player(club, owner, crowd_name(i), 1500 + (i * 37) % 600, rated_games=40)
         for i in range(crowd)
     ]
     rated = [named["magnus"], named["alice"], named["omar"], named["petra"], *data.crowd]
 
-    def everyone_plays(day: datetime.date) -> None:
+    def everyone_plays(day: datetime.date, shift: int = 1) -> None:
         games = []
         for index, white in enumerate(rated):
-            black = rated[(index + 1) % len(rated)]
-            games.append((white, black, ("1-0", "1/2-1/2", "0-1")[index % 3]))
+            black = rated[(index + shift) % len(rated)]
+            games.append((white, black, ("1-0", "1/2-1/2", "0-1")[(index + shift - 1) % 3]))
         play(club, owner, games, date=day)
 
     everyone_plays(datetime.date(2026, 1, 10))
@@ -115,4 +117,18 @@ def build_club(
 
     everyone_plays(datetime.date(2026, 3, 14))
     close(club, owner, "2026-03")
+    for extra in range(extra_months):
+        month = 4 + extra
+        everyone_plays(datetime.date(2026, month, 12), shift=extra + 2)
+        close(club, owner, f"2026-{month:02d}")
     return data
+
+
+FIRST = ["Ada", "Ben", "Clara", "David", "Eva", "Felix", "Greta", "Henrik", "Ines", "Jonas"]
+LAST = ["Lind", "Moreau", "Nagy", "Olsen", "Pereira", "Quist", "Rossi", "Silva", "Tanaka", "Ueda"]
+
+
+def crowd_name(index: int) -> str:
+    """Distinct, readable names for up to a hundred extra players (then numbered)."""
+    name = f"{FIRST[index % 10]} {LAST[(index // 10 + index) % 10]}"
+    return name if index < 100 else f"{name} {index // 100 + 1}"

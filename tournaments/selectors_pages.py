@@ -159,13 +159,17 @@ def player_games(
         (period_id, player_id): rating
         for period_id, player_id, rating in RatingChange.objects.filter(
             period_id__in=sources, player_id__in=involved, current=True
-        ).values_list("period_id", "player_id", "rating_after")
+        )
+        .order_by()  # the model's default order would join and sort for nothing
+        .values_list("period_id", "player_id", "rating_after")
     }
     entries: dict[tuple[int, int], int | None] = {
         (list_id, player_id): rating
         for list_id, player_id, rating in PlayerRating.objects.filter(
             rating_list_id__in=lists, player_id__in=involved
-        ).values_list("rating_list_id", "player_id", "entry_rating")
+        )
+        .order_by()
+        .values_list("rating_list_id", "player_id", "entry_rating")
     }
 
     def in_force(list_id: int, month: datetime.date, player_id: int) -> int | None:
@@ -313,7 +317,7 @@ def _rows(rows: Iterable[RatingChange]) -> list[RatingChange]:
 def period_report(*, period: RatingPeriod) -> PeriodReport:
     """Who gained and lost most, first ratings, drops below the floor, and the points the
     period put into or took out of the pool. Eight queries."""
-    current = RatingChange.objects.filter(period=period, current=True)
+    current = RatingChange.objects.filter(period=period, current=True).order_by()
     rated_events = [Event.RATED, Event.BELOW_FLOOR]
     totals: dict[str, Any] = current.aggregate(
         players=Count("id"),
