@@ -14,7 +14,7 @@ from dataclasses import dataclass
 WIDTH = 720
 HEIGHT = 260
 LEFT = 52
-RIGHT = 16
+RIGHT = 36
 TOP = 16
 BOTTOM = 36
 

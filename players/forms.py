@@ -134,5 +134,6 @@ class ListFilterForm(forms.Form):
     active = forms.BooleanField(label="Active players only", required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         self.fields["q"].widget.attrs.update({"type": "search", "placeholder": "Search a name"})

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, F, Q, Sum
 
 from players import rating as engine
 from players.models import FirstRatingPolicy, Player, PlayerRating, RatingList
@@ -288,6 +288,10 @@ class PeriodReport:
         return self.sum_after - self.sum_before
 
     @property
+    def floor_points_lost(self) -> int:
+        return -self.floor_points
+
+    @property
     def games_points_lost(self) -> int:
         return -self.games_points
 
@@ -316,7 +320,9 @@ def _rows(rows: Iterable[RatingChange]) -> list[RatingChange]:
 
 def period_report(*, period: RatingPeriod) -> PeriodReport:
     """Who gained and lost most, first ratings, drops below the floor, and the points the
-    period put into or took out of the pool. Eight queries."""
+    period put into or took out of the pool: the sum of published ratings changes by the
+    rated games' net change, plus first ratings, minus the ratings of players who fell
+    below the floor. Eight queries."""
     current = RatingChange.objects.filter(period=period, current=True).order_by()
     rated_events = [Event.RATED, Event.BELOW_FLOOR]
     totals: dict[str, Any] = current.aggregate(
@@ -326,9 +332,11 @@ def period_report(*, period: RatingPeriod) -> PeriodReport:
         listed_after=Count("id", filter=Q(rating_after__isnull=False)),
         sum_before=Sum("rating_before"),
         sum_after=Sum("rating_after"),
-        games_points=Sum("change", filter=Q(event=Event.RATED)),
+        games_points=Sum("change", filter=Q(event__in=rated_events)),
         first_points=Sum("rating_after", filter=Q(event=Event.FIRST_RATING, rating_before=None)),
-        floor_points=Sum("rating_before", filter=Q(event=Event.BELOW_FLOOR)),
+        # What leaves with a player who drops below the floor: the rating after the games
+        # (their games' change is already in games_points).
+        floor_points=Sum(F("rating_before") + F("change"), filter=Q(event=Event.BELOW_FLOOR)),
     )
     rows = current.select_related("player").only(*_ROW_FIELDS)
     gainers = _rows(

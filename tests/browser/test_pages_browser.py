@@ -22,8 +22,8 @@ def test_browse_search_player_chart_and_games(
     page: Any, live_server: Any, screenshot: Any, data: ClubData
 ) -> None:
     page.goto(f"{live_server.url}/")
-    page.get_by_role("link", name="Club riverside").click()
-    assert page.get_by_role("heading", level=1).inner_text() == "Club riverside"
+    page.get_by_role("link", name="Riverside Chess Club").click()
+    assert page.get_by_role("heading", level=1).inner_text() == "Riverside Chess Club"
     screenshot("club-home")
 
     page.get_by_role("link", name="Full standard list").click()

@@ -56,12 +56,12 @@ def test_clubs_index_and_home_list_visible_clubs_only(client: Client) -> None:
     private = build_club(slug="hilltop", public=False, crowd=2)
     for url in ("/", "/clubs/"):
         page = text(client.get(url))
-        assert "Club riverside" in page
-        assert "Club hilltop" not in page
+        assert "Riverside Chess Club" in page
+        assert "Hilltop Chess Club" not in page
     client.force_login(member(private.club, "hill-viewer"))
     page = text(client.get("/clubs/"))
-    assert "Club riverside" in page
-    assert "Club hilltop" in page
+    assert "Riverside Chess Club" in page
+    assert "Hilltop Chess Club" in page
     assert "members only" in page
     assert public.club.players.count() == 12
 
