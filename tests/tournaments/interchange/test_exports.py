@@ -1,0 +1,168 @@
+"""Rating list (CSV, fixed-width TXT) and player history (CSV) exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+from fractions import Fraction
+
+from tournaments.interchange import (
+    HistoryRow,
+    ListRow,
+    write_history_csv,
+    write_list_csv,
+    write_list_txt,
+)
+from tournaments.interchange.exports import LIST_TXT_COLUMNS
+
+ROWS = [
+    ListRow(
+        player_id=17,
+        name="Petrov, Ivan",
+        title="GM",
+        federation="RUS",
+        rating=2580,
+        games=9,
+        birth_year=1985,
+        flag="",
+        k=10,
+        fide_id=4100011,
+        sex="m",
+    ),
+    ListRow(
+        player_id=203,
+        name='=HYPERLINK("x")',
+        title="",
+        federation="ENG",
+        rating=None,
+        games=0,
+        birth_year=None,
+        flag="wi",
+        k=40,
+        sex="w",
+    ),
+]
+
+
+def test_list_csv() -> None:
+    rows = list(csv.reader(io.StringIO(write_list_csv(ROWS))))
+    assert rows == [
+        [
+            "id",
+            "fide_id",
+            "name",
+            "title",
+            "federation",
+            "sex",
+            "rating",
+            "games",
+            "birth_year",
+            "flag",
+            "k",
+        ],
+        ["17", "4100011", "Petrov, Ivan", "GM", "RUS", "m", "2580", "9", "1985", "", "10"],
+        # A name that a spreadsheet would run as a formula is defused; unrated is blank.
+        ["203", "", '\'=HYPERLINK("x")', "", "ENG", "w", "", "0", "", "wi", "40"],
+    ]
+
+
+def test_list_txt_columns() -> None:
+    lines = write_list_txt(ROWS).splitlines()
+    starts = [0]
+    for _header, width, _right in LIST_TXT_COLUMNS:
+        starts.append(starts[-1] + width)
+    assert lines[0].startswith("ID             Name")
+    petrov = lines[1]
+
+    def cell(line: str, index: int) -> str:
+        return line[starts[index] : starts[index + 1]].strip()
+
+    assert [cell(petrov, i) for i in range(9)] == [
+        "17",
+        "Petrov, Ivan",
+        "GM",
+        "RUS",
+        "2580",
+        "9",
+        "1985",
+        "",
+        "10",
+    ]
+    assert petrov[starts[4] : starts[5]] == " 2580 "  # right-aligned, one blank after
+    unrated = lines[2]
+    assert [cell(unrated, i) for i in range(9)] == [
+        "203",
+        '=HYPERLINK("x")',
+        "",
+        "ENG",
+        "",
+        "0",
+        "",
+        "wi",
+        "40",
+    ]
+    assert len(petrov) == starts[-1] - 1  # trailing blank of the last column trimmed
+
+
+def test_history_csv() -> None:
+    text = write_history_csv(
+        [
+            HistoryRow(
+                period="2026-10",
+                list_kind="standard",
+                rating_before=None,
+                rating_after=1712,
+                change=None,
+                change_unrounded=None,
+                games=7,
+                score=Fraction(9, 2),
+                expected=None,
+                k=40,
+                k_reason="new_player",
+                note="first rating",
+            ),
+            HistoryRow(
+                period="2026-11",
+                list_kind="standard",
+                rating_before=1712,
+                rating_after=1698,
+                change=-14,
+                change_unrounded=Fraction(-1405, 100),
+                games=5,
+                score=Fraction(2),
+                expected=Fraction(2351, 1000),
+                k=40,
+                k_reason="new_player",
+            ),
+        ]
+    )
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[1] == [
+        "2026-10",
+        "standard",
+        "",
+        "1712",
+        "",
+        "",
+        "7",
+        "4.5",
+        "",
+        "40",
+        "new_player",
+        "first rating",
+    ]
+    # Fractions are rounded exactly, half away from zero: -14.05 stays, 2.351 -> 2.35.
+    assert rows[2] == [
+        "2026-11",
+        "standard",
+        "1712",
+        "1698",
+        "-14",
+        "-14.05",
+        "5",
+        "2.0",
+        "2.35",
+        "40",
+        "new_player",
+        "",
+    ]

@@ -1,0 +1,229 @@
+"""Rating lists and a player's history, written as CSV or FIDE-style fixed-width text.
+
+Pure functions over plain rows: the selectors (a later layer) turn models into
+:class:`ListRow` / :class:`HistoryRow` in the order to print, and a view or command writes
+the text these functions return.
+
+The TXT list follows the look of FIDE's downloadable lists (one player per line, columns at
+fixed positions, a header line naming them). Widths, in characters, each column padded to
+its width and the text in it cut to leave at least one blank before the next column:
+
+======  =====  =========================================================
+ID      15     the list's own player id, left-aligned
+Name    61     "Lastname, Firstname", left-aligned
+Tit     5      title (GM, IM, ...), left-aligned
+Fed     4      federation, left-aligned
+Rtng    6      rating, right-aligned then a blank; blank when unrated
+Gms     5      rated games in the period, right-aligned then a blank
+B-day   6      birth year, left-aligned
+Flag    5      FIDE-style flags: i inactive, w woman, wi both
+K       3      K factor used next, right-aligned
+======  =====  =========================================================
+
+CSV text cells that start with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return get a
+leading apostrophe, so a spreadsheet does not run a name as a formula (OWASP's CSV
+injection advice); numbers are written as numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+__all__ = [
+    "LIST_TXT_COLUMNS",
+    "HistoryRow",
+    "ListRow",
+    "write_history_csv",
+    "write_list_csv",
+    "write_list_txt",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ListRow:
+    """One player on a published list."""
+
+    player_id: int
+    name: str
+    title: str
+    federation: str
+    #: None: unrated (no rating yet, or fell below the floor).
+    rating: int | None
+    #: Rated games in the period the list closes.
+    games: int
+    birth_year: int | None
+    #: FIDE-style flags: "i" inactive, "w" woman, "wi" both, "" none.
+    flag: str
+    k: int | None
+    fide_id: int | None = None
+    sex: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """One closed period in a player's history on one list."""
+
+    #: "YYYY-MM", the month the games were played.
+    period: str
+    #: "standard", "rapid" or "blitz".
+    list_kind: str
+    rating_before: int | None
+    rating_after: int | None
+    #: The rounded change; None for a first rating.
+    change: int | None
+    change_unrounded: Fraction | float | None
+    games: int
+    score: Fraction
+    expected: Fraction | float | None
+    k: int | None
+    #: Why this K (the rules engine's KReason value, e.g. "new_player").
+    k_reason: str
+    note: str = ""
+
+
+#: (header, width, right-aligned) of the TXT list, in order.
+LIST_TXT_COLUMNS: tuple[tuple[str, int, bool], ...] = (
+    ("ID", 15, False),
+    ("Name", 61, False),
+    ("Tit", 5, False),
+    ("Fed", 4, False),
+    ("Rtng", 6, True),
+    ("Gms", 5, True),
+    ("B-day", 6, False),
+    ("Flag", 5, False),
+    ("K", 3, True),
+)
+
+LIST_CSV_HEADER = (
+    "id",
+    "fide_id",
+    "name",
+    "title",
+    "federation",
+    "sex",
+    "rating",
+    "games",
+    "birth_year",
+    "flag",
+    "k",
+)
+HISTORY_CSV_HEADER = (
+    "period",
+    "list",
+    "rating_before",
+    "rating_after",
+    "change",
+    "change_unrounded",
+    "games",
+    "score",
+    "expected",
+    "k",
+    "k_reason",
+    "note",
+)
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def write_list_csv(rows: Iterable[ListRow]) -> str:
+    """The list as CSV (comma, header row, ``\\r\\n`` line ends as RFC 4180 asks)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(LIST_CSV_HEADER)
+    for row in rows:
+        writer.writerow(
+            (
+                row.player_id,
+                _blank(row.fide_id),
+                _text(row.name),
+                _text(row.title),
+                _text(row.federation),
+                _text(row.sex),
+                _blank(row.rating),
+                row.games,
+                _blank(row.birth_year),
+                _text(row.flag),
+                _blank(row.k),
+            )
+        )
+    return out.getvalue()
+
+
+def write_list_txt(rows: Iterable[ListRow]) -> str:
+    """The list as fixed-width text (widths in :data:`LIST_TXT_COLUMNS`), ``\\n`` line ends."""
+    lines = [_fixed(tuple(header for header, _width, _right in LIST_TXT_COLUMNS))]
+    for row in rows:
+        lines.append(
+            _fixed(
+                (
+                    str(row.player_id),
+                    row.name,
+                    row.title,
+                    row.federation,
+                    str(row.rating or ""),
+                    str(row.games),
+                    str(row.birth_year or ""),
+                    row.flag,
+                    str(row.k or ""),
+                )
+            )
+        )
+    return "\n".join(lines) + "\n"
+
+
+def write_history_csv(rows: Iterable[HistoryRow]) -> str:
+    """A player's history as CSV: one row per closed period and list."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(HISTORY_CSV_HEADER)
+    for row in rows:
+        writer.writerow(
+            (
+                row.period,
+                row.list_kind,
+                _blank(row.rating_before),
+                _blank(row.rating_after),
+                _blank(row.change),
+                _decimal(row.change_unrounded),
+                row.games,
+                _decimal(row.score, places=1),
+                _decimal(row.expected),
+                _blank(row.k),
+                row.k_reason,
+                _text(row.note),
+            )
+        )
+    return out.getvalue()
+
+
+def _fixed(values: tuple[str, ...]) -> str:
+    cells = []
+    for value, (_header, width, right) in zip(values, LIST_TXT_COLUMNS, strict=True):
+        value = value.replace("\n", " ")[: width - 1]
+        cells.append(f"{value:>{width - 1}} " if right else f"{value:<{width}}")
+    return "".join(cells).rstrip()
+
+
+def _text(value: str) -> str:
+    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+
+
+def _blank(value: int | None) -> str | int:
+    return "" if value is None else value
+
+
+def _decimal(value: Fraction | float | None, *, places: int = 2) -> str:
+    """Fixed decimals; Fractions exactly (half away from zero), not through a float."""
+    if value is None:
+        return ""
+    if isinstance(value, Fraction):
+        scaled = value * 10**places
+        whole = int(abs(scaled) + Fraction(1, 2))
+        sign = "-" if scaled < 0 and whole else ""
+        text = str(whole).rjust(places + 1, "0")
+        return f"{sign}{text[:-places]}.{text[-places:]}" if places else f"{sign}{text}"
+    return f"{value:.{places}f}"

@@ -1,0 +1,210 @@
+"""A spreadsheet of games as CSV.
+
+The first row names the columns (any case, any order, surrounding blanks ignored):
+
+* required: ``date``, ``white``, ``black``, ``result``;
+* optional: ``tournament``, ``round``, and, to help match players, ``white_fide_id``,
+  ``black_fide_id``, ``white_rating``, ``black_rating``, ``time_control``.
+
+Other columns are ignored with a warning. The delimiter is a comma or a semicolon (what
+spreadsheets in comma-decimal locales write), chosen by which one splits the header row
+into the required columns. UTF-8 with or without a byte-order mark; other encodings are an
+error (a spreadsheet's "CSV UTF-8" export). Dates are year first (``2026-10-03``,
+``2026/10/03``, ``2026.10.03``): day-first or month-first dates are refused because
+03/04/2026 is ambiguous. Results are from White's side: ``1-0``, ``0-1``, ``1/2-1/2``,
+``½-½``, ``0.5-0.5`` played and rated; ``+-``, ``-+``, ``--`` forfeits, recorded, not rated.
+A row's line is the file line on which the row starts (quoted fields may span lines).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from tournaments.interchange.records import (
+    GameResult,
+    InterchangeError,
+    ParsedGame,
+    ParsedGames,
+    ParseError,
+    ParseWarning,
+    PlayerRef,
+    ProgressCallback,
+)
+from tournaments.interchange.source import (
+    ErrorCollector,
+    decode_source,
+    parse_iso_like_date,
+    progress_ticker,
+)
+
+__all__ = ["CSV_RESULTS", "parse_games_csv"]
+
+REQUIRED_COLUMNS = ("date", "white", "black", "result")
+OPTIONAL_COLUMNS = (
+    "tournament",
+    "round",
+    "white_fide_id",
+    "black_fide_id",
+    "white_rating",
+    "black_rating",
+    "time_control",
+)
+
+#: Accepted spellings, after removing blanks, mapped to the result and whether it is rated.
+CSV_RESULTS: dict[str, tuple[GameResult, bool]] = {
+    "1-0": (GameResult.WHITE_WINS, True),
+    "0-1": (GameResult.BLACK_WINS, True),
+    "1/2-1/2": (GameResult.DRAW, True),
+    "½-½": (GameResult.DRAW, True),
+    "0.5-0.5": (GameResult.DRAW, True),
+    "+-": (GameResult.WHITE_WINS_FORFEIT, False),
+    "-+": (GameResult.BLACK_WINS_FORFEIT, False),
+    "--": (GameResult.DOUBLE_FORFEIT, False),
+}
+
+
+def parse_games_csv(
+    source: str | bytes, *, progress: ProgressCallback | None = None
+) -> ParsedGames:
+    """Read every row; raise ``InterchangeError`` listing every bad row with its line."""
+    warnings: list[ParseWarning] = []
+    errors = ErrorCollector()
+    text = decode_source(source, legacy_fallback=False, warnings=warnings)
+    header_line, _, _ = text.partition("\n")
+    delimiter = _delimiter(header_line)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    tick = progress_ticker(progress)
+    try:
+        header = next(reader, None)
+    except csv.Error as error:
+        raise InterchangeError(
+            [ParseError(1, f"the header row is not valid CSV: {error}")]
+        ) from error
+    if header is None or not any(cell.strip() for cell in header):
+        raise InterchangeError(
+            [ParseError(1, "the file is empty: the first row must name the columns")]
+        )
+    columns = _columns(header, errors, warnings)
+    errors.raise_if_any()
+
+    games: list[ParsedGame] = []
+    row_start = reader.line_num + 1
+    while True:
+        try:
+            row = next(reader, None)
+        except csv.Error as error:
+            errors.add(row_start, f"not valid CSV: {error}")
+            break
+        if row is None:
+            break
+        tick(reader.line_num)
+        line = row_start
+        row_start = reader.line_num + 1
+        if not any(cell.strip() for cell in row):
+            continue  # spreadsheets leave blank rows at the end
+        if len(row) > len(header):
+            errors.add(line, f"{len(row)} cells but the header names {len(header)} columns")
+            continue
+        cells = {name: row[index].strip() if index < len(row) else "" for name, index in columns}
+        game = _game(cells, line, errors)
+        if game is not None:
+            games.append(game)
+    if progress is not None:
+        progress(reader.line_num)
+    if not games and not errors.errors:
+        errors.add(0, "the file has a header row but no games")
+    errors.raise_if_any()
+    return ParsedGames(games=tuple(games), warnings=tuple(warnings))
+
+
+def _delimiter(header_line: str) -> str:
+    """Semicolon when it, and not the comma, splits the header into the required columns."""
+
+    def names(delimiter: str) -> set[str]:
+        return {cell.strip().strip('"').lower() for cell in header_line.split(delimiter)}
+
+    if set(REQUIRED_COLUMNS) <= names(";") and not set(REQUIRED_COLUMNS) <= names(","):
+        return ";"
+    return ","
+
+
+def _columns(
+    header: list[str], errors: ErrorCollector, warnings: list[ParseWarning]
+) -> list[tuple[str, int]]:
+    known = set(REQUIRED_COLUMNS) | set(OPTIONAL_COLUMNS)
+    columns: list[tuple[str, int]] = []
+    seen: set[str] = set()
+    for index, cell in enumerate(header):
+        name = cell.strip().lower().replace(" ", "_")
+        if name in seen:
+            errors.add(1, f"column {name!r} appears twice")
+        elif name in known:
+            columns.append((name, index))
+            seen.add(name)
+        elif name:
+            warnings.append(ParseWarning(1, f"column {cell.strip()!r} is not used"))
+    missing = [name for name in REQUIRED_COLUMNS if name not in seen]
+    if missing:
+        errors.add(
+            1,
+            f"missing column(s) {', '.join(missing)}; the header row needs "
+            f"{', '.join(REQUIRED_COLUMNS)}",
+        )
+    return columns
+
+
+def _game(cells: dict[str, str], line: int, errors: ErrorCollector) -> ParsedGame | None:
+    bad = len(errors.errors)
+    day = parse_iso_like_date(cells["date"])
+    if day is None:
+        errors.add(line, f"date {cells['date']!r} is not a year-first date like 2026-10-03")
+    white, black = cells["white"], cells["black"]
+    if not white or not black:
+        errors.add(line, "white and black need a player name")
+    elif white.casefold() == black.casefold():
+        errors.add(line, f"{white!r} cannot play themselves")
+    outcome = CSV_RESULTS.get("".join(cells["result"].split()))
+    if outcome is None:
+        errors.add(
+            line,
+            f"result {cells['result']!r} is not one of {', '.join(CSV_RESULTS)}",
+        )
+    round_no = _number(cells, "round", line, errors)
+    white_ref = PlayerRef(
+        name=white,
+        fide_id=_number(cells, "white_fide_id", line, errors),
+        rating=_number(cells, "white_rating", line, errors),
+    )
+    black_ref = PlayerRef(
+        name=black,
+        fide_id=_number(cells, "black_fide_id", line, errors),
+        rating=_number(cells, "black_rating", line, errors),
+    )
+    if len(errors.errors) > bad or outcome is None:
+        return None
+    result, rated = outcome
+    return ParsedGame(
+        round=round_no,
+        date=day,
+        white=white_ref,
+        black=black_ref,
+        result=result,
+        rated=rated,
+        note=""
+        if rated
+        else ("double forfeit" if result == GameResult.DOUBLE_FORFEIT else "forfeit"),
+        line=line,
+        tournament=cells.get("tournament", ""),
+        time_control=cells.get("time_control", ""),
+    )
+
+
+def _number(cells: dict[str, str], column: str, line: int, errors: ErrorCollector) -> int | None:
+    text = cells.get(column, "")
+    if not text:
+        return None
+    if not text.isdigit():
+        errors.add(line, f"{column} {text!r} is not a whole number")
+        return None
+    return int(text) or None
