@@ -333,3 +333,9 @@ def test_query_counts_equal_for_5_and_50_players(client: Client) -> None:
             measured[name] = len(queries)
         counts.append(measured)
     assert counts[0] == counts[1]
+
+
+def test_unknown_path_gets_the_site_404_page(client: Client) -> None:
+    response = client.get("/clubs/riverside/nothing-here/")
+    assert response.status_code == 404
+    assert "There is no page at /clubs/riverside/nothing-here/" in text(response)
