@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, OuterRef, QuerySet, Subquery
 
 from players import rating as engine
 from players.models import (
@@ -84,9 +84,6 @@ def club_home(*, club: Club) -> ClubHome:
         RatingList.objects.filter(club=club).annotate(
             latest_id=Subquery(latest.values("id")[:1]),
             latest_month=Subquery(latest.values("month")[:1]),
-            periods_count=Count(
-                "periods", filter=Q(periods__status=RatingPeriod.Status.CLOSED), distinct=True
-            ),
         ),
         key=lambda rl: _KIND_ORDER.get(rl.kind, 99),
     )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -314,10 +313,6 @@ _ROW_FIELDS = (
 )
 
 
-def _rows(rows: Iterable[RatingChange]) -> list[RatingChange]:
-    return list(rows)
-
-
 def period_report(*, period: RatingPeriod) -> PeriodReport:
     """Who gained and lost most, first ratings, drops below the floor, and the points the
     period put into or took out of the pool: the sum of published ratings changes by the
@@ -339,18 +334,18 @@ def period_report(*, period: RatingPeriod) -> PeriodReport:
         floor_points=Sum(F("rating_before") + F("change"), filter=Q(event=Event.BELOW_FLOOR)),
     )
     rows = current.select_related("player").only(*_ROW_FIELDS)
-    gainers = _rows(
+    gainers = list(
         rows.filter(event=Event.RATED, change__gt=0).order_by("-change", "player__name")[
             :REPORT_ROWS
         ]
     )
-    losers = _rows(
+    losers = list(
         rows.filter(event__in=rated_events, change__lt=0).order_by("change", "player__name")[
             :REPORT_ROWS
         ]
     )
-    first = _rows(rows.filter(event=Event.FIRST_RATING).order_by("-rating_after", "player__name"))
-    below = _rows(rows.filter(event=Event.BELOW_FLOOR).order_by("player__name"))
+    first = list(rows.filter(event=Event.FIRST_RATING).order_by("-rating_after", "player__name"))
+    below = list(rows.filter(event=Event.BELOW_FLOOR).order_by("player__name"))
     games = Game.objects.filter(period=period).count()
     neighbours = RatingPeriod.objects.filter(
         rating_list_id=period.rating_list_id, status=RatingPeriod.Status.CLOSED
