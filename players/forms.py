@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
+from players.models import Title
 from players.rating import ExpectedMethod, ListKind, parse_result
 
 K_CHOICES = [
@@ -118,3 +119,21 @@ def calculation_data(form: CalculatorForm, games: forms.BaseFormSet[Any]) -> dic
             for r in rows
         ],
     }
+
+
+class ListFilterForm(forms.Form):
+    """The rating list's search and filters (a GET form: the URL is shareable)."""
+
+    q = forms.CharField(label="Name", required=False, max_length=100, strip=True)
+    title = forms.ChoiceField(
+        label="Title",
+        required=False,
+        choices=[("", "Any"), ("titled", "Any title"), *Title.choices],
+    )
+    junior = forms.BooleanField(label="Juniors only", required=False)
+    active = forms.BooleanField(label="Active players only", required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.fields["q"].widget.attrs.update({"type": "search", "placeholder": "Search a name"})

@@ -1,4 +1,4 @@
-"""The players app's pages."""
+"""The players app's pages: the calculator and the public club pages."""
 
 from __future__ import annotations
 
@@ -8,4 +8,8 @@ from players import views
 
 urlpatterns = [
     path("calculator/", views.calculator, name="calculator"),
+    path("clubs/", views.clubs_index, name="clubs"),
+    path("clubs/<slug:club>/", views.club_home, name="club"),
+    path("clubs/<slug:club>/lists/<slug:kind>/", views.rating_list, name="rating-list"),
+    path("clubs/<slug:club>/players/<int:player_id>/", views.player_detail, name="player"),
 ]

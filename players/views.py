@@ -1,13 +1,29 @@
-"""HTML pages of the players app."""
+"""HTML pages of the players app: the calculator and the public club pages."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from players.api.calculator import run_calculation
-from players.forms import CalculatorForm, GameFormSet, calculation_data
+from players.charts import history_chart
+from players.forms import CalculatorForm, GameFormSet, ListFilterForm, calculation_data
+from players.models import Club
+from players.selectors_pages import (
+    JUNIOR_MAX_AGE,
+    ListFilters,
+    closed_period_for_page,
+    clubs_for_index,
+    player_for_page,
+    player_lists,
+    rating_list_for_page,
+    rating_list_page,
+)
+from players.selectors_pages import club_home as club_home_data
+from ratings_site.errors import ValidationFailed
+from ratings_site.pages import club_page
+from tournaments.selectors_pages import player_games
 
 # What the page opens with, as if posted: the seeds' default example, 1500 at K 20 beating
 # a 1700 player. Opening with a worked result shows at once what the page does.
@@ -42,4 +58,99 @@ def calculator(request: HttpRequest) -> HttpResponse:
     status = 200 if valid else 400
     return render(
         request, template, {"form": form, "games": games, "result": result}, status=status
+    )
+
+
+# -- public club pages --------------------------------------------------------------------
+
+
+@require_safe
+def clubs_index(request: HttpRequest) -> HttpResponse:
+    """The clubs the visitor may see (public ones, plus their own)."""
+    clubs = list(clubs_for_index(user=request.user))
+    return render(request, "players/clubs.html", {"clubs": clubs})
+
+
+@require_safe
+@club_page
+def club_home(request: HttpRequest, club: Club) -> HttpResponse:
+    return render(
+        request, "players/club_home.html", {"club": club, "home": club_home_data(club=club)}
+    )
+
+
+@require_safe
+@club_page
+def rating_list(request: HttpRequest, club: Club, kind: str) -> HttpResponse:
+    """The list published after a closed period (``?period=YYYY-MM``, default the latest),
+    ranked, searchable and filterable, a page of LIST_PAGE_SIZE players at a time."""
+    the_list = rating_list_for_page(club=club, kind=kind)
+    period = closed_period_for_page(rating_list=the_list, label=request.GET.get("period"))
+    form = ListFilterForm(request.GET)
+    if not form.is_valid():
+        raise ValidationFailed(
+            "The filters are not valid: "
+            + "; ".join(
+                f"{name}: {' '.join(str(e) for e in errors)}"
+                for name, errors in form.errors.items()
+            )
+        )
+    filters = ListFilters(
+        q=form.cleaned_data["q"],
+        title=form.cleaned_data["title"],
+        junior=form.cleaned_data["junior"],
+        active=form.cleaned_data["active"],
+    )
+    listing = rating_list_page(
+        rating_list=the_list, period=period, filters=filters, page_number=request.GET.get("page")
+    )
+    keep = request.GET.copy()
+    keep.pop("page", None)
+    return render(
+        request,
+        "players/rating_list.html",
+        {
+            "club": club,
+            "rating_list": the_list,
+            "listing": listing,
+            "form": form,
+            "query_without_page": keep.urlencode(),
+            "junior_year": period.month.year - JUNIOR_MAX_AGE if period else None,
+        },
+    )
+
+
+@require_safe
+@club_page
+def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
+    player = player_for_page(club=club, player_id=player_id)
+    lists = player_lists(player=player)
+    games = player_games(player=player, lists=lists.lists, history=lists.history)
+    sections = []
+    for standing in lists.standings:
+        list_id = standing.rating.rating_list_id
+        history = lists.history.get(list_id, [])
+        if not history and standing.rating.rating is None:
+            continue
+        series = [(c.period.label, c.rating_after) for c in history if c.rating_after is not None]
+        sections.append(
+            {
+                "standing": standing,
+                "history": [
+                    (change, games.periods.get(change.period_id)) for change in reversed(history)
+                ],
+                "chart": history_chart(series),
+                "k_history": lists.k_history.get(list_id, []),
+            }
+        )
+    return render(
+        request,
+        "players/player.html",
+        {
+            "club": club,
+            "player": player,
+            "standings": lists.standings,
+            "sections": sections,
+            "events": games.events,
+        },
     )

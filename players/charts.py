@@ -1,0 +1,124 @@
+"""The rating-history chart as server-side SVG geometry: no JavaScript, no chart library.
+
+The template draws what ``history_chart`` computes (a polyline, a point per published
+period, axis ticks); the periods table beside it is the data alternative for screen
+readers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+WIDTH = 720
+HEIGHT = 260
+LEFT = 52
+RIGHT = 36
+TOP = 16
+BOTTOM = 36
+
+
+@dataclass(frozen=True)
+class ChartPoint:
+    x: float
+    y: float
+    label: str
+    rating: int
+
+
+@dataclass(frozen=True)
+class Tick:
+    position: float
+    label: str
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: int
+    height: int
+    points: list[ChartPoint]
+    y_ticks: list[Tick]
+    x_ticks: list[Tick]
+    left: int
+    right: int
+    top: int
+    bottom: int
+
+    @property
+    def polyline(self) -> str:
+        return " ".join(f"{p.x:.1f},{p.y:.1f}" for p in self.points)
+
+    @property
+    def first_label(self) -> str:
+        return self.points[0].label
+
+    @property
+    def last_label(self) -> str:
+        return self.points[-1].label
+
+    @property
+    def plot_right(self) -> int:
+        return self.width - self.right
+
+    @property
+    def y_label_x(self) -> int:
+        return self.left - 6
+
+    @property
+    def x_label_y(self) -> int:
+        return self.height - self.bottom + 20
+
+    @property
+    def lowest(self) -> int:
+        return min(p.rating for p in self.points)
+
+    @property
+    def highest(self) -> int:
+        return max(p.rating for p in self.points)
+
+
+def _step(span: int) -> int:
+    # A round tick step giving about four to six lines.
+    for step in (10, 20, 25, 50, 100, 200, 250, 500):
+        if span / step <= 6:
+            return step
+    return 1000
+
+
+def history_chart(series: Sequence[tuple[str, int]]) -> Chart | None:
+    """Geometry for ratings over periods, ``series`` oldest first as (``YYYY-MM``, rating)."""
+    if not series:
+        return None
+    ratings = [rating for _, rating in series]
+    low, high = min(ratings), max(ratings)
+    step = _step(max(high - low, 40))
+    bottom_value = math.floor((low - step / 4) / step) * step
+    top_value = math.ceil((high + step / 4) / step) * step
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+
+    def y_of(rating: float) -> float:
+        return TOP + plot_h * (top_value - rating) / (top_value - bottom_value)
+
+    count = len(series)
+
+    def x_of(index: int) -> float:
+        if count == 1:
+            return LEFT + plot_w / 2
+        return LEFT + plot_w * index / (count - 1)
+
+    points = [
+        ChartPoint(x_of(i), y_of(rating), label, rating) for i, (label, rating) in enumerate(series)
+    ]
+    y_ticks = [Tick(y_of(value), str(value)) for value in range(bottom_value, top_value + 1, step)]
+    # At most about eight month labels, always the first and the last.
+    every = max(1, math.ceil(count / 8))
+    x_ticks = [
+        Tick(point.x, point.label)
+        for i, point in enumerate(points)
+        if i % every == 0 or i == count - 1
+    ]
+    if len(x_ticks) > 1 and x_ticks[-1].position - x_ticks[-2].position < plot_w / 10:
+        x_ticks.pop(-2)
+    return Chart(WIDTH, HEIGHT, points, y_ticks, x_ticks, LEFT, RIGHT, TOP, BOTTOM)

@@ -1,0 +1,56 @@
+"""What every public club page shares: finding the club the visitor may see, and turning
+domain errors into a readable HTML page (404 for what is not there, 400 for a malformed
+parameter) instead of a server error.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Concatenate, ParamSpec
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from players.models import Club
+from players.selectors import club_get_visible
+from ratings_site.errors import DomainError, NotFoundError
+
+P = ParamSpec("P")
+ClubView = Callable[Concatenate[HttpRequest, Club, P], HttpResponse]
+
+
+def error_page(request: HttpRequest, error: DomainError) -> HttpResponse:
+    status = error.status if error.status in (400, 403, 404) else 400
+    titles = {400: "That request cannot be answered", 403: "Not allowed", 404: "Not found"}
+    return render(
+        request,
+        "error.html",
+        {"title": titles[status], "message": error.message, "status": status},
+        status=status,
+    )
+
+
+def club_page(view: ClubView[P]) -> Callable[..., HttpResponse]:
+    """Resolve ``club`` (the slug in the URL) through the tracker's visibility rule.
+
+    Django passes ``club`` by keyword (from the URL), so the wrapper is typed loosely.
+    A club the visitor may not see: anonymous visitors are sent to log in (whether or not
+    it exists, so a private club's name does not leak); a signed-in non-member gets 404.
+    """
+
+    def wrapper(request: HttpRequest, club: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+        try:
+            found = club_get_visible(user=request.user, slug=club)
+        except NotFoundError as error:
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            return error_page(request, error)
+        try:
+            return view(request, found, *args, **kwargs)
+        except DomainError as error:
+            return error_page(request, error)
+
+    functools.update_wrapper(wrapper, view)
+    return wrapper

@@ -1,0 +1,177 @@
+"""Server time of each public page with a 5,000-player club and a year of closed periods.
+
+Run with ``make bench`` (or ``pytest tests/benchmarks/test_pages_bench.py -m benchmark -s``);
+``BENCH_SCALE=small`` builds 500 players. Prints one JSON line per page:
+``{"name": "page_list", "players": 5000, "seconds": 0.012, "peak_mb": 1.9}`` where
+``seconds`` is the median over several requests through the Django test client (the whole
+request: middleware, view, queries, template), ``min_seconds`` the fastest (useful on a
+busy machine) and ``peak_mb`` the peak of Python memory
+allocated during one request. No timing assertions: the figures are for reading.
+
+The club is built with bulk inserts (players, ratings, games) and then every month is
+closed by the real period-close service, so the pages read what production would hold.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import random
+import statistics
+import time
+import tracemalloc
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test import Client
+
+from players.models import Club, Player, PlayerRating, RatingList, Title
+from players.services import club_create
+from tournaments.models import Game, RatingPeriod, Tournament
+from tournaments.services import period_close
+
+pytestmark = [pytest.mark.benchmark, pytest.mark.django_db]
+
+PLAYERS = 500 if os.environ.get("BENCH_SCALE") == "small" else 5000
+MONTHS = 12
+ROUNDS = 4  # games per player per month
+REPEAT = 7
+YEAR = 2025
+
+
+def build(players: int) -> tuple[Club, Player]:
+    rng = random.Random(2025)
+    owner = get_user_model().objects.create_user("bench-owner")
+    club = club_create(name="Benchmark Chess Club", slug="bench", public=True, by=owner)
+    lists = {rl.kind: rl for rl in RatingList.objects.filter(club=club)}
+    standard = lists["standard"]
+    titles = [Title.GM, Title.IM, Title.FM, Title.CM, Title.WFM]
+    rows = []
+    for index in range(players):
+        rows.append(
+            Player(
+                club=club,
+                name=f"{rng.choice(FIRST)} {rng.choice(LAST)} {index:05d}",
+                birth_year=rng.choice([2009, 2010, 2011]) if index % 7 == 0 else 1950 + index % 55,
+                federation=rng.choice(["NOR", "GER", "ESP", "NED", "FRA"]),
+                title=titles[index % 5] if index % 97 == 0 else "",
+                active=index % 11 != 0,
+            )
+        )
+    created = Player.objects.bulk_create(rows, batch_size=2000)
+    ratings = []
+    for index, player in enumerate(created):
+        # One in fifty starts unrated, so first ratings appear in the reports.
+        rating = None if index % 50 == 1 else rng.randint(1400, 2500)
+        for kind, rating_list in lists.items():
+            on_list = kind == "standard"
+            ratings.append(
+                PlayerRating(
+                    player=player,
+                    rating_list=rating_list,
+                    rating=rating if on_list else None,
+                    entry_rating=rating if on_list else None,
+                    rated_games=rng.randint(0, 200) if on_list and rating else 0,
+                    entry_rated_games=0,
+                )
+            )
+    PlayerRating.objects.bulk_create(ratings, batch_size=5000)
+    strength = {p.pk: r.rating or 1600 for p, r in zip(created, ratings[::3], strict=True)}
+    for month in range(1, MONTHS + 1):
+        first = datetime.date(YEAR, month, 1)
+        period = RatingPeriod.objects.create(rating_list=standard, month=first)
+        open_ = Tournament.objects.create(
+            club=club,
+            name=f"Monthly Open {first:%B}",
+            rating_list=standard,
+            start_date=first.replace(day=3),
+            end_date=first.replace(day=5),
+            rounds=2,
+            city="Bergen",
+        )
+        games = []
+        for round_number in range(1, ROUNDS + 1):
+            order = created[:]
+            rng.shuffle(order)
+            # Neighbours in rating make realistic pairings (and keep most games rated).
+            order.sort(key=lambda p: strength[p.pk] + rng.randint(-150, 150))
+            in_open = round_number <= 2
+            for white, black in zip(order[::2], order[1::2], strict=False):
+                draw = rng.random()
+                result = "1-0" if draw < 0.4 else "0-1" if draw < 0.75 else "1/2-1/2"
+                games.append(
+                    Game(
+                        club=club,
+                        rating_list=standard,
+                        period=period,
+                        tournament=open_ if in_open else None,
+                        date=first.replace(day=3 + round_number if in_open else 10 + round_number),
+                        round=round_number if in_open else None,
+                        white=white,
+                        black=black,
+                        result=result,
+                    )
+                )
+        Game.objects.bulk_create(games, batch_size=5000)
+        period_close(period=period, by=owner)
+    if connection.vendor == "postgresql":
+        # Fresh bulk loads have no planner statistics yet; in production autovacuum has
+        # analysed the tables long before anyone reads a year-old list.
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+    return club, created[0]
+
+
+FIRST = ["Anna", "Bo", "Carla", "Dmitri", "Elif", "Finn", "Greta", "Hugo", "Ines", "Jonas"]
+LAST = ["Berg", "Costa", "Dahl", "Eriksen", "Fischer", "Garcia", "Haugen", "Ivanova", "Jensen"]
+
+
+def measure(client: Client, url: str) -> tuple[float, float, float]:
+    response = client.get(url)  # warm: template compilation, caches
+    assert response.status_code == 200, url
+    times = []
+    for _ in range(REPEAT):
+        started = time.perf_counter()
+        client.get(url)
+        times.append(time.perf_counter() - started)
+    tracemalloc.start()
+    client.get(url)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return statistics.median(times), min(times), peak / 1_000_000
+
+
+def test_page_server_times() -> None:
+    started = time.perf_counter()
+    club, player = build(PLAYERS)
+    built = time.perf_counter() - started
+    print(json.dumps({"name": "build", "players": PLAYERS, "seconds": round(built, 1)}))
+    base = f"/clubs/{club.slug}"
+    pages: dict[str, str] = {
+        "page_home": "/",
+        "page_clubs": "/clubs/",
+        "page_club_home": f"{base}/",
+        "page_list": f"{base}/lists/standard/",
+        "page_list_last_page": f"{base}/lists/standard/?page={PLAYERS // 100}",
+        "page_list_search": f"{base}/lists/standard/?q=anna",
+        "page_list_filtered": f"{base}/lists/standard/?period={YEAR}-06&junior=on&active=on",
+        "page_player": f"{base}/players/{player.pk}/",
+        "page_period_report": f"{base}/lists/standard/periods/{YEAR}-06/",
+    }
+    client = Client()
+    results: list[dict[str, Any]] = []
+    for name, url in pages.items():
+        seconds, fastest, peak = measure(client, url)
+        line = {
+            "name": name,
+            "players": PLAYERS,
+            "seconds": round(seconds, 4),
+            "min_seconds": round(fastest, 4),
+            "peak_mb": round(peak, 2),
+        }
+        results.append(line)
+        print(json.dumps(line))
+    assert len(results) == len(pages)

@@ -1,0 +1,373 @@
+"""Read helpers for the public pages: a player's games per period, performances per
+event, and a period's report.
+
+Kept apart from tournaments/selectors.py (the tracker's) so both can grow without merge
+conflicts. A fixed number of queries each; the per-game figures come from the rules
+engine (``period_change`` with its game lines), never from arithmetic here.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from django.db.models import Count, F, Q, Sum
+
+from players import rating as engine
+from players.models import FirstRatingPolicy, Player, PlayerRating, RatingList
+from tournaments.models import (
+    RESULT_SCORES,
+    Game,
+    RatingChange,
+    RatingPeriod,
+    Tournament,
+)
+
+Event = RatingChange.Event
+_SCORES = {"1": Fraction(1), "1/2": Fraction(1, 2), "0": Fraction(0)}
+REPORT_ROWS = 10
+
+
+# -- a player's games ---------------------------------------------------------------------
+
+
+@dataclass
+class GameDetail:
+    """One game as it counted for the player in its period."""
+
+    game: Game
+    opponent: Player
+    colour: str
+    score: Fraction
+    played: bool
+    own_rating: int | None
+    opponent_rating: int | None
+    line: engine.GameLine | None = None
+
+
+@dataclass
+class PeriodGames:
+    change: RatingChange
+    games: list[GameDetail]
+    # For a first rating the games go into the FIDE 8.2 pool: no expected score per game.
+    toward_first_rating: bool = False
+    # The engine's total over the lines, to check against what was published.
+    engine_change: int | None = None
+
+
+@dataclass
+class EventPerformance:
+    tournament: Tournament
+    list_label: str
+    games: int = 0
+    score: Fraction = Fraction(0)
+    rated_opponents: list[int] = field(default_factory=list)
+    rated_score: Fraction = Fraction(0)
+
+    @property
+    def average_opponent(self) -> int | None:
+        if not self.rated_opponents:
+            return None
+        return engine.round_half_away(
+            Fraction(sum(self.rated_opponents), len(self.rated_opponents))
+        )
+
+    @property
+    def performance(self) -> int | None:
+        """FIDE's performance over the played games against rated opponents (8.1.1 dp)."""
+        if not self.rated_opponents:
+            return None
+        return engine.performance_fide(self.rated_opponents, self.rated_score)
+
+
+@dataclass
+class PlayerGames:
+    periods: dict[int, PeriodGames]
+    events: list[EventPerformance]
+
+
+def player_games(
+    *,
+    player: Player,
+    lists: dict[int, RatingList],
+    history: dict[int, list[RatingChange]],
+) -> PlayerGames:
+    """Every game of the player in a closed period, with the ratings it was scored with
+    and the engine's per-game expected score and change; performance per tournament.
+
+    The ratings in force follow the period close: a game is scored with the list
+    published before its tournament's first month (before its own month outside a
+    tournament); an unrated player counts at the list's starting rating when the list
+    has one. Five queries whatever the number of games or opponents.
+    """
+    changes = {c.period_id: c for rows in history.values() for c in rows}
+    if not changes:
+        return PlayerGames({}, [])
+    games = list(
+        Game.objects.filter(Q(white=player) | Q(black=player), period_id__in=changes)
+        .select_related("white", "black", "tournament")
+        .only(
+            "date",
+            "round",
+            "result",
+            "rated",
+            "period_id",
+            "rating_list_id",
+            "white__id",
+            "white__name",
+            "white__title",
+            "black__id",
+            "black__name",
+            "black__title",
+            "tournament__id",
+            "tournament__name",
+            "tournament__start_date",
+            "tournament__end_date",
+            "tournament__rating_list_id",
+        )
+        .order_by("date", "round", "id")
+    )
+    months = {c.period_id: c.period.month for c in changes.values()}
+
+    def view_month(game: Game) -> datetime.date:
+        own = months[game.period_id]
+        if game.tournament is not None:
+            began = game.tournament.start_date.replace(day=1)
+            if began < own:
+                return began
+        return own
+
+    closed: dict[int, list[tuple[datetime.date, int]]] = defaultdict(list)
+    for list_id, month, period_id in (
+        RatingPeriod.objects.filter(rating_list_id__in=lists, status=RatingPeriod.Status.CLOSED)
+        .order_by("-month")
+        .values_list("rating_list_id", "month", "id")
+    ):
+        closed[list_id].append((month, period_id))
+
+    def source(list_id: int, month: datetime.date) -> int | None:
+        # The latest closed period before ``month``: its list is the one in force.
+        return next((pid for m, pid in closed[list_id] if m < month), None)
+
+    involved = {player.pk} | {g.white_id if g.black_id == player.pk else g.black_id for g in games}
+    sources = {source(g.rating_list_id, view_month(g)) for g in games} - {None}
+    published: dict[tuple[int, int], int | None] = {
+        (period_id, player_id): rating
+        for period_id, player_id, rating in RatingChange.objects.filter(
+            period_id__in=sources, player_id__in=involved, current=True
+        )
+        .order_by()  # the model's default order would join and sort for nothing
+        .values_list("period_id", "player_id", "rating_after")
+    }
+    entries: dict[tuple[int, int], int | None] = {
+        (list_id, player_id): rating
+        for list_id, player_id, rating in PlayerRating.objects.filter(
+            rating_list_id__in=lists, player_id__in=involved
+        )
+        .order_by()
+        .values_list("rating_list_id", "player_id", "entry_rating")
+    }
+
+    def in_force(list_id: int, month: datetime.date, player_id: int) -> int | None:
+        period_id = source(list_id, month)
+        if period_id is not None and (period_id, player_id) in published:
+            rating = published[(period_id, player_id)]
+        else:
+            rating = entries.get((list_id, player_id))
+        rating_list = lists[list_id]
+        if rating is None and rating_list.first_rating_policy == FirstRatingPolicy.FIXED:
+            return rating_list.starting_rating
+        return rating
+
+    by_period: dict[int, list[GameDetail]] = defaultdict(list)
+    events: dict[int, EventPerformance] = {}
+    for game in games:
+        white = game.white_id == player.pk
+        opponent = game.black if white else game.white
+        white_score, black_score, played = RESULT_SCORES[game.result]
+        score = _SCORES[white_score if white else black_score]
+        played = played and game.rated
+        month = view_month(game)
+        detail = GameDetail(
+            game=game,
+            opponent=opponent,
+            colour="white" if white else "black",
+            score=score,
+            played=played,
+            own_rating=in_force(game.rating_list_id, month, player.pk),
+            opponent_rating=in_force(game.rating_list_id, month, opponent.pk),
+        )
+        by_period[game.period_id].append(detail)
+        if game.tournament is not None:
+            event = events.setdefault(
+                game.tournament_id,  # type: ignore[arg-type]
+                EventPerformance(game.tournament, lists[game.rating_list_id].get_kind_display()),
+            )
+            event.games += 1
+            event.score += score
+            if played and detail.opponent_rating is not None:
+                event.rated_opponents.append(detail.opponent_rating)
+                event.rated_score += score
+
+    periods: dict[int, PeriodGames] = {}
+    for period_id, details in by_period.items():
+        change = changes[period_id]
+        periods[period_id] = _period_games(change, details, lists[change.rating_list_id])
+    ordered = sorted(
+        events.values(), key=lambda e: (e.tournament.end_date, e.tournament.pk), reverse=True
+    )
+    return PlayerGames(periods, ordered)
+
+
+def _period_games(
+    change: RatingChange, details: list[GameDetail], rating_list: RatingList
+) -> PeriodGames:
+    own_start = change.rating_before
+    if own_start is None and rating_list.first_rating_policy == FirstRatingPolicy.FIXED:
+        own_start = rating_list.starting_rating
+    if own_start is None or change.k_factor is None:
+        return PeriodGames(change, details, toward_first_rating=True)
+    # As in the close: games scored with an older own rating (a tournament begun before a
+    # list on which the player's rating changed) form their own group; K is the K used.
+    groups: dict[int, list[GameDetail]] = defaultdict(list)
+    for detail in details:
+        own = detail.own_rating if detail.own_rating is not None else own_start
+        groups[own].append(detail)
+    rules = rating_list.rules()
+    total: engine.Number = 0
+    for own, group in groups.items():
+        result = engine.period_change(
+            rating=own,
+            games=[engine.GameInput(d.opponent_rating, d.score, d.played) for d in group],
+            k=change.k_factor,
+            rules=rules,
+        )
+        total += result.change_unrounded
+        for detail, line in zip(group, result.lines, strict=True):
+            detail.line = line
+    return PeriodGames(change, details, engine_change=engine.round_half_away(total))
+
+
+# -- the period report ----------------------------------------------------------------------
+
+
+@dataclass
+class PeriodReport:
+    period: RatingPeriod
+    games: int
+    players: int
+    rated_players: int
+    listed_before: int
+    listed_after: int
+    sum_before: int
+    sum_after: int
+    games_points: int
+    first_points: int
+    floor_points: int
+    gainers: list[RatingChange]
+    losers: list[RatingChange]
+    first_ratings: list[RatingChange]
+    below_floor: list[RatingChange]
+    previous: RatingPeriod | None
+    next: RatingPeriod | None
+
+    @property
+    def average_before(self) -> float | None:
+        return self.sum_before / self.listed_before if self.listed_before else None
+
+    @property
+    def average_after(self) -> float | None:
+        return self.sum_after / self.listed_after if self.listed_after else None
+
+    @property
+    def pool_change(self) -> int:
+        return self.sum_after - self.sum_before
+
+    @property
+    def floor_points_lost(self) -> int:
+        return -self.floor_points
+
+    @property
+    def games_points_lost(self) -> int:
+        return -self.games_points
+
+    @property
+    def games_points_per_player(self) -> float | None:
+        return self.games_points / self.rated_players if self.rated_players else None
+
+
+_ROW_FIELDS = (
+    "rating_before",
+    "rating_after",
+    "change",
+    "k_factor",
+    "games",
+    "score",
+    "event",
+    "player__id",
+    "player__name",
+    "player__title",
+)
+
+
+def period_report(*, period: RatingPeriod) -> PeriodReport:
+    """Who gained and lost most, first ratings, drops below the floor, and the points the
+    period put into or took out of the pool: the sum of published ratings changes by the
+    rated games' net change, plus first ratings, minus the ratings of players who fell
+    below the floor. Eight queries."""
+    current = RatingChange.objects.filter(period=period, current=True).order_by()
+    rated_events = [Event.RATED, Event.BELOW_FLOOR]
+    totals: dict[str, Any] = current.aggregate(
+        players=Count("id"),
+        rated_players=Count("id", filter=Q(event__in=rated_events)),
+        listed_before=Count("id", filter=Q(rating_before__isnull=False)),
+        listed_after=Count("id", filter=Q(rating_after__isnull=False)),
+        sum_before=Sum("rating_before"),
+        sum_after=Sum("rating_after"),
+        games_points=Sum("change", filter=Q(event__in=rated_events)),
+        first_points=Sum("rating_after", filter=Q(event=Event.FIRST_RATING, rating_before=None)),
+        # What leaves with a player who drops below the floor: the rating after the games
+        # (their games' change is already in games_points).
+        floor_points=Sum(F("rating_before") + F("change"), filter=Q(event=Event.BELOW_FLOOR)),
+    )
+    rows = current.select_related("player").only(*_ROW_FIELDS)
+    gainers = list(
+        rows.filter(event=Event.RATED, change__gt=0).order_by("-change", "player__name")[
+            :REPORT_ROWS
+        ]
+    )
+    losers = list(
+        rows.filter(event__in=rated_events, change__lt=0).order_by("change", "player__name")[
+            :REPORT_ROWS
+        ]
+    )
+    first = list(rows.filter(event=Event.FIRST_RATING).order_by("-rating_after", "player__name"))
+    below = list(rows.filter(event=Event.BELOW_FLOOR).order_by("player__name"))
+    games = Game.objects.filter(period=period).count()
+    neighbours = RatingPeriod.objects.filter(
+        rating_list_id=period.rating_list_id, status=RatingPeriod.Status.CLOSED
+    ).only("id", "month", "status")
+    previous = neighbours.filter(month__lt=period.month).order_by("-month").first()
+    following = neighbours.filter(month__gt=period.month).order_by("month").first()
+    return PeriodReport(
+        period=period,
+        games=games,
+        players=totals["players"],
+        rated_players=totals["rated_players"],
+        listed_before=totals["listed_before"],
+        listed_after=totals["listed_after"],
+        sum_before=totals["sum_before"] or 0,
+        sum_after=totals["sum_after"] or 0,
+        games_points=totals["games_points"] or 0,
+        first_points=totals["first_points"] or 0,
+        floor_points=totals["floor_points"] or 0,
+        gainers=gainers,
+        losers=losers,
+        first_ratings=first,
+        below_floor=below,
+        previous=previous,
+        next=following,
+    )
