@@ -185,6 +185,22 @@ def test_wrong_password_is_a_400_in_the_error_shape() -> None:
     assert response.json()["error"]["message"] == "Wrong username or password."
 
 
+def test_tokens_are_stored_hashed_and_expire_in_30_days() -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from knox.models import AuthToken
+
+    make_user("frank")
+    body = APIClient().post("/api/v1/auth/token/", {"username": "frank", "password": PASSWORD})
+    token = body.json()["token"]
+    (stored,) = AuthToken.objects.filter(user__username="frank")
+    assert token not in (stored.digest, stored.token_key)
+    assert len(stored.digest) == 128  # a SHA-512 hex digest
+    assert stored.expiry is not None
+    assert abs(stored.expiry - (timezone.now() + timedelta(days=30))) < timedelta(minutes=1)
+
+
 def test_expired_token_is_refused() -> None:
     from datetime import timedelta
 
