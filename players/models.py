@@ -1,0 +1,426 @@
+"""Clubs, members and roles, players, their rating lists, current ratings and K history.
+
+Only services write these rows (players/services.py, tournaments/services/). Invariants the
+rules depend on are also database constraints, so a bug elsewhere cannot store a rating of
+-5 or a second standard list.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from players import rating as engine
+
+RATING_MIN = 0
+RATING_MAX = 4000
+K_MIN = 1
+K_MAX = 100
+
+
+def rating_range_check(field: str, name: str) -> models.CheckConstraint:
+    return models.CheckConstraint(
+        condition=Q(**{f"{field}__isnull": True})
+        | Q(**{f"{field}__gte": RATING_MIN, f"{field}__lte": RATING_MAX}),
+        name=name,
+    )
+
+
+def k_range_check(field: str, name: str) -> models.CheckConstraint:
+    return models.CheckConstraint(
+        condition=Q(**{f"{field}__isnull": True})
+        | Q(**{f"{field}__gte": K_MIN, f"{field}__lte": K_MAX}),
+        name=name,
+    )
+
+
+class Role(models.TextChoices):
+    """A member's role in one club. Each role includes the rights of the ones below it."""
+
+    VIEWER = "viewer", "Viewer"
+    ARBITER = "arbiter", "Arbiter"
+    OFFICER = "officer", "Rating officer"
+    OWNER = "owner", "Owner"
+
+    @classmethod
+    def rank(cls, role: str) -> int:
+        return _ROLE_ORDER.index(cls(role))
+
+    @classmethod
+    def at_least(cls, role: str) -> list[Role]:
+        """Roles that include ``role``'s rights, e.g. for ``role__in=Role.at_least(...)``."""
+        return list(_ROLE_ORDER[cls.rank(role) :])
+
+    @classmethod
+    def includes(cls, held: str, required: str) -> bool:
+        return cls.rank(held) >= cls.rank(required)
+
+
+_ROLE_ORDER: tuple[Role, ...] = (Role.VIEWER, Role.ARBITER, Role.OFFICER, Role.OWNER)
+
+
+class ListKind(models.TextChoices):
+    # Same values as players.rating.ListKind; the engine stays free of Django.
+    STANDARD = "standard", "Standard"
+    RAPID = "rapid", "Rapid"
+    BLITZ = "blitz", "Blitz"
+
+
+class ExpectedMethod(models.TextChoices):
+    FIDE_TABLE = "fide_table", "FIDE table (8.1.2)"
+    FORMULA = "formula", "Elo formula"
+
+
+class KPolicy(models.TextChoices):
+    FIDE = "fide", "FIDE rules (8.3.3)"
+    FIXED = "fixed", "Fixed K"
+
+
+class FirstRatingPolicy(models.TextChoices):
+    FIDE = "fide", "FIDE 8.2 (5 games against rated opponents)"
+    FIXED = "fixed", "Fixed starting rating"
+
+
+class KReason(models.TextChoices):
+    # Same values as players.rating.KReason.
+    REACHED_2400 = "reached_2400", "10: published rating reached 2400"
+    JUNIOR = "junior", "40: junior under 2300"
+    NEW_PLAYER = "new_player", "40: fewer than 30 rated games"
+    STANDARD = "standard", "20: standard"
+    FIXED = "fixed", "Fixed by the list"
+    MANUAL = "manual", "Set by the rating officer"
+
+
+class KChangeReason(models.TextChoices):
+    # Same values as players.rating.KChangeReason.
+    NEW_PLAYER = "new_player", "New player"
+    JUNIOR = "junior", "Junior"
+    TURNED_19 = "turned_19", "Turned 19"
+    REACHED_2400 = "reached_2400", "Reached 2400"
+    GAMES_30 = "games_30", "Completed 30 rated games"
+    MANUAL = "manual", "Manual override"
+    FIXED = "fixed", "Fixed by the list"
+    RULES = "rules", "Rules"
+
+
+class Sex(models.TextChoices):
+    MALE = "M", "Male"
+    FEMALE = "F", "Female"
+
+
+class Title(models.TextChoices):
+    GM = "GM", "Grandmaster"
+    IM = "IM", "International Master"
+    FM = "FM", "FIDE Master"
+    CM = "CM", "Candidate Master"
+    WGM = "WGM", "Woman Grandmaster"
+    WIM = "WIM", "Woman International Master"
+    WFM = "WFM", "Woman FIDE Master"
+    WCM = "WCM", "Woman Candidate Master"
+
+
+class Club(models.Model):
+    """The tenant: every other row belongs to exactly one club."""
+
+    slug = models.SlugField("slug", max_length=50, unique=True)
+    name = models.CharField("name", max_length=200)
+    public = models.BooleanField(
+        "public", default=False, help_text="Anyone, anonymous too, may read a public club."
+    )
+    created = models.DateTimeField("created", auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = "club"
+        verbose_name_plural = "clubs"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField("role", max_length=16, choices=Role.choices, default=Role.VIEWER)
+    created = models.DateTimeField("created", auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "user"]
+        verbose_name = "membership"
+        verbose_name_plural = "memberships"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club"], name="membership_user_club_unique"),
+            models.CheckConstraint(condition=Q(role__in=Role.values), name="membership_role_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.club}: {self.role}"
+
+
+class Player(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField("name", max_length=200)
+    birth_date = models.DateField("birth date", null=True, blank=True)
+    # Kept equal to birth_date's year by the services when a date is known; the K rules
+    # need only the year, and many players give only that.
+    birth_year = models.PositiveSmallIntegerField("birth year", null=True, blank=True)
+    sex = models.CharField("sex", max_length=1, choices=Sex.choices, blank=True)
+    federation = models.CharField("federation", max_length=3, blank=True)
+    title = models.CharField("title", max_length=3, choices=Title.choices, blank=True)
+    fide_id = models.PositiveBigIntegerField("FIDE ID", null=True, blank=True)
+    active = models.BooleanField("active", default=True)
+    created = models.DateTimeField("created", auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = "player"
+        verbose_name_plural = "players"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "fide_id"],
+                condition=Q(fide_id__isnull=False),
+                name="player_fide_id_unique_in_club",
+            ),
+            models.CheckConstraint(
+                condition=Q(birth_year__isnull=True)
+                | Q(birth_year__gte=1850, birth_year__lte=2200),
+                name="player_birth_year_range",
+            ),
+        ]
+        indexes = [models.Index(fields=["club", "name"], name="player_club_name_idx")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+# Presets offered when a list is created or reset. "Club Elo" is the common club setup:
+# the Elo formula without the 400-point cap, one K of 20 for everyone, no floor, and new
+# players start at 1500 so that they are rated from their first game.
+LIST_PRESETS: dict[str, dict[str, Any]] = {
+    "FIDE standard": {
+        "kind": ListKind.STANDARD,
+        "expected_method": ExpectedMethod.FIDE_TABLE,
+        "apply_400_rule": True,
+        "k_policy": KPolicy.FIDE,
+        "fixed_k": None,
+        "floor": 1400,
+        "first_rating_policy": FirstRatingPolicy.FIDE,
+        "starting_rating": None,
+    },
+    "FIDE rapid": {
+        "kind": ListKind.RAPID,
+        "expected_method": ExpectedMethod.FIDE_TABLE,
+        "apply_400_rule": True,
+        "k_policy": KPolicy.FIDE,
+        "fixed_k": None,
+        "floor": 1400,
+        "first_rating_policy": FirstRatingPolicy.FIDE,
+        "starting_rating": None,
+    },
+    "FIDE blitz": {
+        "kind": ListKind.BLITZ,
+        "expected_method": ExpectedMethod.FIDE_TABLE,
+        "apply_400_rule": True,
+        "k_policy": KPolicy.FIDE,
+        "fixed_k": None,
+        "floor": 1400,
+        "first_rating_policy": FirstRatingPolicy.FIDE,
+        "starting_rating": None,
+    },
+    "Club Elo": {
+        "expected_method": ExpectedMethod.FORMULA,
+        "apply_400_rule": False,
+        "k_policy": KPolicy.FIXED,
+        "fixed_k": 20,
+        "floor": None,
+        "first_rating_policy": FirstRatingPolicy.FIXED,
+        "starting_rating": 1500,
+    },
+}
+FIDE_PRESET_FOR_KIND: dict[str, str] = {
+    ListKind.STANDARD: "FIDE standard",
+    ListKind.RAPID: "FIDE rapid",
+    ListKind.BLITZ: "FIDE blitz",
+}
+
+
+class RatingList(models.Model):
+    """A club's standard, rapid or blitz list and the rules it is computed with."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rating_lists")
+    kind = models.CharField("kind", max_length=16, choices=ListKind.choices)
+    preset = models.CharField(
+        "preset",
+        max_length=32,
+        blank=True,
+        help_text="The preset the rules were last set from; blank once changed by hand.",
+    )
+    expected_method = models.CharField(
+        "expected score", max_length=16, choices=ExpectedMethod.choices
+    )
+    apply_400_rule = models.BooleanField("400-point rule", default=True)
+    k_policy = models.CharField("K policy", max_length=8, choices=KPolicy.choices)
+    fixed_k = models.PositiveSmallIntegerField("fixed K", null=True, blank=True)
+    floor = models.PositiveSmallIntegerField(
+        "floor", null=True, blank=True, default=1400, help_text="Blank: no floor."
+    )
+    first_rating_policy = models.CharField(
+        "first rating", max_length=8, choices=FirstRatingPolicy.choices
+    )
+    starting_rating = models.PositiveSmallIntegerField("starting rating", null=True, blank=True)
+
+    class Meta:
+        ordering = ["club", "kind"]
+        verbose_name = "rating list"
+        verbose_name_plural = "rating lists"
+        constraints = [
+            models.UniqueConstraint(fields=["club", "kind"], name="ratinglist_one_per_kind"),
+            models.CheckConstraint(
+                condition=Q(kind__in=ListKind.values), name="ratinglist_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(expected_method__in=ExpectedMethod.values),
+                name="ratinglist_method_valid",
+            ),
+            k_range_check("fixed_k", "ratinglist_fixed_k_range"),
+            models.CheckConstraint(
+                condition=Q(k_policy=KPolicy.FIDE)
+                | Q(k_policy=KPolicy.FIXED, fixed_k__isnull=False),
+                name="ratinglist_fixed_k_required",
+            ),
+            rating_range_check("floor", "ratinglist_floor_range"),
+            rating_range_check("starting_rating", "ratinglist_starting_rating_range"),
+            models.CheckConstraint(
+                condition=Q(first_rating_policy=FirstRatingPolicy.FIDE)
+                | Q(first_rating_policy=FirstRatingPolicy.FIXED, starting_rating__isnull=False),
+                name="ratinglist_starting_rating_required",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.get_kind_display().lower()}"
+
+    def rules(self) -> engine.RatingRules:
+        """The engine's rules for games on this list."""
+        return engine.RatingRules(
+            list_kind=engine.ListKind(self.kind),
+            method=engine.ExpectedMethod(self.expected_method),
+            apply_400_rule=self.apply_400_rule,
+        )
+
+
+class PlayerRating(models.Model):
+    """A player's current state on one list (the state after the latest closed period).
+
+    ``pool`` holds the games an unrated player has played toward a first rating, so the
+    close reads every player's state in one query. Its shape is a JSON list of events in
+    play order, each ``{"event": str, "month": "YYYY-MM", "games": [[opponent_rating or
+    null, "score as a fraction", played], ...]}`` where the opponent's rating is the one in
+    force at the start of that event.
+
+    ``entry_*`` record the rating the club entered when the player joined: the start of the
+    player's history on this list. ``entry_month`` is the first period the player is on the
+    list (null: from the list's first period).
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    rating_list = models.ForeignKey(
+        RatingList, on_delete=models.CASCADE, related_name="player_ratings"
+    )
+    rating = models.PositiveSmallIntegerField("rating", null=True, blank=True)
+    rated_games = models.PositiveIntegerField("rated games", default=0)
+    reached_2400 = models.BooleanField("reached 2400", default=False)
+    k_factor = models.PositiveSmallIntegerField("K", null=True, blank=True)
+    k_reason = models.CharField("K reason", max_length=16, choices=KReason.choices, blank=True)
+    k_override = models.PositiveSmallIntegerField("K override", null=True, blank=True)
+    k_override_note = models.CharField("K override note", max_length=500, blank=True)
+    pool = models.JSONField("games toward a first rating", default=list, blank=True)
+    entry_rating = models.PositiveSmallIntegerField("entered rating", null=True, blank=True)
+    entry_rated_games = models.PositiveIntegerField("entered rated games", default=0)
+    entry_reached_2400 = models.BooleanField("entered reached 2400", default=False)
+    entry_month = models.DateField("on the list from", null=True, blank=True)
+    updated = models.DateTimeField("updated", auto_now=True)
+
+    class Meta:
+        ordering = ["rating_list", "-rating", "player__name"]
+        verbose_name = "player rating"
+        verbose_name_plural = "player ratings"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "rating_list"], name="playerrating_player_list_unique"
+            ),
+            rating_range_check("rating", "playerrating_rating_range"),
+            rating_range_check("entry_rating", "playerrating_entry_rating_range"),
+            k_range_check("k_factor", "playerrating_k_range"),
+            k_range_check("k_override", "playerrating_k_override_range"),
+        ]
+        indexes = [
+            models.Index(fields=["rating_list", "rating"], name="playerrating_list_rating_idx")
+        ]
+
+    def __str__(self) -> str:
+        shown = "unrated" if self.rating is None else str(self.rating)
+        return f"{self.player} ({self.rating_list.kind}): {shown}"
+
+
+class KFactorChange(models.Model):
+    """When and why a player's K on one list changed; the K history."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="k_changes")
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="k_changes")
+    # The first day of the month of the period from which the new K applies; the period
+    # row itself may not exist yet when K changes for "next month".
+    effective_month = models.DateField("effective from")
+    old_k = models.PositiveSmallIntegerField("old K", null=True, blank=True)
+    new_k = models.PositiveSmallIntegerField("new K")
+    new_reason = models.CharField("K reason", max_length=16, choices=KReason.choices)
+    reason = models.CharField("why it changed", max_length=16, choices=KChangeReason.choices)
+    note = models.CharField("note", max_length=500, blank=True)
+    run = models.ForeignKey(
+        "tournaments.RatingRun",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="k_changes",
+    )
+    # The closed period whose close produced this change; a replay marks the rows of the
+    # periods it recomputes current=False and writes new ones.
+    source_period = models.ForeignKey(
+        "tournaments.RatingPeriod",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="k_changes",
+    )
+    current = models.BooleanField("current", default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    created_at = models.DateTimeField("created", auto_now_add=True)
+
+    class Meta:
+        ordering = ["rating_list", "player", "effective_month", "id"]
+        verbose_name = "K factor change"
+        verbose_name_plural = "K factor changes"
+        constraints = [
+            k_range_check("old_k", "kfactorchange_old_k_range"),
+            k_range_check("new_k", "kfactorchange_new_k_range"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["player", "rating_list", "effective_month"],
+                name="kchange_player_list_month_idx",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} K {self.old_k} -> {self.new_k} from {self.period}"
+
+    @property
+    def period(self) -> str:
+        return self.effective_month.strftime("%Y-%m")

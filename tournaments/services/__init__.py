@@ -1,0 +1,31 @@
+"""Services for tournaments, games and rating periods: the only code that writes them."""
+
+from __future__ import annotations
+
+from tournaments.services.close import ClosePlan, list_replay, period_close, period_preview
+from tournaments.services.games import (
+    game_create,
+    game_delete,
+    game_update,
+    games_create_bulk,
+    tournament_create,
+    tournament_delete,
+    tournament_update,
+)
+from tournaments.services.periods import period_open, period_reopen
+
+__all__ = [
+    "ClosePlan",
+    "game_create",
+    "game_delete",
+    "game_update",
+    "games_create_bulk",
+    "list_replay",
+    "period_close",
+    "period_open",
+    "period_preview",
+    "period_reopen",
+    "tournament_create",
+    "tournament_delete",
+    "tournament_update",
+]

@@ -1,0 +1,925 @@
+"""Period close, preview and replay: the only code that writes ratings.
+
+Order of a close (all inside one ``transaction.atomic(durable=True)``):
+
+1. lock the RatingList row, then the RatingPeriod row (``select_for_update(no_key=True)``,
+   always in this order, so two closes of one list queue up and a game write waits);
+2. refuse a closed period (ConflictError: already closed), a reopened one (replay it), an
+   earlier period of the list that has games and is not closed, or a later closed one;
+3. read, in a fixed number of queries: the players on the list, their state at the start
+   of the period (the previous closed period's RatingChange rows, else the rating the
+   club entered), the period's games, its tournaments' start months and, for tournaments
+   that started in an earlier month, the list published before that month;
+4. compute the plan in memory with the rules engine (``compute_plan``: pure, no queries);
+5. write: the RatingRun, RatingChange rows (COPY on PostgreSQL, bulk_create elsewhere),
+   KFactorChange rows, one UPDATE ... FROM for every PlayerRating, the period's status.
+
+Preview runs steps 3 and 4 only. Replay runs 3 to 5 for each period to recompute, in
+order, each one starting from the rows the previous one just wrote.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from players import rating as engine
+from players.models import (
+    RATING_MIN,
+    FirstRatingPolicy,
+    KFactorChange,
+    PlayerRating,
+    RatingList,
+    Role,
+)
+from players.selectors import User, require_role
+from players.services import k_for
+from ratings_site.errors import ConflictError
+from tournaments.models import (
+    RESULT_SCORES,
+    Game,
+    RatingChange,
+    RatingPeriod,
+    RatingRun,
+    Tournament,
+    add_months,
+    month_label,
+)
+
+Progress = Callable[[int], None]
+Event = RatingChange.Event
+
+# FIDE 8.2: games toward a first rating may be pooled over at most 26 months.
+POOL_MONTHS = 26
+WRITE_BATCH = 5000
+_SCORES = {"1": Fraction(1), "1/2": Fraction(1, 2), "0": Fraction(0)}
+_FOUR_PLACES = Decimal("0.0001")
+
+
+@dataclass(frozen=True)
+class PlayerStart:
+    """A player's state at the start of a period, as the close reads it."""
+
+    rating: int | None
+    rated_games: int
+    reached_2400: bool
+    pool: list[dict[str, Any]]
+    birth_year: int | None
+    k_override: int | None
+
+
+@dataclass(frozen=True)
+class PlannedChange:
+    """What the close writes for one player (one RatingChange row)."""
+
+    player_id: int
+    rating_before: int | None
+    rating_after: int | None
+    change: int | None
+    change_unrounded: engine.Number | None
+    k_factor: int | None
+    k_reason: str
+    games: int
+    score: Fraction
+    expected: engine.Number
+    event: str
+    rated_games_after: int
+    reached_2400_after: bool
+    pool_after: list[dict[str, Any]]
+    k_next: engine.KFactor
+
+    @property
+    def changed(self) -> bool:
+        return self.rating_after != self.rating_before
+
+
+@dataclass(frozen=True)
+class PlannedKChange:
+    player_id: int
+    old: engine.KFactor | None
+    new: engine.KFactor
+    reason: engine.KChangeReason
+
+
+@dataclass
+class ClosePlan:
+    """Exactly what closing a period writes; ``period_preview`` returns it unwritten."""
+
+    rating_list_id: int
+    period_id: int
+    period: str
+    next_month: datetime.date
+    games_count: int
+    changes: list[PlannedChange] = field(default_factory=list)
+    k_changes: list[PlannedKChange] = field(default_factory=list)
+
+    @property
+    def players_changed(self) -> int:
+        return sum(1 for change in self.changes if change.changed)
+
+    def counts_by_event(self) -> dict[str, int]:
+        counts: dict[str, int] = defaultdict(int)
+        for change in self.changes:
+            counts[change.event] += 1
+        return dict(counts)
+
+
+@dataclass
+class CloseInputs:
+    """Everything compute_plan needs, read in a fixed number of queries."""
+
+    rating_list: RatingList
+    period: RatingPeriod
+    starts: dict[int, PlayerStart]
+    # (white, black, result, rated, tournament id or None)
+    games: list[tuple[int, int, str, bool, int | None]]
+    # tournament id -> (start date, end date)
+    tournaments: dict[int, tuple[datetime.date, datetime.date]]
+    # start month of a tournament begun before the period -> player id -> rating in force
+    ratings_at: dict[datetime.date, dict[int, int | None]]
+
+
+# -- reading --------------------------------------------------------------------------------
+
+
+def _closed_before(
+    rating_list: RatingList, month: datetime.date
+) -> list[tuple[int, datetime.date]]:
+    return list(
+        RatingPeriod.objects.filter(
+            rating_list=rating_list, month__lt=month, status=RatingPeriod.Status.CLOSED
+        )
+        .order_by("-month")
+        .values_list("id", "month")
+    )
+
+
+def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs:
+    month = period.month
+    closed = _closed_before(rating_list, month)
+    previous_id = closed[0][0] if closed else None
+
+    entries: dict[int, tuple[Any, ...]] = {}
+    for row in PlayerRating.objects.filter(rating_list=rating_list).values_list(
+        "player_id",
+        "entry_rating",
+        "entry_rated_games",
+        "entry_reached_2400",
+        "k_override",
+        "player__birth_year",
+        "entry_month",
+    ):
+        entries[row[0]] = row
+    previous: dict[int, Any] = {}
+    if previous_id is not None:
+        for state in RatingChange.objects.filter(period_id=previous_id, current=True).values_list(
+            "player_id", "rating_after", "rated_games_after", "reached_2400_after", "pool_after"
+        ):
+            previous[state[0]] = state
+
+    games: list[tuple[int, int, str, bool, int | None]] = list(
+        Game.objects.filter(period=period).values_list(
+            "white_id", "black_id", "result", "rated", "tournament_id"
+        )
+    )
+    playing: set[int] = set()
+    for white, black, *_ in games:
+        playing.add(white)
+        playing.add(black)
+
+    starts: dict[int, PlayerStart] = {}
+    for player_id, e_rating, e_games, e_2400, override, birth_year, e_month in entries.values():
+        on_list = e_month is None or e_month <= month or player_id in playing
+        if not on_list:
+            continue
+        prev = previous.get(player_id)
+        if prev is not None:
+            starts[player_id] = PlayerStart(
+                prev[1], prev[2], prev[3], prev[4], birth_year, override
+            )
+        else:
+            starts[player_id] = PlayerStart(e_rating, e_games, e_2400, [], birth_year, override)
+
+    next_month = add_months(month, 1)
+    tournaments = {
+        tid: (start, end)
+        for tid, start, end in Tournament.objects.filter(
+            rating_list=rating_list, end_date__gte=month, end_date__lt=next_month
+        ).values_list("id", "start_date", "end_date")
+    }
+    # A tournament that began in an earlier month is scored with the list in force at its
+    # start: the list published after the last closed period before its start month.
+    early_months = sorted({start.replace(day=1) for start, _ in tournaments.values()} - {month})
+    source_of: dict[datetime.date, int | None] = {}
+    for start_month in early_months:
+        source_of[start_month] = next((pid for pid, m in closed if m < start_month), None)
+    sources = {pid for pid in source_of.values() if pid is not None}
+    published: dict[int, dict[int, int | None]] = defaultdict(dict)
+    if sources:
+        for period_id, player_id, rating_after in RatingChange.objects.filter(
+            period_id__in=sources, current=True
+        ).values_list("period_id", "player_id", "rating_after"):
+            published[period_id][player_id] = rating_after
+    ratings_at: dict[datetime.date, dict[int, int | None]] = {}
+    for start_month, source in source_of.items():
+        rows = published.get(source, {}) if source is not None else {}
+        ratings_at[start_month] = {
+            player_id: rows[player_id] if player_id in rows else entries[player_id][1]
+            for player_id in entries
+        }
+    return CloseInputs(rating_list, period, starts, games, tournaments, ratings_at)
+
+
+# -- computing ------------------------------------------------------------------------------
+
+
+def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> ClosePlan:
+    """The period's new ratings, K factors and K changes; pure (no database access).
+
+    Per game: scored with the ratings in force at the start of its tournament; a
+    player's own rating for the difference is the one at the tournament's start, or (FIDE
+    8.2.4: rated since, but unrated for the opponents) the one at the period's start.
+    Rated players: K from the state at the period's start, the engine's period change over
+    all their games (700 cap, rounded once), then the floor. Unrated players: their games
+    join the pool and the engine decides whether a first rating is due. Then each player's
+    K for the next period, and a KFactorChange wherever its value or reason changed.
+    """
+    rating_list = inputs.rating_list
+    period = inputs.period
+    month = period.month
+    next_month = add_months(month, 1)
+    rules = rating_list.rules()
+    fixed_start = (
+        rating_list.starting_rating
+        if rating_list.first_rating_policy == FirstRatingPolicy.FIXED
+        else None
+    )
+    floor = rating_list.floor
+    starts = inputs.starts
+
+    # On a fixed-start list an unrated player counts as rated at the starting rating, for
+    # themselves and for their opponents.
+    def in_force(rating: int | None) -> int | None:
+        return fixed_start if rating is None else rating
+
+    start_rating = {pid: in_force(start.rating) for pid, start in starts.items()}
+    views: dict[datetime.date, dict[int, int | None]] = {
+        start_month: {pid: in_force(r) for pid, r in ratings.items()}
+        for start_month, ratings in inputs.ratings_at.items()
+    }
+
+    # GameInput objects are shared: a month has few distinct (opponent, score, played).
+    cache: dict[tuple[int | None, str, bool], engine.GameInput] = {}
+
+    def game_input(opponent: int | None, score: str, played: bool) -> engine.GameInput:
+        key = (opponent, score, played)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = engine.GameInput(opponent, _SCORES[score], played)
+        return found
+
+    rated_games: dict[int, list[engine.GameInput]] = defaultdict(list)
+    # Rare: games whose own rating for the difference is not the period-start rating.
+    other_groups: dict[int, dict[int, list[engine.GameInput]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
+    # Unrated players: event key -> (order key, month label, [[opponent, score, played]]).
+    new_events: dict[int, dict[str, tuple[tuple[Any, ...], list[list[Any]]]]] = defaultdict(dict)
+    tournaments = inputs.tournaments
+    label = period.label
+
+    def add(
+        player: int,
+        opponent_view: int | None,
+        own_view: int | None,
+        score: str,
+        played: bool,
+        event: str,
+        order: tuple[Any, ...],
+    ) -> None:
+        own = start_rating[player]
+        if own is None:
+            events = new_events[player]
+            if event not in events:
+                events[event] = (order, [])
+            events[event][1].append([opponent_view, score, played])
+            return
+        item = game_input(opponent_view, score, played)
+        if own_view is None or own_view == own:
+            rated_games[player].append(item)
+        else:
+            other_groups[player][own_view].append(item)
+
+    for white, black, result, rated, tournament_id in inputs.games:
+        white_score, black_score, played = RESULT_SCORES[result]
+        played = played and rated
+        view = start_rating
+        order: tuple[Any, ...] = (month, 1, 0)
+        event = f"m{label}"
+        if tournament_id is not None:
+            began, _ = tournaments[tournament_id]
+            began_month = began.replace(day=1)
+            if began_month != month:
+                view = views[began_month]
+            order = (began, 0, tournament_id)
+            event = f"t{tournament_id}"
+        add(white, view.get(black), view.get(white), white_score, played, event, order)
+        add(black, view.get(white), view.get(black), black_score, played, event, order)
+
+    plan = ClosePlan(
+        rating_list_id=rating_list.pk,
+        period_id=period.pk,
+        period=label,
+        next_month=next_month,
+        games_count=len(inputs.games),
+    )
+    oldest_pool_month = month_label(add_months(month, 1 - POOL_MONTHS))
+    first_minimum = floor if floor is not None else RATING_MIN
+    done = 0
+    for player_id in sorted(starts):
+        start = starts[player_id]
+        state = engine.PlayerState(
+            start.rating, start.rated_games, start.birth_year, start.reached_2400
+        )
+        k = k_for(
+            rating_list=rating_list,
+            state=state,
+            k_override=start.k_override,
+            period_year=month.year,
+        )
+        own = start_rating[player_id]
+        if own is not None:
+            planned = _rated(
+                player_id,
+                start,
+                own,
+                k,
+                rated_games.get(player_id, ()),
+                other_groups.get(player_id),
+                rules,
+                floor,
+            )
+        else:
+            planned = _unrated(
+                player_id,
+                start,
+                new_events.get(player_id),
+                label,
+                oldest_pool_month,
+                first_minimum,
+            )
+        after = engine.PlayerState(
+            planned.rating_after,
+            planned.rated_games_after,
+            start.birth_year,
+            planned.reached_2400_after,
+        )
+        k_next = k_for(
+            rating_list=rating_list,
+            state=after,
+            k_override=start.k_override,
+            period_year=next_month.year,
+        )
+        planned = _with_k_next(planned, k_next)
+        plan.changes.append(planned)
+        reason = engine.k_change_reason(k, k_next)
+        if reason is not None:
+            plan.k_changes.append(PlannedKChange(player_id, k, k_next, reason))
+        done += 1
+        if progress is not None and done % 1000 == 0:
+            progress(1000)
+    if progress is not None and done % 1000:
+        progress(done % 1000)
+    return plan
+
+
+def _with_k_next(planned: PlannedChange, k_next: engine.KFactor) -> PlannedChange:
+    return PlannedChange(**{**planned.__dict__, "k_next": k_next})
+
+
+_NO_K = engine.KFactor(0, engine.KReason.STANDARD)
+
+
+def _rated(
+    player_id: int,
+    start: PlayerStart,
+    own: int,
+    k: engine.KFactor,
+    games: Sequence[engine.GameInput],
+    others: Mapping[int, list[engine.GameInput]] | None,
+    rules: engine.RatingRules,
+    floor: int | None,
+) -> PlannedChange:
+    if not others:
+        result = engine.period_change(
+            rating=own, games=games, k=k.value, rules=rules, keep_lines=False
+        )
+        count, k_used = result.games_count, result.k
+        score, expected = result.score, result.expected
+        unrounded: engine.Number = result.change_unrounded
+        change = result.change
+    else:
+        # A tournament begun before a list on which this player's rating changed: its
+        # games use the older own rating. The engine computes each group; the 700 cap
+        # and the single rounding still apply to the whole period.
+        groups = [(own, list(games)), *others.items()]
+        first = [
+            engine.period_change(rating=r, games=g, k=k.value, rules=rules, keep_lines=False)
+            for r, g in groups
+        ]
+        count = sum(part.games_count for part in first)
+        k_used = engine.cap_k(k.value, count)
+        parts = [
+            engine.period_change(rating=r, games=g, k=k_used, rules=rules, keep_lines=False)
+            for r, g in groups
+        ]
+        score = sum((part.score for part in parts), Fraction(0))
+        expected = sum(part.expected for part in parts)
+        unrounded = sum(part.change_unrounded for part in parts)
+        change = engine.round_half_away(unrounded)
+    if count == 0:
+        return PlannedChange(
+            player_id,
+            start.rating,
+            start.rating,
+            0 if start.rating is not None else None,
+            0 if start.rating is not None else None,
+            k.value,
+            k.reason,
+            0,
+            Fraction(0),
+            0,
+            Event.NO_RATED_GAMES,
+            start.rated_games,
+            start.reached_2400,
+            start.pool,
+            _NO_K,
+        )
+    new_rating = engine.apply_floor(own + change, floor)
+    if start.rating is None:
+        event = Event.FIRST_RATING if new_rating is not None else Event.BELOW_FLOOR
+    else:
+        event = Event.RATED if new_rating is not None else Event.BELOW_FLOOR
+    return PlannedChange(
+        player_id,
+        start.rating,
+        new_rating,
+        change,
+        unrounded,
+        k_used,
+        k.reason,
+        count,
+        score,
+        expected,
+        event,
+        start.rated_games + count,
+        start.reached_2400 or (new_rating is not None and new_rating >= 2400),
+        [],
+        _NO_K,
+    )
+
+
+def _unrated(
+    player_id: int,
+    start: PlayerStart,
+    events: Mapping[str, tuple[tuple[Any, ...], list[list[Any]]]] | None,
+    label: str,
+    oldest_pool_month: str,
+    minimum: int,
+) -> PlannedChange:
+    if not events:
+        return PlannedChange(
+            player_id,
+            None,
+            None,
+            None,
+            None,
+            None,
+            "",
+            0,
+            Fraction(0),
+            0,
+            Event.NO_RATED_GAMES,
+            start.rated_games,
+            start.reached_2400,
+            start.pool,
+            _NO_K,
+        )
+    pool = [event for event in start.pool if event["month"] >= oldest_pool_month]
+    for key, (_, games) in sorted(events.items(), key=lambda item: item[1][0]):
+        pool.append({"event": key, "month": label, "games": games})
+    first = engine.first_rating(
+        [
+            [engine.GameInput(opp, _SCORES[score], played) for opp, score, played in event["games"]]
+            for event in pool
+        ],
+        minimum=minimum,
+    )
+    this_period = [
+        (opp, _SCORES[score])
+        for _, games in events.values()
+        for opp, score, played in games
+        if played and opp is not None
+    ]
+    if first.rating is not None:
+        return PlannedChange(
+            player_id,
+            None,
+            first.rating,
+            None,
+            None,
+            None,
+            "",
+            first.games_counted,
+            first.score,
+            0,
+            Event.FIRST_RATING,
+            start.rated_games + first.games_counted,
+            start.reached_2400 or first.rating >= 2400,
+            [],
+            _NO_K,
+        )
+    return PlannedChange(
+        player_id,
+        None,
+        None,
+        None,
+        None,
+        None,
+        "",
+        len(this_period),
+        sum((score for _, score in this_period), Fraction(0)),
+        0,
+        Event.NOT_YET_RATED,
+        start.rated_games,
+        start.reached_2400,
+        pool,
+        _NO_K,
+    )
+
+
+# -- writing --------------------------------------------------------------------------------
+
+
+def _decimal(value: engine.Number | None) -> Decimal | None:
+    if value is None:
+        return None
+    if isinstance(value, Fraction):
+        exact = Decimal(value.numerator) / Decimal(value.denominator)
+        return exact.quantize(_FOUR_PLACES)
+    return Decimal(repr(float(value))).quantize(_FOUR_PLACES)
+
+
+_CHANGE_COLUMNS = (
+    "period_id",
+    "player_id",
+    "rating_list_id",
+    "run_id",
+    "rating_before",
+    "rating_after",
+    "change",
+    "change_unrounded",
+    "k_factor",
+    "k_reason",
+    "games",
+    "score",
+    "expected",
+    "event",
+    "current",
+    "rated_games_after",
+    "reached_2400_after",
+    "pool_after",
+    "k_next",
+    "k_next_reason",
+)
+
+
+def _change_rows(plan: ClosePlan, run: RatingRun) -> Iterable[tuple[Any, ...]]:
+    for c in plan.changes:
+        yield (
+            plan.period_id,
+            c.player_id,
+            plan.rating_list_id,
+            run.pk,
+            c.rating_before,
+            c.rating_after,
+            c.change,
+            _decimal(c.change_unrounded),
+            c.k_factor,
+            c.k_reason,
+            c.games,
+            _decimal(c.score),
+            _decimal(c.expected),
+            c.event,
+            True,
+            c.rated_games_after,
+            c.reached_2400_after,
+            c.pool_after,
+            c.k_next.value,
+            c.k_next.reason.value,
+        )
+
+
+def _insert_changes(plan: ClosePlan, run: RatingRun) -> None:
+    if connection.vendor == "postgresql":
+        # COPY: a federation-sized month is 200,000 rows; bulk_create would spend most of
+        # the close building model instances and SQL text.
+        table = RatingChange._meta.db_table
+        columns = ", ".join(_CHANGE_COLUMNS)
+        with (
+            connection.cursor() as cursor,
+            cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
+        ):
+            for row in _change_rows(plan, run):
+                copy.write_row((*row[:17], json.dumps(row[17]), *row[18:]))
+        return
+    batch: list[RatingChange] = []
+    for row in _change_rows(plan, run):
+        batch.append(RatingChange(**dict(zip(_CHANGE_COLUMNS, row, strict=True))))
+        if len(batch) >= WRITE_BATCH:
+            RatingChange.objects.bulk_create(batch)
+            batch = []
+    if batch:
+        RatingChange.objects.bulk_create(batch)
+
+
+def _insert_k_changes(plan: ClosePlan, run: RatingRun, by: User | None) -> None:
+    if not plan.k_changes:
+        return
+    rows = (
+        KFactorChange(
+            player_id=k.player_id,
+            rating_list_id=plan.rating_list_id,
+            effective_month=plan.next_month,
+            old_k=k.old.value if k.old is not None else None,
+            new_k=k.new.value,
+            new_reason=k.new.reason.value,
+            reason=k.reason.value,
+            run=run,
+            source_period_id=plan.period_id,
+            created_by_id=by.pk if by is not None else None,
+        )
+        for k in plan.k_changes
+    )
+    KFactorChange.objects.bulk_create(rows, batch_size=WRITE_BATCH)
+
+
+def update_player_ratings(*, rating_list: RatingList, period: RatingPeriod) -> int:
+    """Copy each player's state after ``period`` onto PlayerRating in one statement."""
+    target = PlayerRating._meta.db_table
+    source = RatingChange._meta.db_table
+    sql = (
+        f"UPDATE {target} SET rating = rc.rating_after, rated_games = rc.rated_games_after, "  # noqa: S608
+        "reached_2400 = rc.reached_2400_after, pool = rc.pool_after, k_factor = rc.k_next, "
+        f"k_reason = rc.k_next_reason, updated = %s FROM {source} AS rc "
+        f"WHERE rc.period_id = %s AND rc.current = %s AND rc.player_id = {target}.player_id "
+        f"AND {target}.rating_list_id = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [timezone.now(), period.pk, True, rating_list.pk])
+        return int(cursor.rowcount)
+
+
+def write_plan(
+    plan: ClosePlan,
+    *,
+    rating_list: RatingList,
+    period: RatingPeriod,
+    run: RatingRun,
+    by: User | None,
+) -> None:
+    _insert_changes(plan, run)
+    _insert_k_changes(plan, run, by)
+    update_player_ratings(rating_list=rating_list, period=period)
+
+
+# -- the services ---------------------------------------------------------------------------
+
+
+def _check_order(rating_list: RatingList, period: RatingPeriod) -> None:
+    earlier = (
+        RatingPeriod.objects.filter(rating_list=rating_list, month__lt=period.month)
+        .exclude(status=RatingPeriod.Status.CLOSED)
+        .filter(games__isnull=False)
+        .order_by("month")
+        .values_list("month", flat=True)
+        .first()
+    )
+    if earlier is not None:
+        raise ConflictError(
+            f"Close {month_label(earlier)} first: periods close in order, and it has games.",
+            fields={"period": [f"{month_label(earlier)} is not closed."]},
+        )
+    later = (
+        RatingPeriod.objects.filter(rating_list=rating_list, month__gt=period.month)
+        .exclude(status=RatingPeriod.Status.OPEN)
+        .order_by("month")
+        .values_list("month", flat=True)
+        .first()
+    )
+    if later is not None:
+        raise ConflictError(
+            f"{month_label(later)} is already closed; a period cannot close after a later one.",
+            fields={"period": [f"{month_label(later)} is closed."]},
+        )
+
+
+def _lock(rating_list: RatingList, period: RatingPeriod) -> tuple[RatingList, RatingPeriod]:
+    # Fixed order: the list, then the period. A close of the same list waits here; a game
+    # write waits on the period row.
+    locked_list = RatingList.objects.select_for_update(no_key=True).get(pk=rating_list.pk)
+    locked_period = RatingPeriod.objects.select_for_update(no_key=True).get(pk=period.pk)
+    return locked_list, locked_period
+
+
+def period_preview(
+    *, period: RatingPeriod, by: User | None = None, progress: Progress | None = None
+) -> ClosePlan:
+    """What closing ``period`` would write, computed from the same reads; writes nothing."""
+    rating_list = RatingList.objects.select_related("club").get(pk=period.rating_list_id)
+    if by is not None:
+        require_role(by, rating_list.club, Role.VIEWER)
+    with transaction.atomic():
+        return compute_plan(read_inputs(rating_list=rating_list, period=period), progress=progress)
+
+
+def period_close(*, period: RatingPeriod, by: User, progress: Progress | None = None) -> RatingRun:
+    """Close ``period`` (rating officer): publish every player's new rating and K.
+
+    Atomic and idempotent: a second close of a closed period raises ConflictError and
+    changes nothing.
+    """
+    rating_list = RatingList.objects.select_related("club").get(pk=period.rating_list_id)
+    require_role(by, rating_list.club, Role.OFFICER)
+    with transaction.atomic(durable=True):
+        locked_list, locked = _lock(rating_list, period)
+        if locked.status == RatingPeriod.Status.CLOSED:
+            raise ConflictError(
+                f"Period {locked.label} is already closed.", fields={"period": ["Already closed."]}
+            )
+        if locked.status == RatingPeriod.Status.NEEDS_REPLAY:
+            raise ConflictError(
+                f"Period {locked.label} was reopened: replay the list.",
+                fields={"period": ["Needs replay."]},
+            )
+        _check_order(locked_list, locked)
+        started = timezone.now()
+        plan = compute_plan(read_inputs(rating_list=locked_list, period=locked), progress=progress)
+        run = RatingRun.objects.create(
+            rating_list=locked_list,
+            kind=RatingRun.Kind.CLOSE,
+            by_id=by.pk,
+            started=started,
+            periods=[locked.label],
+        )
+        write_plan(plan, rating_list=locked_list, period=locked, run=run, by=by)
+        _mark_closed(locked, by)
+        run.finished = timezone.now()
+        run.players_changed = plan.players_changed
+        run.summary = _summary(plan)
+        run.report = _close_report(plan)
+        run.save()
+        period.status = locked.status
+        period.closed_by_id = locked.closed_by_id
+        period.closed_at = locked.closed_at
+    return run
+
+
+def _mark_closed(period: RatingPeriod, by: User) -> None:
+    period.status = RatingPeriod.Status.CLOSED
+    period.closed_by_id = by.pk
+    period.closed_at = timezone.now()
+    period.save(update_fields=["status", "closed_by", "closed_at"])
+
+
+def _summary(plan: ClosePlan) -> dict[str, Any]:
+    return {
+        "period": plan.period,
+        "games": plan.games_count,
+        "players": len(plan.changes),
+        "players_changed": plan.players_changed,
+        "events": plan.counts_by_event(),
+        "k_changes": len(plan.k_changes),
+    }
+
+
+def _close_report(plan: ClosePlan) -> str:
+    events = ", ".join(
+        f"{count} {event}" for event, count in sorted(plan.counts_by_event().items())
+    )
+    return (
+        f"Closed {plan.period}: {plan.games_count} games, {len(plan.changes)} players "
+        f"({events}); {plan.players_changed} ratings changed; {len(plan.k_changes)} K changes."
+    )
+
+
+def replay_targets(periods: Sequence[RatingPeriod]) -> list[RatingPeriod]:
+    """From the first to the last period needing replay, in order; an open period with
+    games between them is closed with them (it could not be closed on its own)."""
+    flagged = [p for p in periods if p.status == RatingPeriod.Status.NEEDS_REPLAY]
+    if not flagged:
+        return []
+    first, last = flagged[0].month, flagged[-1].month
+    return [
+        p
+        for p in periods
+        if first <= p.month <= last
+        and (p.status != RatingPeriod.Status.OPEN or getattr(p, "has_games", False))
+    ]
+
+
+def list_replay(
+    *, rating_list: RatingList, by: User, progress: Progress | None = None
+) -> RatingRun:
+    """Recompute every reopened period of the list in order (rating officer).
+
+    Each period starts from the rows the previous one just wrote; the rows it replaces
+    stay with ``current=False``. The run's report lists every player whose published
+    rating changed: player, period, old -> new.
+    """
+    rating_list = RatingList.objects.select_related("club").get(pk=rating_list.pk)
+    require_role(by, rating_list.club, Role.OFFICER)
+    with transaction.atomic(durable=True):
+        locked_list = RatingList.objects.select_for_update(no_key=True).get(pk=rating_list.pk)
+        periods = list(
+            RatingPeriod.objects.select_for_update(no_key=True)
+            .filter(rating_list=locked_list)
+            .order_by("month")
+        )
+        with_games = set(
+            Game.objects.filter(rating_list=locked_list)
+            .values_list("period_id", flat=True)
+            .distinct()
+        )
+        for p in periods:
+            p.has_games = p.pk in with_games  # type: ignore[attr-defined]
+        targets = replay_targets(periods)
+        if not targets:
+            raise ConflictError("Nothing to replay: no period of the list was reopened.")
+        started = timezone.now()
+        run = RatingRun.objects.create(
+            rating_list=locked_list,
+            kind=RatingRun.Kind.REPLAY,
+            by_id=by.pk,
+            started=started,
+            periods=[p.label for p in targets],
+        )
+        names = dict(
+            PlayerRating.objects.filter(rating_list=locked_list).values_list(
+                "player_id", "player__name"
+            )
+        )
+        lines: list[str] = []
+        changed_players: set[int] = set()
+        per_period: dict[str, int] = {}
+        for target in targets:
+            old: dict[int, Any] = dict(
+                RatingChange.objects.filter(period=target, current=True).values_list(
+                    "player_id", "rating_after"
+                )
+            )
+            RatingChange.objects.filter(period=target, current=True).update(current=False)
+            KFactorChange.objects.filter(source_period=target, current=True).update(current=False)
+            plan = compute_plan(
+                read_inputs(rating_list=locked_list, period=target), progress=progress
+            )
+            _insert_changes(plan, run)
+            _insert_k_changes(plan, run, by)
+            _mark_closed(target, by)
+            count = 0
+            for change in plan.changes:
+                before = old.get(change.player_id, "absent")
+                if before != change.rating_after:
+                    count += 1
+                    changed_players.add(change.player_id)
+                    lines.append(
+                        f"{names.get(change.player_id, change.player_id)} {target.label}: "
+                        f"{_shown(before)} -> {_shown(change.rating_after)}"
+                    )
+            per_period[target.label] = count
+        update_player_ratings(rating_list=locked_list, period=targets[-1])
+        run.finished = timezone.now()
+        run.players_changed = len(changed_players)
+        run.summary = {"periods": per_period, "players_changed": len(changed_players)}
+        head = (
+            f"Replayed {', '.join(p.label for p in targets)}: "
+            f"{len(changed_players)} players' published ratings changed."
+        )
+        run.report = "\n".join([head, *lines])
+        run.save()
+    return run
+
+
+def _shown(rating: object) -> str:
+    if rating == "absent":
+        return "(not listed)"
+    return "unrated" if rating is None else str(rating)

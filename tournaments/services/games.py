@@ -1,0 +1,372 @@
+"""Services for tournaments and games: validation, period derivation, period locks.
+
+A game write locks its period row (``select_for_update(no_key=True)``) and checks the
+period is not closed while holding it, so a game written while a close runs either lands
+before the close reads the games or is refused; it is never lost.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from players.models import Club, Player, RatingList, Role
+from players.selectors import User, require_role
+from ratings_site.errors import ConflictError, ValidationFailed
+from tournaments.models import Game, RatingPeriod, Result, Tournament, month_start
+
+_GAME_KEYS = {"list", "date", "white", "black", "result", "tournament", "round", "rated"}
+
+
+def _invalid(field: str, message: str) -> ValidationFailed:
+    return ValidationFailed(f"{field}: {message}", fields={field: [message]})
+
+
+def game_period_month(*, date: datetime.date, tournament: Tournament | None) -> datetime.date:
+    """FIDE rates a tournament on the list after its end: its games belong to the month
+    of the tournament's end date; a game outside a tournament to its own month."""
+    return month_start(tournament.end_date if tournament is not None else date)
+
+
+def _periods_locked(
+    *, rating_list_id: int, months: Iterable[datetime.date]
+) -> dict[datetime.date, RatingPeriod]:
+    """Get or create the list's periods for ``months`` and lock them in id order.
+
+    Refuses (ConflictError) when one is closed, or when a later period of the list is
+    closed: a game there would change what that later list should have been.
+    """
+    wanted = sorted(set(months))
+    if not wanted:
+        return {}
+    existing = set(
+        RatingPeriod.objects.filter(rating_list_id=rating_list_id, month__in=wanted).values_list(
+            "month", flat=True
+        )
+    )
+    missing = [month for month in wanted if month not in existing]
+    if missing:
+        # ignore_conflicts: another writer may create the same month at the same moment.
+        RatingPeriod.objects.bulk_create(
+            [RatingPeriod(rating_list_id=rating_list_id, month=month) for month in missing],
+            ignore_conflicts=True,
+        )
+    locked = list(
+        RatingPeriod.objects.select_for_update(no_key=True)
+        .filter(rating_list_id=rating_list_id, month__in=wanted)
+        .order_by("id")
+    )
+    for period in locked:
+        if period.status == RatingPeriod.Status.CLOSED:
+            raise ConflictError(
+                f"Period {period.label} is closed; reopen it to change its games.",
+                fields={"period": [f"{period.label} is closed."]},
+            )
+    later_closed = (
+        RatingPeriod.objects.filter(
+            rating_list_id=rating_list_id,
+            month__gt=wanted[0],
+            status=RatingPeriod.Status.CLOSED,
+        )
+        .order_by("month")
+        .first()
+    )
+    if later_closed is not None:
+        raise ConflictError(
+            f"Period {later_closed.label} is already closed; a game of "
+            f"{wanted[0]:%Y-%m} would change it. Reopen {wanted[0]:%Y-%m} first.",
+            fields={"period": [f"{later_closed.label} is closed."]},
+        )
+    return {period.month: period for period in locked}
+
+
+def _id_of(value: Any) -> Any:
+    return value.pk if hasattr(value, "pk") else value
+
+
+def _lookup_by_id(model: Any, club: Club, ids: set[Any], **extra: Any) -> dict[int, Any]:
+    clean = {value for value in ids if isinstance(value, int) and not isinstance(value, bool)}
+    return {obj.pk: obj for obj in model.objects.filter(club=club, pk__in=clean, **extra)}
+
+
+def _prepare_games(
+    *, club: Club, items: Sequence[Mapping[str, Any]], prefix_items: bool
+) -> list[tuple[Game, datetime.date]]:
+    """Validate every item (set-based lookups) -> unsaved games and their period months."""
+    lists = {rl.kind: rl for rl in RatingList.objects.filter(club=club)}
+    lists_by_id = {rl.pk: rl for rl in lists.values()}
+    players = _lookup_by_id(
+        Player, club, {_id_of(item.get(key)) for item in items for key in ("white", "black")}
+    )
+    tournaments = _lookup_by_id(
+        Tournament, club, {_id_of(item.get("tournament")) for item in items}
+    )
+    prepared: list[tuple[Game, datetime.date]] = []
+    for index, item in enumerate(items):
+        prefix = f"[{index}]." if prefix_items else ""
+
+        def bad(field: str, message: str, prefix: str = prefix) -> ValidationFailed:
+            return _invalid(f"{prefix}{field}", message)
+
+        unknown = set(item) - _GAME_KEYS
+        if unknown:
+            raise bad(sorted(unknown)[0], "Unknown field.")
+        tournament: Tournament | None = None
+        if item.get("tournament") is not None:
+            tournament = tournaments.get(_id_of(item["tournament"]))
+            if tournament is None:
+                raise bad("tournament", "No such tournament in this club.")
+        raw_list = item.get("list")
+        rating_list: RatingList | None
+        if raw_list is None:
+            if tournament is None:
+                raise bad("list", "Say which list the game is rated on.")
+            rating_list = lists_by_id[tournament.rating_list_id]
+        else:
+            kind = raw_list.kind if isinstance(raw_list, RatingList) else raw_list
+            rating_list = lists.get(kind)
+            if rating_list is None or (
+                isinstance(raw_list, RatingList) and raw_list.pk != rating_list.pk
+            ):
+                raise bad("list", "No such list in this club.")
+        if tournament is not None and tournament.rating_list_id != rating_list.pk:
+            raise bad("list", f"The tournament is rated on the {tournament.rating_list.kind} list.")
+        date = item.get("date")
+        if not isinstance(date, datetime.date) or isinstance(date, datetime.datetime):
+            raise bad("date", "A date is required.")
+        if tournament is not None and not tournament.start_date <= date <= tournament.end_date:
+            raise bad("date", "The date is outside the tournament's dates.")
+        white = players.get(_id_of(item.get("white")))
+        black = players.get(_id_of(item.get("black")))
+        if white is None:
+            raise bad("white", "No such player in this club.")
+        if black is None:
+            raise bad("black", "No such player in this club.")
+        if white.pk == black.pk:
+            raise bad("black", "A player cannot play themselves.")
+        result = item.get("result")
+        if result not in Result.values:
+            raise bad("result", f"Use one of {', '.join(Result.values)}.")
+        round_ = item.get("round")
+        if round_ is not None and (
+            isinstance(round_, bool) or not isinstance(round_, int) or round_ < 1
+        ):
+            raise bad("round", "A round is a whole number, 1 or more.")
+        rated = item.get("rated", True)
+        if not isinstance(rated, bool):
+            raise bad("rated", "True or false.")
+        game = Game(
+            club=club,
+            rating_list=rating_list,
+            tournament=tournament,
+            date=date,
+            round=round_,
+            white=white,
+            black=black,
+            result=result,
+            rated=rated,
+        )
+        prepared.append((game, game_period_month(date=date, tournament=tournament)))
+    return prepared
+
+
+def games_create_bulk(*, club: Club, by: User, games: Sequence[Mapping[str, Any]]) -> list[Game]:
+    """Store every game or none (arbiter or above).
+
+    Each item: ``list`` (kind, optional with a tournament), ``date``, ``white``, ``black``
+    (players or ids of this club), ``result``, ``tournament`` (optional), ``round``,
+    ``rated``. Errors name the item: ``fields={"[3].white": [...]}``. A game whose period is
+    closed raises ConflictError.
+    """
+    require_role(by, club, Role.ARBITER)
+    if not games:
+        raise _invalid("games", "No games given.")
+    prepared = _prepare_games(club=club, items=games, prefix_items=True)
+    return _games_store(prepared)
+
+
+def game_create(*, club: Club, by: User, **game: Any) -> Game:
+    """One game (arbiter or above); fields as in games_create_bulk, errors unprefixed."""
+    require_role(by, club, Role.ARBITER)
+    prepared = _prepare_games(club=club, items=[game], prefix_items=False)
+    return _games_store(prepared)[0]
+
+
+def _games_store(prepared: list[tuple[Game, datetime.date]]) -> list[Game]:
+    with transaction.atomic(durable=True):
+        by_list: dict[int, set[datetime.date]] = {}
+        for game, month in prepared:
+            by_list.setdefault(game.rating_list_id, set()).add(month)
+        periods: dict[tuple[int, datetime.date], RatingPeriod] = {}
+        for list_id in sorted(by_list):
+            for month, period in _periods_locked(
+                rating_list_id=list_id, months=by_list[list_id]
+            ).items():
+                periods[(list_id, month)] = period
+        for game, month in prepared:
+            game.period = periods[(game.rating_list_id, month)]
+        return Game.objects.bulk_create([game for game, _ in prepared], batch_size=2000)
+
+
+def game_update(*, game: Game, by: User, **changes: Any) -> Game:
+    """Change a game of an open (or reopened) period; moving it to another period needs
+    that period open too."""
+    require_role(by, game.club, Role.ARBITER)
+    current = {
+        "list": game.rating_list,
+        "date": game.date,
+        "white": game.white_id,
+        "black": game.black_id,
+        "result": game.result,
+        "tournament": game.tournament_id,
+        "round": game.round,
+        "rated": game.rated,
+    }
+    current.update(changes)
+    ((new, month),) = _prepare_games(club=game.club, items=[current], prefix_items=False)
+    with transaction.atomic(durable=True):
+        old_period = RatingPeriod.objects.get(pk=game.period_id)
+        months = {(game.rating_list_id, old_period.month), (new.rating_list_id, month)}
+        periods: dict[tuple[int, datetime.date], RatingPeriod] = {}
+        for list_id, wanted in sorted(months):
+            for got, period in _periods_locked(rating_list_id=list_id, months=[wanted]).items():
+                periods[(list_id, got)] = period
+        for field in (
+            "rating_list",
+            "tournament",
+            "date",
+            "round",
+            "white",
+            "black",
+            "result",
+            "rated",
+        ):
+            setattr(game, field, getattr(new, field))
+        game.period = periods[(new.rating_list_id, month)]
+        game.save()
+    return game
+
+
+def game_delete(*, game: Game, by: User) -> None:
+    require_role(by, game.club, Role.ARBITER)
+    with transaction.atomic(durable=True):
+        month = RatingPeriod.objects.values_list("month", flat=True).get(pk=game.period_id)
+        _periods_locked(rating_list_id=game.rating_list_id, months=[month])
+        game.delete()
+
+
+# -- tournaments ---------------------------------------------------------------------------
+
+_TOURNAMENT_FIELDS = (
+    "name",
+    "rating_list",
+    "start_date",
+    "end_date",
+    "rounds",
+    "city",
+    "import_digest",
+)
+
+
+def _clean_tournament(club: Club, values: dict[str, Any]) -> dict[str, Any]:
+    name = (values.get("name") or "").strip()
+    if not name:
+        raise _invalid("name", "A tournament needs a name.")
+    values["name"] = name
+    raw_list = values.get("rating_list")
+    kind = raw_list.kind if isinstance(raw_list, RatingList) else raw_list
+    rating_list = RatingList.objects.filter(club=club, kind=kind).first()
+    if rating_list is None or (isinstance(raw_list, RatingList) and raw_list.pk != rating_list.pk):
+        raise _invalid("rating_list", "No such list in this club.")
+    values["rating_list"] = rating_list
+    start, end = values.get("start_date"), values.get("end_date")
+    if not isinstance(start, datetime.date):
+        raise _invalid("start_date", "A start date is required.")
+    if not isinstance(end, datetime.date):
+        raise _invalid("end_date", "An end date is required.")
+    if end < start:
+        raise _invalid("end_date", "The tournament cannot end before it starts.")
+    rounds = values.get("rounds")
+    if rounds is not None and (not isinstance(rounds, int) or not 1 <= rounds <= 99):
+        raise _invalid("rounds", "From 1 to 99.")
+    values["city"] = values.get("city") or ""
+    return values
+
+
+def tournament_create(
+    *,
+    club: Club,
+    by: User,
+    name: str,
+    rating_list: RatingList | str,
+    start_date: datetime.date,
+    end_date: datetime.date,
+    rounds: int | None = None,
+    city: str = "",
+    import_digest: str | None = None,
+) -> Tournament:
+    require_role(by, club, Role.ARBITER)
+    values = _clean_tournament(
+        club,
+        {
+            "name": name,
+            "rating_list": rating_list,
+            "start_date": start_date,
+            "end_date": end_date,
+            "rounds": rounds,
+            "city": city,
+            "import_digest": import_digest,
+        },
+    )
+    with transaction.atomic(durable=True):
+        try:
+            with transaction.atomic():
+                return Tournament.objects.create(club=club, **values)
+        except IntegrityError:
+            raise ConflictError(
+                "This tournament file was imported already.",
+                fields={"import_digest": ["Already imported."]},
+            ) from None
+
+
+def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> Tournament:
+    """Change a tournament; new dates move its games to the new end month's period, so
+    both the old and the new periods must be open."""
+    require_role(by, tournament.club, Role.ARBITER)
+    unknown = set(changes) - set(_TOURNAMENT_FIELDS)
+    if unknown:
+        raise _invalid(sorted(unknown)[0], "Unknown field.")
+    values = {field: getattr(tournament, field) for field in _TOURNAMENT_FIELDS}
+    values.update(changes)
+    values = _clean_tournament(tournament.club, values)
+    with transaction.atomic(durable=True):
+        games = Game.objects.filter(tournament=tournament)
+        old_months = set(games.values_list("period__month", flat=True))
+        new_month = month_start(values["end_date"])
+        if old_months:
+            if values["rating_list"].pk != tournament.rating_list_id:
+                raise _invalid("rating_list", "The tournament has games on its list already.")
+            outside = games.exclude(
+                date__gte=values["start_date"], date__lte=values["end_date"]
+            ).exists()
+            if outside:
+                raise _invalid("end_date", "Some games fall outside the new dates.")
+            periods = _periods_locked(
+                rating_list_id=tournament.rating_list_id, months=old_months | {new_month}
+            )
+            games.exclude(period=periods[new_month]).update(period=periods[new_month])
+        for field, value in values.items():
+            setattr(tournament, field, value)
+        tournament.save()
+    return tournament
+
+
+def tournament_delete(*, tournament: Tournament, by: User) -> None:
+    require_role(by, tournament.club, Role.ARBITER)
+    with transaction.atomic(durable=True):
+        if Game.objects.filter(tournament=tournament).exists():
+            raise ConflictError("The tournament has games; delete them first.")
+        tournament.delete()
