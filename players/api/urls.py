@@ -1,11 +1,44 @@
-"""The players app's API routes (under /api/v1/)."""
+"""The players app's API routes (under /api/v1/): auth, clubs, members, lists, players."""
 
 from __future__ import annotations
 
 from django.urls import path
 
+from players.api import schema  # noqa: F401  (registers the schema extensions)
+from players.api.auth import TokenLogoutView, TokenView
 from players.api.calculator import CalculateView
+from players.api.clubs import (
+    ClubDetailView,
+    ClubListView,
+    MemberDetailView,
+    MemberListView,
+    RatingListDetailView,
+    RatingListListView,
+)
+from players.api.players import (
+    PlayerDetailView,
+    PlayerHistoryView,
+    PlayerKHistoryView,
+    PlayerKOverrideView,
+    PlayerListView,
+)
+
+CLUB = "clubs/<slug:club>/"
+PLAYER = CLUB + "players/<int:id>/"
 
 urlpatterns = [
     path("calculate/", CalculateView.as_view(), name="calculate"),
+    path("auth/token/", TokenView.as_view(), name="auth-token"),
+    path("auth/logout/", TokenLogoutView.as_view(), name="auth-logout"),
+    path("clubs/", ClubListView.as_view(), name="clubs"),
+    path(CLUB, ClubDetailView.as_view(), name="club"),
+    path(CLUB + "members/", MemberListView.as_view(), name="members"),
+    path(CLUB + "members/<str:username>/", MemberDetailView.as_view(), name="member"),
+    path(CLUB + "lists/", RatingListListView.as_view(), name="lists"),
+    path(CLUB + "lists/<str:list>/", RatingListDetailView.as_view(), name="list"),
+    path(CLUB + "players/", PlayerListView.as_view(), name="players"),
+    path(PLAYER, PlayerDetailView.as_view(), name="player"),
+    path(PLAYER + "history/", PlayerHistoryView.as_view(), name="player-history"),
+    path(PLAYER + "k-history/", PlayerKHistoryView.as_view(), name="player-k-history"),
+    path(PLAYER + "k-override/", PlayerKOverrideView.as_view(), name="player-k-override"),
 ]

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 from ratings_site.env import env_bool, env_database, env_list, env_str
@@ -107,10 +108,17 @@ REST_FRAMEWORK = {
         "django_filters.rest_framework.DjangoFilterBackend",
         "rest_framework.filters.OrderingFilter",
     ],
-    "DEFAULT_THROTTLE_RATES": {"calculator": "120/minute"},
+    "DEFAULT_THROTTLE_RATES": {"calculator": "120/minute", "auth": "30/minute"},
     "EXCEPTION_HANDLER": "ratings_site.api.exception_handler",
     "DATE_INPUT_FORMATS": ["iso-8601"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+
+# API tokens (django-rest-knox): stored as hashes, expire after 30 days, deleted on logout.
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(days=30),
+    "AUTO_REFRESH": False,
+    "TOKEN_LIMIT_PER_USER": None,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -122,6 +130,17 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # One name per choice set used by several serializers.
+    "ENUM_NAME_OVERRIDES": {
+        "ListKindEnum": "players.models.ListKind",
+        "ExpectedMethodEnum": "players.models.ExpectedMethod",
+        "FirstRatingPolicyEnum": "players.models.FirstRatingPolicy",
+        "KPolicyEnum": "players.models.KPolicy",
+        "RoleEnum": "players.models.Role",
+        "KReasonEnum": "players.models.KReason",
+        "PeriodStatusEnum": "tournaments.models.RatingPeriod.Status",
+        "ResultEnum": "tournaments.models.Result",
+    },
 }
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -1,0 +1,314 @@
+"""Clubs, their members and their rating lists.
+
+/api/v1/clubs/                        GET (visible clubs), POST (signed in; you become owner)
+/api/v1/clubs/{club}/                 GET, PATCH (owner)
+/api/v1/clubs/{club}/members/         GET (viewer), POST (owner: add or change a role)
+/api/v1/clubs/{club}/members/{user}/  GET (viewer), PATCH (owner), DELETE (owner)
+/api/v1/clubs/{club}/lists/           GET
+/api/v1/clubs/{club}/lists/{list}/    GET, PATCH (owner: rules or a preset)
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.generics import GenericAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from players import services
+from players.api.base import ClubScopedView
+from players.api.schema import ClubAutoSchema
+from players.models import (
+    LIST_PRESETS,
+    Club,
+    ExpectedMethod,
+    FirstRatingPolicy,
+    KPolicy,
+    ListKind,
+    Membership,
+    RatingList,
+    Role,
+)
+from players.selectors import club_members, clubs_visible_to, rating_list_get, roles_by_club
+from ratings_site.api import Pagination
+from ratings_site.errors import NotFoundError
+
+CLUB_PARAM = OpenApiParameter("club", str, OpenApiParameter.PATH, description="The club's slug.")
+LIST_PARAM = OpenApiParameter(
+    "list", str, OpenApiParameter.PATH, enum=ListKind.values, description="The list's kind."
+)
+
+
+# -- clubs ----------------------------------------------------------------------------------
+
+
+class ClubOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    public = serializers.BooleanField()
+    created = serializers.DateTimeField()
+    role = serializers.SerializerMethodField(
+        help_text="Your role in the club; null when you are not a member."
+    )
+
+    def get_role(self, club: Club) -> str | None:
+        roles: dict[int, Role] = self.context.get("roles", {})
+        role = roles.get(club.pk)
+        return None if role is None else role.value
+
+
+class ClubCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField(max_length=200)
+    slug = serializers.SlugField(max_length=50, help_text="The club's name in URLs.")
+    public = serializers.BooleanField(
+        default=False, help_text="Anyone, anonymous too, may read a public club."
+    )
+
+
+class ClubUpdateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField(max_length=200, required=False)
+    public = serializers.BooleanField(required=False)
+
+
+class ClubListView(GenericAPIView):  # type: ignore[type-arg]
+    """The clubs you may see: public clubs and those you are a member of."""
+
+    schema = ClubAutoSchema()
+    pagination_class = Pagination
+    serializer_class = ClubOutSerializer
+    ordering_fields = ["name", "slug", "created"]
+    ordering = ["name", "id"]
+    filterset_fields = ["public"]
+    roles: ClassVar[dict[str, Role | None]] = {}
+    error_statuses = (400, 401)
+
+    def get_queryset(self) -> QuerySet[Club]:
+        return clubs_visible_to(self.request.user)
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        context = super().get_serializer_context()
+        if not getattr(self, "swagger_fake_view", False):
+            context["roles"] = roles_by_club(self.request.user)
+        return context
+
+    @extend_schema(
+        operation_id="clubs_list", tags=["clubs"], responses=ClubOutSerializer(many=True)
+    )
+    def get(self, request: Request) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="clubs_create",
+        tags=["clubs"],
+        description="Create a club; you become its owner. It starts with the standard, "
+        "rapid and blitz lists on the FIDE presets.\n\nRole: any signed-in user.",
+        request=ClubCreateSerializer,
+        responses={201: ClubOutSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        data = ClubCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        club = services.club_create(by=request.user, **data.validated_data)
+        out = ClubOutSerializer(club, context={"roles": {club.pk: Role.OWNER}})
+        return Response(out.data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["clubs"], parameters=[CLUB_PARAM])
+class ClubDetailView(ClubScopedView):
+    roles = {"PATCH": Role.OWNER}
+
+    @extend_schema(operation_id="clubs_read", responses=ClubOutSerializer)
+    def get(self, request: Request, club: str) -> Response:
+        roles = roles_by_club(request.user)
+        return Response(ClubOutSerializer(self.club, context={"roles": roles}).data)
+
+    @extend_schema(
+        operation_id="clubs_update", request=ClubUpdateSerializer, responses=ClubOutSerializer
+    )
+    def patch(self, request: Request, club: str) -> Response:
+        data = ClubUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        updated = services.club_update(club=self.club, by=request.user, **data.validated_data)
+        roles = roles_by_club(request.user)
+        return Response(ClubOutSerializer(updated, context={"roles": roles}).data)
+
+
+# -- members --------------------------------------------------------------------------------
+
+
+class MemberOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    user = serializers.IntegerField(source="user_id", help_text="The user's id.")
+    username = serializers.CharField(source="user.username")
+    role = serializers.ChoiceField(choices=Role.choices)
+    created = serializers.DateTimeField()
+
+
+class MemberSetSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    username = serializers.CharField(max_length=150, help_text="An existing user's username.")
+    role = serializers.ChoiceField(choices=Role.choices)
+
+
+class MemberRoleSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    role = serializers.ChoiceField(choices=Role.choices)
+
+
+def _user_named(username: str, *, field: str) -> Any:
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise serializers.ValidationError({field: ["No user has this username."]})
+    return user
+
+
+@extend_schema(tags=["members"], parameters=[CLUB_PARAM])
+class MemberListView(ClubScopedView):
+    """Members are personal data: even a public club shows them only to its members."""
+
+    roles = {"GET": Role.VIEWER, "POST": Role.OWNER}
+    serializer_class = MemberOutSerializer
+    ordering_fields = ["user__username", "role", "created"]
+
+    def get_queryset(self) -> QuerySet[Membership]:
+        if self.is_schema_view:
+            return Membership.objects.none()
+        return club_members(club=self.club)
+
+    @extend_schema(operation_id="members_list", responses=MemberOutSerializer(many=True))
+    def get(self, request: Request, club: str) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(MemberOutSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="members_set",
+        description="Add a member, or change the role of one (a club keeps at least one owner).",
+        request=MemberSetSerializer,
+        responses={200: MemberOutSerializer},
+    )
+    def post(self, request: Request, club: str) -> Response:
+        data = MemberSetSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = _user_named(data.validated_data["username"], field="username")
+        membership = services.membership_set(
+            club=self.club, user=user, role=data.validated_data["role"], by=request.user
+        )
+        return Response(MemberOutSerializer(membership).data)
+
+    extra_error_statuses = {"POST": (409,)}
+
+
+@extend_schema(
+    tags=["members"],
+    parameters=[CLUB_PARAM, OpenApiParameter("username", str, OpenApiParameter.PATH)],
+)
+class MemberDetailView(ClubScopedView):
+    roles = {"GET": Role.VIEWER, "PATCH": Role.OWNER, "DELETE": Role.OWNER}
+    extra_error_statuses = {"PATCH": (409,), "DELETE": (409,)}
+
+    def membership(self, username: str) -> Membership:
+        membership = club_members(club=self.club).filter(user__username=username).first()
+        if membership is None:
+            raise NotFoundError(f"{username!r} is not a member of {self.club.name}.")
+        return membership
+
+    @extend_schema(operation_id="members_read", responses=MemberOutSerializer)
+    def get(self, request: Request, club: str, username: str) -> Response:
+        return Response(MemberOutSerializer(self.membership(username)).data)
+
+    @extend_schema(
+        operation_id="members_update", request=MemberRoleSerializer, responses=MemberOutSerializer
+    )
+    def patch(self, request: Request, club: str, username: str) -> Response:
+        current = self.membership(username)
+        data = MemberRoleSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        membership = services.membership_set(
+            club=self.club, user=current.user, role=data.validated_data["role"], by=request.user
+        )
+        return Response(MemberOutSerializer(membership).data)
+
+    @extend_schema(operation_id="members_remove", responses={204: None})
+    def delete(self, request: Request, club: str, username: str) -> Response:
+        current = self.membership(username)
+        services.membership_remove(club=self.club, user=current.user, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# -- rating lists ---------------------------------------------------------------------------
+
+
+class RatingListOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    list = serializers.CharField(source="kind", help_text="standard, rapid or blitz.")
+    preset = serializers.CharField(
+        help_text="The preset the rules were last set from; blank once changed by hand."
+    )
+    expected_method = serializers.ChoiceField(choices=ExpectedMethod.choices)
+    apply_400_rule = serializers.BooleanField()
+    k_policy = serializers.ChoiceField(choices=KPolicy.choices)
+    fixed_k = serializers.IntegerField(allow_null=True)
+    floor = serializers.IntegerField(allow_null=True, help_text="null: no floor.")
+    first_rating_policy = serializers.ChoiceField(choices=FirstRatingPolicy.choices)
+    starting_rating = serializers.IntegerField(allow_null=True)
+
+
+class RatingListUpdateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    preset = serializers.ChoiceField(
+        choices=list(LIST_PRESETS),
+        required=False,
+        help_text="Start from a preset; fields given beside it override the preset's values.",
+    )
+    expected_method = serializers.ChoiceField(choices=ExpectedMethod.choices, required=False)
+    apply_400_rule = serializers.BooleanField(required=False)
+    k_policy = serializers.ChoiceField(choices=KPolicy.choices, required=False)
+    fixed_k = serializers.IntegerField(min_value=1, max_value=100, required=False, allow_null=True)
+    floor = serializers.IntegerField(min_value=0, max_value=4000, required=False, allow_null=True)
+    first_rating_policy = serializers.ChoiceField(choices=FirstRatingPolicy.choices, required=False)
+    starting_rating = serializers.IntegerField(
+        min_value=0, max_value=4000, required=False, allow_null=True
+    )
+
+
+@extend_schema(tags=["lists"], parameters=[CLUB_PARAM])
+class RatingListListView(ClubScopedView):
+    serializer_class = RatingListOutSerializer
+    ordering_fields = ["kind"]
+
+    def get_queryset(self) -> QuerySet[RatingList]:
+        if self.is_schema_view:
+            return RatingList.objects.none()
+        return RatingList.objects.filter(club=self.club).order_by("kind")
+
+    @extend_schema(operation_id="lists_list", responses=RatingListOutSerializer(many=True))
+    def get(self, request: Request, club: str) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(RatingListOutSerializer(page, many=True).data)
+
+
+@extend_schema(tags=["lists"], parameters=[CLUB_PARAM, LIST_PARAM])
+class RatingListDetailView(ClubScopedView):
+    roles = {"PATCH": Role.OWNER}
+
+    @extend_schema(operation_id="lists_read", responses=RatingListOutSerializer)
+    def get(self, request: Request, club: str, list: str) -> Response:
+        rating_list = rating_list_get(club=self.club, kind=list)
+        return Response(RatingListOutSerializer(rating_list).data)
+
+    @extend_schema(
+        operation_id="lists_update",
+        description="Change the list's rules. Closed periods keep what they published; the "
+        "new rules apply from the next close.",
+        request=RatingListUpdateSerializer,
+        responses=RatingListOutSerializer,
+    )
+    def patch(self, request: Request, club: str, list: str) -> Response:
+        rating_list = rating_list_get(club=self.club, kind=list)
+        data = RatingListUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        updated = services.rating_list_update(
+            rating_list=rating_list, by=request.user, **data.validated_data
+        )
+        return Response(RatingListOutSerializer(updated).data)

@@ -1,0 +1,362 @@
+"""A club's players, their rating history, K history and the officer's K override.
+
+/api/v1/clubs/{club}/players/                       GET, POST (arbiter)
+/api/v1/clubs/{club}/players/{id}/                  GET, PATCH (arbiter), DELETE (arbiter)
+/api/v1/clubs/{club}/players/{id}/history/?list=    GET
+/api/v1/clubs/{club}/players/{id}/k-history/?list=  GET
+/api/v1/clubs/{club}/players/{id}/k-override/       POST (officer)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from players import services
+from players.api.base import ClubScopedView
+from players.api.clubs import CLUB_PARAM
+from players.models import (
+    KChangeReason,
+    KFactorChange,
+    KReason,
+    ListKind,
+    Player,
+    PlayerRating,
+    RatingList,
+    Role,
+    Sex,
+    Title,
+)
+from players.selectors import (
+    player_k_history,
+    player_ratings_for_list,
+    players_for_club,
+    rating_list_get,
+)
+from ratings_site.errors import NotFoundError
+from tournaments.models import RatingChange
+from tournaments.selectors import player_history
+
+PLAYER_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The player's id.")
+LIST_QUERY_PARAM = OpenApiParameter(
+    "list",
+    str,
+    OpenApiParameter.QUERY,
+    enum=ListKind.values,
+    default=ListKind.STANDARD.value,
+    description="The list (default: standard).",
+)
+
+
+# -- serializers -----------------------------------------------------------------------------
+
+
+class PlayerRatingOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    list = serializers.CharField(source="rating_list.kind")
+    rating = serializers.IntegerField(allow_null=True, help_text="null: unrated.")
+    rated_games = serializers.IntegerField()
+    reached_2400 = serializers.BooleanField()
+    k_factor = serializers.IntegerField(allow_null=True, help_text="K for the next period.")
+    k_reason = serializers.CharField(allow_blank=True)
+    k_override = serializers.IntegerField(allow_null=True, help_text="Set by the officer.")
+
+
+class PlayerOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    birth_date = serializers.DateField(allow_null=True)
+    birth_year = serializers.IntegerField(allow_null=True)
+    sex = serializers.CharField(allow_blank=True)
+    federation = serializers.CharField(allow_blank=True)
+    title = serializers.CharField(allow_blank=True)
+    fide_id = serializers.IntegerField(allow_null=True)
+    active = serializers.BooleanField()
+    created = serializers.DateTimeField()
+    ratings = PlayerRatingOutSerializer(many=True, help_text="One entry per list of the club.")
+
+
+class RatingInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    list = serializers.ChoiceField(choices=ListKind.choices)
+    rating = serializers.IntegerField(
+        min_value=0, max_value=4000, allow_null=True, help_text="null: unrated."
+    )
+    rated_games = serializers.IntegerField(min_value=0, max_value=100_000, default=0)
+    reached_2400 = serializers.BooleanField(default=False)
+
+
+class PlayerFieldsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField(max_length=200)
+    birth_date = serializers.DateField(required=False, allow_null=True)
+    birth_year = serializers.IntegerField(
+        min_value=1850, max_value=2200, required=False, allow_null=True
+    )
+    sex = serializers.ChoiceField(choices=Sex.choices, allow_blank=True, required=False)
+    federation = serializers.CharField(max_length=3, required=False, allow_blank=True)
+    title = serializers.ChoiceField(choices=Title.choices, allow_blank=True, required=False)
+    fide_id = serializers.IntegerField(
+        min_value=1, max_value=2**53, required=False, allow_null=True
+    )
+    active = serializers.BooleanField(required=False)
+
+
+class PlayerCreateSerializer(PlayerFieldsSerializer):
+    ratings = RatingInSerializer(
+        many=True,
+        required=False,
+        help_text="The player's existing ratings; lists not named start unrated.",
+    )
+
+
+class PlayerUpdateSerializer(PlayerFieldsSerializer):
+    name = serializers.CharField(max_length=200, required=False)
+
+
+class HistoryOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    period = serializers.CharField(source="period.label", help_text="YYYY-MM.")
+    rating_before = serializers.IntegerField(allow_null=True)
+    rating_after = serializers.IntegerField(allow_null=True)
+    change = serializers.IntegerField(allow_null=True)
+    change_unrounded = serializers.DecimalField(
+        max_digits=12, decimal_places=4, allow_null=True, coerce_to_string=False
+    )
+    k_factor = serializers.IntegerField(allow_null=True)
+    k_reason = serializers.CharField(allow_blank=True)
+    games = serializers.IntegerField(help_text="Rated games in the period.")
+    score = serializers.DecimalField(max_digits=7, decimal_places=1, coerce_to_string=False)
+    expected_score = serializers.DecimalField(
+        source="expected", max_digits=12, decimal_places=4, coerce_to_string=False
+    )
+    event = serializers.ChoiceField(choices=RatingChange.Event.choices)
+
+
+class KHistoryOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    period = serializers.CharField(help_text="YYYY-MM: the first period the K applies to.")
+    k_factor = serializers.IntegerField(source="new_k")
+    old_k_factor = serializers.IntegerField(source="old_k", allow_null=True)
+    k_reason = serializers.ChoiceField(source="new_reason", choices=KReason.choices)
+    reason = serializers.ChoiceField(choices=KChangeReason.choices, help_text="Why K changed.")
+    note = serializers.CharField(allow_blank=True)
+
+
+class KOverrideInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    list = serializers.ChoiceField(choices=ListKind.choices)
+    k = serializers.IntegerField(
+        min_value=1, max_value=100, allow_null=True, help_text="null lifts the override."
+    )
+    note = serializers.CharField(
+        max_length=500, allow_blank=True, default="", help_text="Required when setting K."
+    )
+
+
+class ListQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
+    list = serializers.ChoiceField(choices=ListKind.choices, default=ListKind.STANDARD.value)
+
+
+# -- filters -------------------------------------------------------------------------------
+
+
+class PlayerFilter(django_filters.FilterSet):  # type: ignore[misc]
+    name = django_filters.CharFilter(
+        field_name="name", lookup_expr="icontains", label="Part of the name."
+    )
+    list = django_filters.ChoiceFilter(
+        choices=ListKind.choices,
+        method="filter_noop",
+        label="The list that rated/unrated refer to (default: any list).",
+    )
+    rated = django_filters.BooleanFilter(
+        method="filter_rated",
+        label="true: rated on the list (any list when none is given); false: unrated.",
+    )
+    unrated = django_filters.BooleanFilter(
+        method="filter_unrated", label="true: unrated on the list (every list when none is given)."
+    )
+    active = django_filters.BooleanFilter(field_name="active")
+
+    class Meta:
+        model = Player
+        fields = ["name", "list", "rated", "unrated", "active"]
+
+    def filter_noop(self, queryset: QuerySet[Player], name: str, value: Any) -> QuerySet[Player]:
+        return queryset
+
+    def _rated_on(self) -> Exists:
+        rated = PlayerRating.objects.filter(player=OuterRef("pk"), rating__isnull=False)
+        kind = self.form.cleaned_data.get("list")
+        if kind:
+            rated = rated.filter(rating_list__kind=kind)
+        return Exists(rated)
+
+    def filter_rated(
+        self, queryset: QuerySet[Player], name: str, value: bool | None
+    ) -> QuerySet[Player]:
+        if value is None:
+            return queryset
+        return queryset.filter(self._rated_on() if value else ~Q(self._rated_on()))
+
+    def filter_unrated(
+        self, queryset: QuerySet[Player], name: str, value: bool | None
+    ) -> QuerySet[Player]:
+        if value is None:
+            return queryset
+        return self.filter_rated(queryset, name, not value)
+
+
+# -- views ----------------------------------------------------------------------------------
+
+
+class PlayerObjectMixin(ClubScopedView):
+    def player(self, player_id: int) -> Player:
+        player = players_for_club(club=self.club).filter(pk=player_id).first()
+        if player is None:
+            raise NotFoundError(f"No player {player_id} in {self.club.name}.")
+        return player
+
+    def rating_list(self, kind: str) -> RatingList:
+        return rating_list_get(club=self.club, kind=kind)
+
+
+@extend_schema(tags=["players"], parameters=[CLUB_PARAM])
+class PlayerListView(PlayerObjectMixin):
+    roles = {"POST": Role.ARBITER}
+    serializer_class = PlayerOutSerializer
+    filterset_class = PlayerFilter
+    ordering_fields = ["name", "birth_year", "created", "id"]
+    ordering = ["name", "id"]
+
+    def get_queryset(self) -> QuerySet[Player]:
+        if self.is_schema_view:
+            return Player.objects.none()
+        return players_for_club(club=self.club)
+
+    @extend_schema(operation_id="players_list", responses=PlayerOutSerializer(many=True))
+    def get(self, request: Request, club: str) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(PlayerOutSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="players_create",
+        description="Add a player, with their existing ratings if any.",
+        request=PlayerCreateSerializer,
+        responses={201: PlayerOutSerializer},
+    )
+    def post(self, request: Request, club: str) -> Response:
+        data = PlayerCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = services.player_create(club=self.club, by=request.user, **data.validated_data)
+        return Response(
+            PlayerOutSerializer(self.player(player.pk)).data, status=status.HTTP_201_CREATED
+        )
+
+
+@extend_schema(tags=["players"], parameters=[CLUB_PARAM, PLAYER_PARAM])
+class PlayerDetailView(PlayerObjectMixin):
+    roles = {"PATCH": Role.ARBITER, "DELETE": Role.ARBITER}
+    extra_error_statuses = {"DELETE": (409,)}
+
+    @extend_schema(operation_id="players_read", responses=PlayerOutSerializer)
+    def get(self, request: Request, club: str, id: int) -> Response:
+        return Response(PlayerOutSerializer(self.player(id)).data)
+
+    @extend_schema(
+        operation_id="players_update",
+        description="Change a player's details; ratings change only through period closes.",
+        request=PlayerUpdateSerializer,
+        responses=PlayerOutSerializer,
+    )
+    def patch(self, request: Request, club: str, id: int) -> Response:
+        player = self.player(id)
+        data = PlayerUpdateSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        services.player_update(player=player, by=request.user, **data.validated_data)
+        return Response(PlayerOutSerializer(self.player(id)).data)
+
+    @extend_schema(
+        operation_id="players_delete",
+        description="Delete a player without games or published ratings (409 otherwise: "
+        "mark them inactive instead).",
+        responses={204: None},
+    )
+    def delete(self, request: Request, club: str, id: int) -> Response:
+        services.player_delete(player=self.player(id), by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@extend_schema(tags=["players"], parameters=[CLUB_PARAM, PLAYER_PARAM, LIST_QUERY_PARAM])
+class PlayerHistoryView(PlayerObjectMixin):
+    """Every closed period of the player on one list, oldest first."""
+
+    ordering_fields = ["period__month"]
+
+    def get_queryset(self) -> QuerySet[RatingChange]:
+        if self.is_schema_view:
+            return RatingChange.objects.none()
+        query = ListQuerySerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        return player_history(
+            player=self.player(self.kwargs["id"]),
+            rating_list=self.rating_list(query.validated_data["list"]),
+        )
+
+    @extend_schema(operation_id="players_history", responses=HistoryOutSerializer(many=True))
+    def get(self, request: Request, club: str, id: int) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(HistoryOutSerializer(page, many=True).data)
+
+
+@extend_schema(tags=["players"], parameters=[CLUB_PARAM, PLAYER_PARAM, LIST_QUERY_PARAM])
+class PlayerKHistoryView(PlayerObjectMixin):
+    """When and why the player's K on one list changed, oldest first."""
+
+    ordering_fields = ["effective_month"]
+
+    def get_queryset(self) -> QuerySet[KFactorChange]:
+        if self.is_schema_view:
+            return KFactorChange.objects.none()
+        query = ListQuerySerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        return player_k_history(
+            player=self.player(self.kwargs["id"]),
+            rating_list=self.rating_list(query.validated_data["list"]),
+        )
+
+    @extend_schema(operation_id="players_k_history", responses=KHistoryOutSerializer(many=True))
+    def get(self, request: Request, club: str, id: int) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(KHistoryOutSerializer(page, many=True).data)
+
+
+@extend_schema(tags=["players"], parameters=[CLUB_PARAM, PLAYER_PARAM])
+class PlayerKOverrideView(PlayerObjectMixin):
+    roles = {"POST": Role.OFFICER}
+
+    @extend_schema(
+        operation_id="players_k_override",
+        description="Set the player's K on one list by hand (from the next period to close), "
+        'with a note saying why; `"k": null` lifts the override.',
+        request=KOverrideInSerializer,
+        responses=PlayerRatingOutSerializer,
+    )
+    def post(self, request: Request, club: str, id: int) -> Response:
+        player = self.player(id)
+        data = KOverrideInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        rating_list = self.rating_list(data.validated_data["list"])
+        player_rating = (
+            player_ratings_for_list(rating_list=rating_list).filter(player=player).first()
+        )
+        if player_rating is None:
+            raise NotFoundError(f"{player.name} is not on the {rating_list.kind} list.")
+        updated = services.k_override_set(
+            player_rating=player_rating,
+            k=data.validated_data["k"],
+            note=data.validated_data["note"],
+            by=request.user,
+        )
+        return Response(PlayerRatingOutSerializer(updated).data)

@@ -1,0 +1,106 @@
+"""OpenAPI documentation shared by every club-scoped endpoint.
+
+The error responses and the role each method needs are added by ``ClubAutoSchema`` from
+the same view attributes that enforce them (``roles``, ``error_statuses``), so the schema
+cannot drift from what the views do and a new view is documented without extra work.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import build_basic_type
+from drf_spectacular.types import OpenApiTypes
+from rest_framework import serializers
+
+from players.models import Role
+
+
+class ErrorDetailSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    # Built in get_fields: a declared attribute named ``fields`` would hide Serializer.fields.
+    def get_fields(self) -> dict[str, serializers.Field]:  # type: ignore[type-arg]
+        return {
+            "code": serializers.CharField(
+                help_text="Machine-readable: invalid, not_found, permission_denied, "
+                "not_authenticated, authentication_failed, conflict, method_not_allowed, "
+                "throttled, parse_error, ..."
+            ),
+            "message": serializers.CharField(help_text="One sentence for a human."),
+            "fields": serializers.DictField(
+                child=serializers.ListField(child=serializers.CharField()),
+                help_text='Per-field messages, e.g. {"[2].white": ["..."]}; empty when no '
+                "field is to blame.",
+            ),
+        }
+
+
+class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """The one shape of every 4xx answer."""
+
+    error = ErrorDetailSerializer()
+
+
+ERROR_DESCRIPTIONS: dict[int, str] = {
+    400: "Invalid input (the fields say which), or a write naming an object of another club.",
+    401: "No valid credentials where they are needed, or a bad/expired token.",
+    403: "Your role in this club does not allow the operation.",
+    404: "No such object, or it belongs to a private club you are not a member of.",
+    405: "Method not allowed.",
+    409: "The object's state forbids the operation (e.g. the period is already closed).",
+    429: "Too many requests; try again later.",
+}
+
+# Every club-scoped operation can answer these: a bad token (401), a role too low (403), an
+# unknown or invisible club (404).
+DEFAULT_ERRORS: tuple[int, ...] = (400, 401, 403, 404)
+
+
+def role_sentence(role: Role | None) -> str:
+    if role is None:
+        return (
+            "Role: anyone who may see the club (anonymous users too for a public club; "
+            "members of a private one)."
+        )
+    higher = [r.label.lower() for r in Role.at_least(role)]
+    return f"Role: {', '.join(higher)} of the club."
+
+
+class ClubAutoSchema(AutoSchema):
+    """Adds the documented error responses and the required role to every operation."""
+
+    def get_description(self) -> str:  # type: ignore[override]
+        text = super().get_description() or ""
+        roles: dict[str, Role | None] | None = getattr(self.view, "roles", None)
+        if roles is None:
+            return text
+        sentence = role_sentence(roles.get(self.method))
+        return f"{text}\n\n{sentence}" if text else sentence
+
+    def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
+        responses: dict[str, Any] = super()._get_response_bodies(direction)
+        statuses: tuple[int, ...] = getattr(self.view, "error_statuses", DEFAULT_ERRORS)
+        extra: tuple[int, ...] = getattr(self.view, "extra_error_statuses", {}).get(self.method, ())
+        for status in sorted({*statuses, *extra}):
+            if str(status) in responses:
+                continue
+            response = self._get_response_for_code(ErrorSerializer, str(status))  # type: ignore[no-untyped-call]
+            response["description"] = ERROR_DESCRIPTIONS[status]
+            responses[str(status)] = response
+        return responses
+
+
+class CalculatorResultFieldExtension(OpenApiSerializerFieldExtension):  # type: ignore[no-untyped-call]
+    """The calculator's ``result`` takes a number or a word; say so instead of a bare string."""
+
+    target_class = "players.api.calculator.ResultField"
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        number: dict[str, Any] = build_basic_type(OpenApiTypes.NUMBER) or {}
+        if direction == "response":
+            return number
+        return {
+            "oneOf": [number, build_basic_type(OpenApiTypes.STR)],
+            "description": 'A score: 1, 0.5, 0, "1", "0.5", "0", "1/2", "½", "=", "win", "draw" or "loss".',
+        }

@@ -1,0 +1,192 @@
+"""Two clubs built through the services, for the API tests.
+
+``north`` is private, ``south`` public. Each has an owner, officer, arbiter and viewer,
+players with and without ratings, a closed standard period (2026-01) and an open one with
+games (2026-02), a rapid period that was closed and reopened (needs a replay), a
+tournament without games and a player without games (both deletable).
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import connection
+from rest_framework.test import APIClient
+
+from players import services as player_services
+from players.models import Club, Player, Role
+from tournaments import services as game_services
+from tournaments.models import Game, RatingPeriod, Tournament
+
+ROLES = ("owner", "officer", "arbiter", "viewer")
+PASSWORD = "a-long-test-password-42"
+
+
+@dataclass
+class ClubWorld:
+    club: Club
+    users: dict[str, Any]
+    players: list[Player]
+    spare_player: Player
+    tournament: Tournament
+    open_game: Game
+    closed_game: Game
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def slug(self) -> str:
+        return self.club.slug
+
+
+def make_user(username: str) -> Any:
+    return get_user_model().objects.create_user(username=username, password=PASSWORD)
+
+
+def build_club(slug: str, *, public: bool) -> ClubWorld:
+    users = {role: make_user(f"{slug}-{role}") for role in ROLES}
+    owner = users["owner"]
+    club = player_services.club_create(name=slug.title(), slug=slug, public=public, by=owner)
+    for role in ("officer", "arbiter", "viewer"):
+        player_services.membership_set(club=club, user=users[role], role=Role(role), by=owner)
+    ratings = [2100, 1950, 1800, None]
+    players = [
+        player_services.player_create(
+            club=club,
+            by=owner,
+            name=f"{slug.title()} Player {index}",
+            birth_year=1990,
+            ratings=[
+                {"list": kind, "rating": rating, "rated_games": 40, "reached_2400": False}
+                for kind in ("standard", "rapid", "blitz")
+            ]
+            if rating is not None
+            else [],
+        )
+        for index, rating in enumerate(ratings, start=1)
+    ]
+    spare = player_services.player_create(club=club, by=owner, name=f"{slug.title()} Spare")
+    p1, p2, p3, _ = players
+
+    def game(kind: str, day: datetime.date, white: Player, black: Player, result: str) -> Game:
+        return game_services.game_create(
+            club=club, by=owner, list=kind, date=day, white=white.pk, black=black.pk, result=result
+        )
+
+    closed_game = game("standard", datetime.date(2026, 1, 10), p1, p2, "1-0")
+    game("standard", datetime.date(2026, 1, 11), p2, p3, "1/2-1/2")
+    january = RatingPeriod.objects.get(rating_list__club=club, rating_list__kind="standard")
+    game_services.period_close(period=january, by=users["officer"])
+    open_game = game("standard", datetime.date(2026, 2, 7), p1, p3, "0-1")
+    game("standard", datetime.date(2026, 2, 8), p2, p1, "1-0")
+    game("rapid", datetime.date(2026, 1, 15), p1, p2, "1-0")
+    rapid = RatingPeriod.objects.get(rating_list__club=club, rating_list__kind="rapid")
+    game_services.period_close(period=rapid, by=users["officer"])
+    game_services.period_reopen(period=rapid, by=users["officer"])
+    tournament = game_services.tournament_create(
+        club=club,
+        by=owner,
+        name=f"{slug.title()} Blitz Cup",
+        rating_list="blitz",
+        start_date=datetime.date(2026, 3, 1),
+        end_date=datetime.date(2026, 3, 2),
+    )
+    return ClubWorld(
+        club=club,
+        users=users,
+        players=players,
+        spare_player=spare,
+        tournament=tournament,
+        open_game=open_game,
+        closed_game=closed_game,
+    )
+
+
+@dataclass
+class World:
+    north: ClubWorld  # private
+    south: ClubWorld  # public
+    stranger: Any  # signed in, member of no club
+
+    def other(self, club: ClubWorld) -> ClubWorld:
+        return self.south if club is self.north else self.north
+
+
+@pytest.fixture
+def world(db: None) -> World:
+    return World(
+        north=build_club("north", public=False),
+        south=build_club("south", public=True),
+        stranger=make_user("stranger"),
+    )
+
+
+@pytest.fixture(autouse=True)
+def _clear_throttles() -> None:
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings: Any) -> None:
+    # The default PBKDF2 costs ~0.3 s per user; these tests are about the API, not hashing.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def api() -> APIClient:
+    return APIClient()
+
+
+def client_for(user: Any | None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def assert_error_shape(body: Any) -> None:
+    assert isinstance(body, dict), body
+    assert set(body) == {"error"}, body
+    error = body["error"]
+    assert set(error) == {"code", "message", "fields"}, error
+    assert isinstance(error["code"], str)
+    assert error["code"]
+    assert isinstance(error["message"], str)
+    assert error["message"]
+    assert isinstance(error["fields"], dict)
+    for name, messages in error["fields"].items():
+        assert isinstance(name, str)
+        assert isinstance(messages, list)
+        assert all(isinstance(m, str) for m in messages)
+
+
+def db_snapshot() -> dict[str, list[str]]:
+    """Every row of the project's tables (and users and tokens), to compare around a
+    request that must change nothing; row counts alone would miss an update."""
+    models = [
+        *apps.get_app_config("players").get_models(),
+        *apps.get_app_config("tournaments").get_models(),
+        *apps.get_app_config("knox").get_models(),
+        get_user_model(),
+    ]
+    return {
+        model._meta.label: sorted(repr(sorted(row.items())) for row in model.objects.values())
+        for model in models
+    }
+
+
+def table_counts() -> dict[str, int]:
+    """Row counts of every table: the database "snapshot" compared around bad input."""
+    counts: dict[str, int] = {}
+    with connection.cursor() as cursor:
+        for table in sorted(connection.introspection.table_names()):
+            if table.startswith("django_session") or table == "django_migrations":
+                continue
+            cursor.execute(f'SELECT COUNT(*) FROM "{table}"')  # noqa: S608 - names from introspection
+            counts[table] = cursor.fetchone()[0]
+    return counts

@@ -1,0 +1,397 @@
+"""Rating periods of a list, their close, reopen and replay, and the published list.
+
+/api/v1/clubs/{club}/lists/{list}/periods/                    GET, POST (arbiter: open an empty one)
+/api/v1/clubs/{club}/lists/{list}/periods/{YYYY-MM}/          GET
+/api/v1/clubs/{club}/lists/{list}/periods/{YYYY-MM}/preview/  GET (viewer)
+/api/v1/clubs/{club}/lists/{list}/periods/{YYYY-MM}/close/    POST (officer)
+/api/v1/clubs/{club}/lists/{list}/periods/{YYYY-MM}/reopen/   POST (officer)
+/api/v1/clubs/{club}/lists/{list}/replay/                     POST (officer)
+/api/v1/clubs/{club}/lists/{list}/ratings/?period=YYYY-MM     GET (JSON, or CSV with ?format=csv)
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+from collections.abc import Mapping
+from typing import Any
+
+from django.db.models import F, QuerySet, Window
+from django.db.models.functions import Rank
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import renderers, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from players.api.base import ClubScopedView
+from players.api.clubs import CLUB_PARAM, LIST_PARAM
+from players.models import RatingList, Role
+from players.selectors import rating_list_get
+from ratings_site.errors import ConflictError, NotFoundError
+from tournaments.models import RatingChange, RatingPeriod, add_months
+from tournaments.selectors import (
+    parse_month,
+    period_get,
+    periods_with_counts,
+    published_list,
+)
+from tournaments.services import (
+    list_replay,
+    period_close,
+    period_open,
+    period_preview,
+    period_reopen,
+)
+
+PERIOD_PARAM = OpenApiParameter(
+    "period", str, OpenApiParameter.PATH, pattern=r"^\d{4}-\d{2}$", description="YYYY-MM."
+)
+
+
+class ListScopedView(ClubScopedView):
+    def rating_list(self) -> RatingList:
+        return rating_list_get(club=self.club, kind=self.kwargs["list"])
+
+    def period(self) -> RatingPeriod:
+        rating_list = self.rating_list()
+        try:
+            month = parse_month(self.kwargs["period"])
+        except Exception:
+            # A path that is not a month names no period: not found, not bad input.
+            raise NotFoundError(f"No period {self.kwargs['period']!r}.") from None
+        return period_get(rating_list=rating_list, month=month)
+
+
+# -- serializers -----------------------------------------------------------------------------
+
+
+class PeriodOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    period = serializers.CharField(source="label", help_text="YYYY-MM.")
+    status = serializers.ChoiceField(
+        choices=RatingPeriod.Status.choices,
+        help_text="open, closed, or needs_replay (reopened: a replay recomputes it).",
+    )
+    games_count = serializers.IntegerField()
+    closed_at = serializers.DateTimeField(allow_null=True)
+    published = serializers.SerializerMethodField(
+        help_text="YYYY-MM-DD: the date of the list a close publishes (the first of the next month)."
+    )
+
+    def get_published(self, period: RatingPeriod) -> datetime.date:
+        return add_months(period.month, 1)
+
+
+class PeriodOpenSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    period = serializers.RegexField(r"^\d{4}-\d{2}$", help_text="YYYY-MM.")
+
+
+class ChangeOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    player = serializers.IntegerField(source="player_id")
+    rating_before = serializers.IntegerField(allow_null=True)
+    rating_after = serializers.IntegerField(allow_null=True)
+    change = serializers.IntegerField(allow_null=True)
+    change_unrounded = serializers.FloatField(allow_null=True)
+    k_factor = serializers.IntegerField(allow_null=True, help_text="The K used.")
+    k_reason = serializers.CharField(allow_blank=True)
+    games = serializers.IntegerField(help_text="Rated games in the period.")
+    score = serializers.FloatField()
+    expected_score = serializers.FloatField(source="expected")
+    event = serializers.ChoiceField(choices=RatingChange.Event.choices)
+
+
+class CloseOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    period = serializers.CharField(help_text="YYYY-MM.")
+    status = serializers.ChoiceField(choices=RatingPeriod.Status.choices)
+    games_count = serializers.IntegerField()
+    changes = ChangeOutSerializer(many=True)
+
+
+class ReopenOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    period = serializers.CharField(help_text="YYYY-MM.")
+    status = serializers.ChoiceField(choices=RatingPeriod.Status.choices)
+    needs_replay = serializers.ListField(
+        child=serializers.CharField(), help_text="Every period the replay will recompute."
+    )
+
+
+class ReplayOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    periods = serializers.ListField(child=serializers.CharField(), help_text="YYYY-MM each.")
+    players_changed = serializers.IntegerField(help_text="Players whose published rating changed.")
+    report = serializers.CharField(help_text="One line per changed rating: old -> new.")
+
+
+class RatingRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    rank = serializers.IntegerField(help_text="Equal ratings share a rank.")
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    title = serializers.CharField(source="player.title", allow_blank=True)
+    federation = serializers.CharField(source="player.federation", allow_blank=True)
+    rating = serializers.IntegerField(source="rating_after")
+    change = serializers.IntegerField(allow_null=True)
+    k_factor = serializers.IntegerField(
+        source="k_next", allow_null=True, help_text="K for the next period."
+    )
+    games = serializers.IntegerField(help_text="Rated games in the period.")
+    rated_games = serializers.IntegerField(
+        source="rated_games_after", help_text="Rated games in total."
+    )
+    flags = serializers.SerializerMethodField(
+        help_text="first_rating (new on the list this period), inactive."
+    )
+    period = serializers.CharField(source="period.label", help_text="YYYY-MM.")
+
+    def get_flags(self, row: RatingChange) -> list[str]:
+        flags: list[str] = []
+        if row.event == RatingChange.Event.FIRST_RATING:
+            flags.append("first_rating")
+        if not row.player.active:
+            flags.append("inactive")
+        return flags
+
+
+def changes_body(period: RatingPeriod, changes: Any, games_count: int) -> dict[str, Any]:
+    return {
+        "period": period.label,
+        "status": period.status,
+        "games_count": games_count,
+        "changes": ChangeOutSerializer(changes, many=True).data,
+    }
+
+
+def period_changes(period: RatingPeriod) -> QuerySet[RatingChange]:
+    """What the period's close (or replay) published, best first."""
+    return RatingChange.objects.filter(period=period, current=True).order_by(
+        F("rating_after").desc(nulls_last=True), "player__name", "player_id"
+    )
+
+
+# -- periods --------------------------------------------------------------------------------
+
+
+@extend_schema(tags=["periods"], parameters=[CLUB_PARAM, LIST_PARAM])
+class PeriodListView(ListScopedView):
+    roles = {"POST": Role.ARBITER}
+    serializer_class = PeriodOutSerializer
+    ordering_fields = ["month"]
+    extra_error_statuses = {"POST": (409,)}
+
+    def get_queryset(self) -> QuerySet[RatingPeriod]:
+        if self.is_schema_view:
+            return RatingPeriod.objects.none()
+        return periods_with_counts(rating_list=self.rating_list())
+
+    @extend_schema(operation_id="periods_list", responses=PeriodOutSerializer(many=True))
+    def get(self, request: Request, club: str, list: str) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(PeriodOutSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="periods_open",
+        description="Open an empty period (a period also opens by itself when its first "
+        "game is recorded). 409 when it exists or a later period is closed.",
+        request=PeriodOpenSerializer,
+        responses={201: PeriodOutSerializer},
+    )
+    def post(self, request: Request, club: str, list: str) -> Response:
+        data = PeriodOpenSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        month = parse_month(data.validated_data["period"])
+        period = period_open(rating_list=self.rating_list(), month=month, by=request.user)
+        stored = self.get_queryset().get(pk=period.pk)
+        return Response(PeriodOutSerializer(stored).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["periods"], parameters=[CLUB_PARAM, LIST_PARAM, PERIOD_PARAM])
+class PeriodDetailView(ListScopedView):
+    @extend_schema(operation_id="periods_read", responses=PeriodOutSerializer)
+    def get(self, request: Request, club: str, list: str, period: str) -> Response:
+        found = self.period()
+        stored = periods_with_counts(rating_list=self.rating_list()).get(pk=found.pk)
+        return Response(PeriodOutSerializer(stored).data)
+
+
+@extend_schema(tags=["periods"], parameters=[CLUB_PARAM, LIST_PARAM, PERIOD_PARAM])
+class PeriodPreviewView(ListScopedView):
+    """What closing the period would publish, computed now; nothing is written.
+
+    Members only: the figures are not published yet."""
+
+    roles = {"GET": Role.VIEWER}
+
+    @extend_schema(operation_id="periods_preview", responses=CloseOutSerializer)
+    def get(self, request: Request, club: str, list: str, period: str) -> Response:
+        found = self.period()
+        plan = period_preview(period=found, by=request.user)
+        return Response(changes_body(found, plan.changes, plan.games_count))
+
+
+@extend_schema(tags=["periods"], parameters=[CLUB_PARAM, LIST_PARAM, PERIOD_PARAM])
+class PeriodCloseView(ListScopedView):
+    """Close the period: rate every player of the list and publish the new list.
+
+    Periods close in order. A second close answers 409 and says the period's status."""
+
+    roles = {"POST": Role.OFFICER}
+    extra_error_statuses = {"POST": (409,)}
+
+    @extend_schema(operation_id="periods_close", request=None, responses=CloseOutSerializer)
+    def post(self, request: Request, club: str, list: str, period: str) -> Response:
+        found = self.period()
+        try:
+            run = period_close(period=found, by=request.user)
+        except ConflictError as conflict:
+            raise _with_status(conflict, found) from None
+        games_count = int((run.summary or {}).get("games", 0))
+        return Response(changes_body(found, period_changes(found), games_count))
+
+
+@extend_schema(tags=["periods"], parameters=[CLUB_PARAM, LIST_PARAM, PERIOD_PARAM])
+class PeriodReopenView(ListScopedView):
+    """Reopen a closed period so its games can be corrected; it and every later closed
+    period then need a replay (what they published stays until the replay)."""
+
+    roles = {"POST": Role.OFFICER}
+    extra_error_statuses = {"POST": (409,)}
+
+    @extend_schema(operation_id="periods_reopen", request=None, responses=ReopenOutSerializer)
+    def post(self, request: Request, club: str, list: str, period: str) -> Response:
+        found = self.period()
+        try:
+            run = period_reopen(period=found, by=request.user)
+        except ConflictError as conflict:
+            raise _with_status(conflict, found) from None
+        body = {"period": found.label, "status": found.status, "needs_replay": run.periods}
+        return Response(ReopenOutSerializer(body).data)
+
+
+def _with_status(conflict: ConflictError, period: RatingPeriod) -> ConflictError:
+    """The 409 names the period's status so a script can tell "already closed" from
+    "close the earlier month first"."""
+    current = RatingPeriod.objects.values_list("status", flat=True).get(pk=period.pk)
+    fields: dict[str, list[str]] = dict(conflict.fields)
+    fields["status"] = [current]
+    return ConflictError(conflict.message, fields=fields)
+
+
+@extend_schema(tags=["periods"], parameters=[CLUB_PARAM, LIST_PARAM])
+class ListReplayView(ListScopedView):
+    """Recompute every reopened period of the list in order; the rows replaced are kept
+    beside the new ones. 409 when nothing was reopened."""
+
+    roles = {"POST": Role.OFFICER}
+    extra_error_statuses = {"POST": (409,)}
+
+    @extend_schema(operation_id="lists_replay", request=None, responses=ReplayOutSerializer)
+    def post(self, request: Request, club: str, list: str) -> Response:
+        run = list_replay(rating_list=self.rating_list(), by=request.user)
+        body = {
+            "periods": run.periods,
+            "players_changed": run.players_changed,
+            "report": run.report,
+        }
+        return Response(ReplayOutSerializer(body).data)
+
+
+# -- the published list ------------------------------------------------------------------------
+
+
+class RatingsCSVRenderer(renderers.BaseRenderer):
+    """The published list as CSV, one row per player, best first."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+    columns = (
+        "rank",
+        "player",
+        "name",
+        "title",
+        "federation",
+        "rating",
+        "change",
+        "k_factor",
+        "games",
+        "rated_games",
+        "flags",
+        "period",
+    )
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(self.columns)
+        for row in data if isinstance(data, list) else []:
+            values = {**row, "flags": ";".join(row.get("flags", []))}
+            writer.writerow(["" if values[c] is None else values[c] for c in self.columns])
+        return out.getvalue().encode("utf-8")
+
+
+@extend_schema(
+    tags=["ratings"],
+    parameters=[
+        CLUB_PARAM,
+        LIST_PARAM,
+        OpenApiParameter(
+            "period",
+            str,
+            OpenApiParameter.QUERY,
+            pattern=r"^\d{4}-\d{2}$",
+            description="YYYY-MM: the list published after that period (default: the latest).",
+        ),
+        OpenApiParameter(
+            "format",
+            str,
+            OpenApiParameter.QUERY,
+            enum=["json", "csv"],
+            description="csv: every row as CSV, not paginated.",
+        ),
+    ],
+)
+class RatingsView(ListScopedView):
+    """The list published after a period, ranked (rated players only)."""
+
+    renderer_classes = [renderers.JSONRenderer, RatingsCSVRenderer]
+    filter_backends: list[Any] = []
+
+    def get_queryset(self) -> QuerySet[RatingChange]:
+        if self.is_schema_view:
+            return RatingChange.objects.none()
+        rating_list = self.rating_list()
+        label = self.request.query_params.get("period")
+        period = None
+        if label is not None:
+            period = period_get(rating_list=rating_list, month=parse_month(label))
+            if period.status == RatingPeriod.Status.OPEN:
+                raise NotFoundError(f"Nothing is published after {period.label}: it is open.")
+        return published_list(rating_list=rating_list, period=period).annotate(
+            rank=Window(Rank(), order_by=F("rating_after").desc())
+        )
+
+    def handle_exception(self, exc: Exception) -> Response:
+        # Errors keep the one JSON error shape even when CSV was asked for.
+        self.request.accepted_renderer = renderers.JSONRenderer()
+        self.request.accepted_media_type = "application/json"
+        return super().handle_exception(exc)
+
+    @extend_schema(
+        operation_id="ratings_list",
+        responses={
+            (200, "application/json"): RatingRowSerializer(many=True),
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR, description="The same rows as CSV."
+            ),
+        },
+    )
+    def get(self, request: Request, club: str, list: str) -> Response:
+        rows = self.get_queryset()
+        if request.accepted_renderer.format == "csv":
+            return Response(RatingRowSerializer(rows, many=True).data)
+        page = self.paginate_queryset(rows)
+        return self.get_paginated_response(RatingRowSerializer(page, many=True).data)

@@ -1,0 +1,40 @@
+"""The tournaments app's API routes (under /api/v1/clubs/{club}/): tournaments, games,
+periods, replay and the published list."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from tournaments.api.periods import (
+    ListReplayView,
+    PeriodCloseView,
+    PeriodDetailView,
+    PeriodListView,
+    PeriodPreviewView,
+    PeriodReopenView,
+    RatingsView,
+)
+from tournaments.api.tournaments import (
+    GameDetailView,
+    GameListView,
+    TournamentDetailView,
+    TournamentListView,
+)
+
+CLUB = "clubs/<slug:club>/"
+LIST = CLUB + "lists/<str:list>/"
+PERIOD = LIST + "periods/<str:period>/"
+
+urlpatterns = [
+    path(CLUB + "tournaments/", TournamentListView.as_view(), name="tournaments"),
+    path(CLUB + "tournaments/<int:id>/", TournamentDetailView.as_view(), name="tournament"),
+    path(CLUB + "games/", GameListView.as_view(), name="games"),
+    path(CLUB + "games/<int:id>/", GameDetailView.as_view(), name="game"),
+    path(LIST + "periods/", PeriodListView.as_view(), name="periods"),
+    path(PERIOD, PeriodDetailView.as_view(), name="period"),
+    path(PERIOD + "preview/", PeriodPreviewView.as_view(), name="period-preview"),
+    path(PERIOD + "close/", PeriodCloseView.as_view(), name="period-close"),
+    path(PERIOD + "reopen/", PeriodReopenView.as_view(), name="period-reopen"),
+    path(LIST + "replay/", ListReplayView.as_view(), name="list-replay"),
+    path(LIST + "ratings/", RatingsView.as_view(), name="ratings"),
+]
