@@ -1,0 +1,360 @@
+"""The admin: every page renders, scoping by club and role, writes through the services."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from django.contrib import admin
+from django.contrib.auth.models import AbstractBaseUser
+from django.test import Client
+from django.urls import reverse
+
+from players.admin import rating_history_svg
+from players.models import Club, KFactorChange, Membership, Player, PlayerRating, Role
+from players.services import membership_remove, player_create
+from tournaments.models import RatingChange, RatingRun
+from tests.players.admin_world import World, build_world, club_of, make_user
+
+pytestmark = pytest.mark.django_db
+
+OUR_MODELS = [
+    model
+    for model in admin.site._registry
+    if model._meta.app_label in ("players", "tournaments")
+]
+
+
+@pytest.fixture(autouse=True)
+def fast_hasher(settings: Any) -> None:
+    # The default PBKDF2 costs a second per user; these tests are about the admin.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def world() -> World:
+    return build_world()
+
+
+def client_for(user: AbstractBaseUser) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def url(model: Any, view: str, *args: Any) -> str:
+    return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_{view}", args=args)
+
+
+def messages_of(response: Any) -> list[str]:
+    return [str(m) for m in response.context["messages"]] if response.context else []
+
+
+# -- every page renders --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("model", OUR_MODELS, ids=lambda m: m._meta.model_name)
+def test_superuser_sees_every_changelist_and_change_page(world: World, model: Any) -> None:
+    client = client_for(world.superuser)
+    listing = client.get(url(model, "changelist"))
+    assert listing.status_code == 200
+    assert listing.context["cl"].result_count > 0
+    for obj in model._default_manager.all()[:3]:
+        assert client.get(url(model, "change", obj.pk)).status_code == 200
+
+
+def test_admin_index_lists_the_club_apps_for_club_staff(world: World) -> None:
+    response = client_for(world.a.users["viewer"]).get(reverse("admin:index"))
+    assert response.status_code == 200
+    names = {m["object_name"] for app in response.context["app_list"] for m in app["models"]}
+    assert {"Player", "RatingPeriod", "Game", "RatingChange"} <= names
+    # Django's own models keep Django's permissions: club staff do not manage accounts.
+    assert "User" not in names
+
+
+def test_non_staff_member_cannot_enter_the_admin(world: World) -> None:
+    user = make_user("member_only", staff=False)
+    Membership.objects.create(user=user, club=world.a.club, role=Role.OWNER)
+    response = client_for(user).get(url(Player, "changelist"))
+    assert response.status_code == 302
+    assert reverse("admin:login") in response["Location"]
+
+
+# -- scoping -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("model", OUR_MODELS, ids=lambda m: m._meta.model_name)
+def test_officer_of_a_sees_no_row_of_b(world: World, model: Any) -> None:
+    client = client_for(world.a.users["officer"])
+    response = client.get(url(model, "changelist"))
+    assert response.status_code == 200
+    shown = list(response.context["cl"].queryset)
+    assert shown, "club A has rows of every kind"
+    assert {club_of(obj) for obj in shown} == {world.a.club.pk}
+    for obj in model._default_manager.all():
+        if club_of(obj) == world.b.club.pk:
+            assert client.get(url(model, "change", obj.pk)).status_code == 404
+
+
+def test_autocomplete_offers_only_own_club_players(world: World) -> None:
+    client = client_for(world.a.users["arbiter"])
+    response = client.get(
+        reverse("admin:autocomplete"),
+        {"app_label": "tournaments", "model_name": "game", "field_name": "white", "term": "B"},
+    )
+    assert response.status_code == 200
+    names = {row["text"] for row in response.json()["results"]}
+    assert names and all(name.startswith("A") for name in names)
+
+
+def test_foreign_key_choices_are_limited_to_own_clubs(world: World) -> None:
+    response = client_for(world.a.users["arbiter"]).get(url(Player, "add"))
+    choices = set(response.context["adminform"].form.fields["club"].queryset)
+    assert choices == {world.a.club}
+
+
+def test_viewer_sees_but_cannot_change(world: World) -> None:
+    client = client_for(world.a.users["viewer"])
+    player = world.a.players[0]
+    page = client.get(url(Player, "change", player.pk))
+    assert page.status_code == 200
+    assert page.context["has_change_permission"] is False
+    assert client.post(url(Player, "change", player.pk), {"name": "X"}).status_code == 403
+    assert client.get(url(Player, "add")).status_code == 403
+    player.refresh_from_db()
+    assert player.name == "Alice Archer"
+
+
+def test_arbiter_cannot_manage_members_or_lists(world: World) -> None:
+    client = client_for(world.a.users["arbiter"])
+    assert client.get(url(Membership, "add")).status_code == 403
+    rating_list = world.a.club.rating_lists.get(kind="standard")
+    page = client.get(url(type(rating_list), "change", rating_list.pk))
+    assert page.context["has_change_permission"] is False
+
+
+def test_computed_rows_are_read_only_even_for_superusers(world: World) -> None:
+    client = client_for(world.superuser)
+    for model in (PlayerRating, KFactorChange):
+        assert client.get(url(model, "add")).status_code == 403
+        obj = model._default_manager.first()
+        page = client.get(url(model, "change", obj.pk))
+        assert page.context["has_change_permission"] is False
+        assert page.context["has_delete_permission"] is False
+
+
+# -- writes through the services ----------------------------------------------------------
+
+
+def player_form(club: Club, **changes: Any) -> dict[str, Any]:
+    data = {
+        "club": club.pk,
+        "name": "Nina Newcombe",
+        "birth_date": "",
+        "birth_year": "2001",
+        "sex": "F",
+        "federation": "ENG",
+        "title": "",
+        "fide_id": "",
+        "active": "on",
+    }
+    inline_prefixes = ("ratings", "rating_changes", "k_changes")
+    for prefix in inline_prefixes:
+        data.update({f"{prefix}-TOTAL_FORMS": "0", f"{prefix}-INITIAL_FORMS": "0"})
+    data.update(changes)
+    return data
+
+
+def test_arbiter_adds_a_player_through_the_service(world: World) -> None:
+    client = client_for(world.a.users["arbiter"])
+    response = client.post(url(Player, "add"), player_form(world.a.club))
+    assert response.status_code == 302, response.context and response.context["errors"]
+    player = Player.objects.get(name="Nina Newcombe")
+    # player_create puts the player on every list of the club, with the K the rules give.
+    ratings = PlayerRating.objects.filter(player=player)
+    assert ratings.count() == 3
+    assert {r.k_factor for r in ratings} == {40}
+
+
+def test_bad_player_input_shows_field_errors(world: World) -> None:
+    client = client_for(world.a.users["arbiter"])
+    response = client.post(url(Player, "add"), player_form(world.a.club, name="", birth_year="x"))
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert set(errors) >= {"name", "birth_year"}
+
+
+def test_service_refusal_becomes_a_field_error_with_input_kept(world: World) -> None:
+    client = client_for(world.a.users["arbiter"])
+    # The form accepts both fields; the service refuses a year that contradicts the date.
+    data = player_form(world.a.club, birth_date="2001-05-04", birth_year="1999")
+    response = client.post(url(Player, "add"), data)
+    assert response.status_code == 200
+    form = response.context["adminform"].form
+    assert form.errors["birth_year"] == ["Does not match the birth date."]
+    assert form["name"].value() == "Nina Newcombe"
+    assert not Player.objects.filter(name="Nina Newcombe").exists()
+
+
+def test_arbiter_cannot_add_a_player_to_another_club(world: World) -> None:
+    client = client_for(world.a.users["arbiter"])
+    response = client.post(url(Player, "add"), player_form(world.b.club))
+    assert response.status_code == 200
+    assert "club" in response.context["adminform"].form.errors
+    assert not Player.objects.filter(name="Nina Newcombe").exists()
+
+
+def test_player_change_goes_through_the_service(world: World) -> None:
+    client = client_for(world.a.users["arbiter"])
+    player = world.a.players[0]
+    data = player_form(world.a.club, name="Alice Archer-Smith", birth_year="1980")
+    data.pop("club")
+    data.update(
+        {
+            "ratings-TOTAL_FORMS": "3",
+            "ratings-INITIAL_FORMS": "3",
+            "rating_changes-TOTAL_FORMS": "1",
+            "rating_changes-INITIAL_FORMS": "1",
+            "k_changes-TOTAL_FORMS": str(KFactorChange.objects.filter(player=player).count()),
+            "k_changes-INITIAL_FORMS": str(KFactorChange.objects.filter(player=player).count()),
+        }
+    )
+    response = client.post(url(Player, "change", player.pk), data)
+    assert response.status_code == 302, response.context and response.context["errors"]
+    player.refresh_from_db()
+    assert player.name == "Alice Archer-Smith"
+
+
+def test_deleting_a_player_with_games_is_refused(world: World) -> None:
+    client = client_for(world.a.users["officer"])
+    player = world.a.players[0]
+    response = client.post(url(Player, "delete", player.pk), {"post": "yes"}, follow=True)
+    assert response.status_code == 200
+    assert "Cannot delete player" in response.content.decode()
+    assert Player.objects.filter(pk=player.pk).exists()
+
+
+def test_deleting_a_player_with_published_history_is_refused_by_the_service(
+    world: World,
+) -> None:
+    # No games, so Django's delete page allows it; the service still refuses, because the
+    # player is on a published list. (The row is arranged directly: a close writes such
+    # "no rated games" rows only for players who were on the list before it.)
+    player = player_create(club=world.a.club, by=world.superuser, name="Quiet Quentin")
+    history_only = player_create(club=world.a.club, by=world.superuser, name="History Only")
+    RatingChange.objects.create(
+        period=world.a.closed,
+        player=history_only,
+        rating_list=world.a.closed.rating_list,
+        run=RatingRun.objects.filter(rating_list=world.a.closed.rating_list).first(),
+        event="no_rated_games",
+    )
+    client = client_for(world.a.users["officer"])
+    refused = client.post(url(Player, "delete", history_only.pk), {"post": "yes"}, follow=True)
+    assert refused.status_code == 200
+    assert any("published ratings" in text for text in messages_of(refused))
+    assert Player.objects.filter(pk=history_only.pk).exists()
+    done = client.post(url(Player, "delete", player.pk), {"post": "yes"}, follow=True)
+    assert done.status_code == 200
+    assert not Player.objects.filter(pk=player.pk).exists()
+
+
+def test_owner_adds_a_member_by_username(world: World) -> None:
+    newcomer = make_user("helper")
+    client = client_for(world.a.users["owner"])
+    response = client.post(
+        url(Membership, "add"), {"user": "helper", "club": world.a.club.pk, "role": "arbiter"}
+    )
+    assert response.status_code == 302
+    assert Membership.objects.get(user=newcomer, club=world.a.club).role == "arbiter"
+    missing = client.post(
+        url(Membership, "add"), {"user": "nobody", "club": world.a.club.pk, "role": "arbiter"}
+    )
+    assert missing.context["adminform"].form.errors["user"] == ["No user with that username."]
+
+
+def test_last_owner_cannot_step_down(world: World) -> None:
+    owner = world.a.users["owner"]
+    # The club's creator is an owner too; once they leave, owner_a is the last one.
+    membership_remove(club=world.a.club, user=world.superuser, by=owner)
+    client = client_for(owner)
+    membership = Membership.objects.get(user=owner, club=world.a.club)
+    response = client.post(url(Membership, "change", membership.pk), {"role": "viewer"})
+    assert response.status_code == 200
+    assert "Last owner." in str(response.context["adminform"].form.errors)
+    membership.refresh_from_db()
+    assert membership.role == "owner"
+
+
+# -- K override ------------------------------------------------------------------------------
+
+
+def k_override_post(rows: list[PlayerRating], **fields: str) -> dict[str, Any]:
+    return {
+        "action": "set_k_override",
+        "_selected_action": [r.pk for r in rows],
+        "apply": "1",
+        **fields,
+    }
+
+
+def test_officer_sets_a_k_override_with_a_note(world: World) -> None:
+    client = client_for(world.a.users["officer"])
+    row = PlayerRating.objects.get(player=world.a.players[0], rating_list__kind="standard")
+    first = client.post(
+        url(PlayerRating, "changelist"),
+        {"action": "set_k_override", "_selected_action": [row.pk]},
+    )
+    assert first.status_code == 200
+    assert "Set a K override" in first.content.decode()
+    no_note = client.post(url(PlayerRating, "changelist"), k_override_post([row], k="30"))
+    assert no_note.status_code == 200
+    assert "note" in no_note.context["form"].errors
+    done = client.post(
+        url(PlayerRating, "changelist"),
+        k_override_post([row], k="30", note="Returning after a long break"),
+        follow=True,
+    )
+    assert any("K override saved" in text for text in messages_of(done))
+    row.refresh_from_db()
+    assert (row.k_override, row.k_factor, row.k_reason) == (30, 30, "manual")
+    assert KFactorChange.objects.filter(player=row.player, reason="manual", new_k=30).exists()
+
+
+def test_arbiter_has_no_k_override_action(world: World) -> None:
+    client = client_for(world.a.users["arbiter"])
+    page = client.get(url(PlayerRating, "changelist"))
+    action_form = page.context["action_form"]
+    offered = [] if action_form is None else [n for n, _ in action_form.fields["action"].choices]
+    assert "set_k_override" not in offered
+    row = PlayerRating.objects.get(player=world.a.players[0], rating_list__kind="standard")
+    client.post(url(PlayerRating, "changelist"), k_override_post([row], k="30", note="n"))
+    row.refresh_from_db()
+    assert row.k_override is None
+
+
+# -- player page ------------------------------------------------------------------------------
+
+
+def test_player_page_shows_history_inlines_and_chart(world: World) -> None:
+    player = world.a.players[0]
+    response = client_for(world.a.users["viewer"]).get(url(Player, "change", player.pk))
+    html = response.content.decode()
+    assert "<svg" in html and "Rating history" in html
+    assert "rating history (published rows)" in html.lower()
+    assert "K factor history" in html
+    assert "2025-01" in html
+
+
+def test_rating_history_svg_draws_one_line_per_list() -> None:
+    svg = rating_history_svg(
+        {
+            "Standard": [(datetime.date(2025, 1, 1), 1800), (datetime.date(2025, 2, 1), 1822)],
+            "Rapid <b>": [(datetime.date(2025, 2, 1), 1750)],
+        }
+    )
+    assert svg.count("<polyline") == 2
+    assert "2025-01: 1800" in svg and "2025-02: 1822" in svg
+    assert "Rapid &lt;b&gt;" in svg  # labels are escaped
+    assert "No published ratings" in rating_history_svg({})
