@@ -188,6 +188,18 @@ def games_create_bulk(*, club: Club, by: User, games: Sequence[Mapping[str, Any]
     return _games_store(prepared)
 
 
+def games_add(*, club: Club, games: Sequence[Mapping[str, Any]]) -> list[Game]:
+    """games_create_bulk's validation, period derivation and period locks, inside the
+    caller's transaction (imports: the tournament, players and games commit together).
+
+    The caller checks the role (arbiter or above) and owns the durable transaction.
+    """
+    if not games:
+        return []
+    prepared = _prepare_games(club=club, items=games, prefix_items=True)
+    return _games_store(prepared, durable=False)
+
+
 def game_create(*, club: Club, by: User, **game: Any) -> Game:
     """One game (arbiter or above); fields as in games_create_bulk, errors unprefixed."""
     require_role(by, club, Role.ARBITER)
@@ -195,8 +207,8 @@ def game_create(*, club: Club, by: User, **game: Any) -> Game:
     return _games_store(prepared)[0]
 
 
-def _games_store(prepared: list[tuple[Game, datetime.date]]) -> list[Game]:
-    with transaction.atomic(durable=True):
+def _games_store(prepared: list[tuple[Game, datetime.date]], *, durable: bool = True) -> list[Game]:
+    with transaction.atomic(durable=durable):
         by_list: dict[int, set[datetime.date]] = {}
         for game, month in prepared:
             by_list.setdefault(game.rating_list_id, set()).add(month)
@@ -330,6 +342,41 @@ def tournament_create(
                 "This tournament file was imported already.",
                 fields={"import_digest": ["Already imported."]},
             ) from None
+
+
+def tournament_add(
+    *,
+    club: Club,
+    name: str,
+    rating_list: RatingList | str,
+    start_date: datetime.date,
+    end_date: datetime.date,
+    rounds: int | None = None,
+    city: str = "",
+    import_digest: str | None = None,
+) -> Tournament:
+    """tournament_create inside the caller's transaction (imports); the caller checks the
+    role. A second import of the same file (same digest) raises ConflictError."""
+    values = _clean_tournament(
+        club,
+        {
+            "name": name,
+            "rating_list": rating_list,
+            "start_date": start_date,
+            "end_date": end_date,
+            "rounds": rounds,
+            "city": city,
+            "import_digest": import_digest,
+        },
+    )
+    try:
+        with transaction.atomic():
+            return Tournament.objects.create(club=club, **values)
+    except IntegrityError:
+        raise ConflictError(
+            "This tournament file was imported already.",
+            fields={"import_digest": ["Already imported."]},
+        ) from None
 
 
 def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> Tournament:
