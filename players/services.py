@@ -532,8 +532,11 @@ def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any
             .exists()
         )
         list_facts.append((rating_list, month, has_history))
-    ratings: list[PlayerRating] = []
-    k_changes: list[KFactorChange] = []
+    # Imported here: tournaments.services imports this module (k_for) at load time.
+    from tournaments.services.bulk import insert_rows
+
+    rating_rows: list[tuple[Any, ...]] = []
+    k_rows: list[tuple[Any, ...]] = []
     for player, (_, entries) in zip(created, cleaned, strict=True):
         for rating_list, month, has_history in list_facts:
             entry = entries.get(rating_list.kind, {})
@@ -542,36 +545,66 @@ def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any
             reached = entry.get("reached_2400", False)
             state = engine.PlayerState(rating, rated_games, player.birth_year, reached)
             k = k_for(rating_list=rating_list, state=state, k_override=None, period_year=month.year)
-            ratings.append(
-                PlayerRating(
-                    player=player,
-                    rating_list=rating_list,
-                    rating=rating,
-                    rated_games=rated_games,
-                    reached_2400=reached,
-                    k_factor=k.value,
-                    k_reason=k.reason,
-                    entry_rating=rating,
-                    entry_rated_games=rated_games,
-                    entry_reached_2400=reached,
-                    entry_month=month if has_history else None,
+            rating_rows.append(
+                (
+                    player.pk,
+                    rating_list.pk,
+                    rating,
+                    rated_games,
+                    reached,
+                    k.value,
+                    k.reason.value,
+                    rating,
+                    rated_games,
+                    reached,
+                    month if has_history else None,
                 )
             )
             reason = engine.k_change_reason(None, k)
             if reason is not None:
-                k_changes.append(
-                    KFactorChange(
-                        player=player,
-                        rating_list=rating_list,
-                        effective_month=month,
-                        old_k=None,
-                        new_k=k.value,
-                        new_reason=k.reason,
-                        reason=reason,
-                        note="entered when the player joined",
-                        created_by_id=by.pk,
+                k_rows.append(
+                    (
+                        player.pk,
+                        rating_list.pk,
+                        month,
+                        None,
+                        k.value,
+                        k.reason.value,
+                        reason.value,
+                        "entered when the player joined",
+                        by.pk,
                     )
                 )
-    PlayerRating.objects.bulk_create(ratings, batch_size=2000)
-    KFactorChange.objects.bulk_create(k_changes, batch_size=2000)
+    insert_rows(
+        PlayerRating,
+        (
+            "player",
+            "rating_list",
+            "rating",
+            "rated_games",
+            "reached_2400",
+            "k_factor",
+            "k_reason",
+            "entry_rating",
+            "entry_rated_games",
+            "entry_reached_2400",
+            "entry_month",
+        ),
+        rating_rows,
+    )
+    insert_rows(
+        KFactorChange,
+        (
+            "player",
+            "rating_list",
+            "effective_month",
+            "old_k",
+            "new_k",
+            "new_reason",
+            "reason",
+            "note",
+            "created_by",
+        ),
+        k_rows,
+    )
     return created

@@ -23,6 +23,7 @@ Byes are not games in the tracker: they are listed in the report and not stored.
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import re
 from collections import Counter, defaultdict
@@ -381,6 +382,7 @@ class _Plan:
     games: list[_PlannedGame]
 
 
+@functools.lru_cache(maxsize=65536)
 def _normal_name(name: str) -> str:
     return " ".join(name.split()).casefold()
 
@@ -673,7 +675,7 @@ class _Store:
                 import_digest=tournament.digest,
             )
         self._item_lines = [game.line for game in games]
-        created = games_add(
+        report.games_created = games_add(
             club=self.club,
             games=[
                 {
@@ -689,7 +691,6 @@ class _Store:
                 for game in games
             ],
         )
-        report.games_created = len(created)
         report.games_not_rated = [
             NotRatedEntry(
                 line=game.line,
