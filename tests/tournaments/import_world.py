@@ -34,13 +34,15 @@ class ImportWorld:
 def build_import_world(slug: str = "riverton", *, public: bool = False) -> ImportWorld:
     users_model = get_user_model()
     users = {
-        role: users_model.objects.create_user(f"{slug}-{role}", password="pw-for-tests-123")
+        # No passwords: hashing them would dominate the tests' time; clients log in with
+        # force_login / force_authenticate.
+        role: users_model.objects.create_user(f"{slug}-{role}")
         for role in ROLES
     }
     club = club_create(name=slug.title(), slug=slug, public=public, by=users["owner"])
     for role in ("officer", "arbiter", "viewer"):
         membership_set(club=club, user=users[role], role=Role(role), by=users["owner"])
-    outsider = users_model.objects.create_user(f"{slug}-outsider", password="pw-for-tests-123")
+    outsider = users_model.objects.create_user(f"{slug}-outsider")
     return ImportWorld(club=club, users=users, outsider=outsider)
 
 
