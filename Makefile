@@ -25,6 +25,7 @@ install-dev: $(VENV)/.dev
 
 run: $(VENV)/.base
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_demo --if-empty
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver $(HOST)
 
 test: $(VENV)/.dev

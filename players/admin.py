@@ -60,6 +60,15 @@ from players.selectors import roles_by_club
 from ratings_site.errors import DomainError
 from tournaments.models import RatingChange
 
+# Filters by club list only the clubs present in the user's (scoped) rows; the plain
+# related filter would list every club on the site, private ones included.
+CLUB_FILTER = ("club", admin.RelatedOnlyFieldListFilter)
+LIST_CLUB_FILTER = ("rating_list__club", admin.RelatedOnlyFieldListFilter)
+
+admin.site.site_header = "Club ratings administration"
+admin.site.site_title = "Club ratings admin"
+admin.site.index_title = "Clubs, players, games and rating periods"
+
 # ---------------------------------------------------------------------------------------
 # Scoping by membership role
 
@@ -287,6 +296,12 @@ class ClubScopedAdmin(ClubScopedMixin, admin.ModelAdmin):  # type: ignore[type-a
             )
         return response
 
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        deleted, model_count, _perms_needed, protected = super().get_deleted_objects(objs, request)
+        # Django would also demand delete rights on every cascaded row (K history, audit
+        # rows), which nobody has here; the delete service decides what may go.
+        return deleted, model_count, set(), protected
+
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         try:
             saved = self.service_save(request, obj, form, change)
@@ -361,7 +376,7 @@ def apply_domain_error(
 CHART_WIDTH = 640
 CHART_HEIGHT = 240
 CHART_PAD_LEFT = 48
-CHART_PAD_RIGHT = 16
+CHART_PAD_RIGHT = 36
 CHART_PAD_TOP = 16
 CHART_PAD_BOTTOM = 36
 CHART_COLOURS = ("#1f6feb", "#d1242f", "#1a7f37")
@@ -402,7 +417,7 @@ def rating_history_svg(series: dict[str, list[tuple[datetime.date, int]]]) -> Sa
             f'<text x="{CHART_PAD_LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" '
             f'font-size="11">{tick}</text>'
         )
-    label_every = max(1, len(months) // 8)
+    label_every = max(1, (len(months) + 5) // 6)
     for i, month in enumerate(months):
         if i % label_every == 0 or i == len(months) - 1:
             parts.append(
@@ -528,7 +543,7 @@ class MembershipForm(forms.ModelForm):  # type: ignore[type-arg]
 class MembershipAdmin(ClubScopedAdmin):
     form = MembershipForm
     list_display = ("user", "club", "role", "created")
-    list_filter = ("role", "club")
+    list_filter = ("role", CLUB_FILTER)
     search_fields = ("user__username", "user__email", "club__name")
     list_select_related = ("user", "club")
     add_role = Role.OWNER
@@ -646,7 +661,7 @@ class PlayerAdmin(ClubScopedAdmin):
         "fide_id",
         "active",
     )
-    list_filter = ("active", "club", "sex", "title")
+    list_filter = ("active", CLUB_FILTER, "sex", "title")
     search_fields = ("name", "fide_id", "federation")
     list_select_related = ("club",)
     readonly_fields = ("created", "rating_chart")
@@ -721,7 +736,7 @@ class RatingListAdmin(ClubScopedAdmin):
         "floor",
         "first_rating_policy",
     )
-    list_filter = ("kind", "k_policy", "expected_method", "club")
+    list_filter = ("kind", "k_policy", "expected_method", CLUB_FILTER)
     search_fields = ("club__name",)
     list_select_related = ("club",)
     readonly_fields = ("club", "kind", "preset")
@@ -751,7 +766,9 @@ class RatingListAdmin(ClubScopedAdmin):
     def service_save(
         self, request: HttpRequest, obj: RatingList, form: Any, change: bool
     ) -> RatingList:
-        rules = {field: form.cleaned_data[field] for field in RATING_LIST_RULES}
+        rules = changed_values(form, RATING_LIST_RULES)
+        if not rules:
+            return obj
         return services.rating_list_update(rating_list=obj, by=request.user, **rules)
 
 
@@ -781,7 +798,7 @@ class PlayerRatingAdmin(ClubScopedAdmin):
         "reached_2400",
         "updated",
     )
-    list_filter = ("rating_list__kind", "k_reason", "reached_2400", "rating_list__club")
+    list_filter = ("rating_list__kind", "k_reason", "reached_2400", LIST_CLUB_FILTER)
     search_fields = ("player__name", "player__fide_id")
     list_select_related = ("player", "rating_list__club")
     readonly_fields = [f.name for f in PlayerRating._meta.fields if f.name != "id"]
@@ -847,7 +864,7 @@ class KFactorChangeAdmin(ClubScopedAdmin):
         "current",
         "created_by",
     )
-    list_filter = ("reason", "new_reason", "current", "rating_list__kind", "rating_list__club")
+    list_filter = ("reason", "new_reason", "current", "rating_list__kind", LIST_CLUB_FILTER)
     search_fields = ("player__name", "note")
     list_select_related = ("player", "rating_list__club", "created_by")
     date_hierarchy = "effective_month"

@@ -19,6 +19,8 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
 from players.admin import (
+    CLUB_FILTER,
+    LIST_CLUB_FILTER,
     ClubScopedAdmin,
     ServiceRefused,
     report_domain_error,
@@ -80,14 +82,14 @@ class TournamentAdmin(ClubScopedAdmin):
     list_display = (
         "name",
         "club",
-        "rating_list",
+        "list_kind",
         "start_date",
         "end_date",
         "rounds",
         "city",
         "games_count",
     )
-    list_filter = ("rating_list__kind", "club")
+    list_filter = ("rating_list__kind", CLUB_FILTER)
     search_fields = ("name", "city")
     list_select_related = ("club", "rating_list__club")
     date_hierarchy = "end_date"
@@ -103,6 +105,10 @@ class TournamentAdmin(ClubScopedAdmin):
         queryset: QuerySet[Any] = super().get_queryset(request)
         annotated: QuerySet[Any] = queryset.annotate(games_total=Count("games"))
         return annotated
+
+    @admin.display(description="list", ordering="rating_list__kind")
+    def list_kind(self, obj: Tournament) -> str:
+        return obj.rating_list.get_kind_display()
 
     @admin.display(description="games", ordering="games_total")
     def games_count(self, obj: Tournament) -> int:
@@ -144,6 +150,8 @@ class TournamentAdmin(ClubScopedAdmin):
 
     def _save_games(self, request: HttpRequest, tournament: Tournament, formset: Any) -> None:
         new_items: list[dict[str, Any]] = []
+        # The admin's change message reads what formset.save() would have recorded.
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
         for game_form in formset.forms:
             if not game_form.has_changed() and game_form.instance.pk is None:
                 continue
@@ -154,6 +162,7 @@ class TournamentAdmin(ClubScopedAdmin):
                     new_items.append(game_item(data))
             elif deleting:
                 services.game_delete(game=game_form.instance, by=request.user)
+                formset.deleted_objects.append(game_form.instance)
             elif game_form.has_changed():
                 game = Game.objects.select_related("club", "rating_list").get(
                     pk=game_form.instance.pk
@@ -164,8 +173,11 @@ class TournamentAdmin(ClubScopedAdmin):
                     if key in game_form.changed_data
                 }
                 services.game_update(game=game, by=request.user, **changes)
+                formset.changed_objects.append((game, game_form.changed_data))
         if new_items:
-            services.games_create_bulk(club=tournament.club, by=request.user, games=new_items)
+            formset.new_objects = services.games_create_bulk(
+                club=tournament.club, by=request.user, games=new_items
+            )
 
 
 class GameForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -188,9 +200,9 @@ class GameAdmin(ClubScopedAdmin):
         "period",
         "club",
     )
-    list_filter = ("result", "rated", "rating_list__kind", "period__status", "club")
+    list_filter = ("result", "rated", "rating_list__kind", "period__status", CLUB_FILTER)
     search_fields = ("white__name", "black__name", "tournament__name")
-    list_select_related = ("white", "black", "tournament", "period__rating_list", "club")
+    list_select_related = ("white", "black", "tournament", "period__rating_list__club", "club")
     autocomplete_fields = ("white", "black", "tournament")
     date_hierarchy = "date"
     field_map = {"list": "rating_list"}
@@ -227,7 +239,7 @@ class GameAdmin(ClubScopedAdmin):
 @admin.register(RatingPeriod)
 class RatingPeriodAdmin(ClubScopedAdmin):
     list_display = ("label", "rating_list", "status", "games_count", "closed_by", "closed_at")
-    list_filter = ("status", "rating_list__kind", "rating_list__club")
+    list_filter = ("status", "rating_list__kind", LIST_CLUB_FILTER)
     search_fields = ("rating_list__club__name",)
     list_select_related = ("rating_list__club", "closed_by")
     date_hierarchy = "month"
@@ -435,7 +447,7 @@ class RatingChangeAdmin(ClubScopedAdmin):
         "expected",
         "current",
     )
-    list_filter = ("event", "current", "k_reason", "rating_list__kind", "rating_list__club")
+    list_filter = ("event", "current", "k_reason", "rating_list__kind", LIST_CLUB_FILTER)
     search_fields = ("player__name",)
     list_select_related = ("player", "period__rating_list__club")
     date_hierarchy = "period__month"
@@ -447,7 +459,7 @@ class RatingChangeAdmin(ClubScopedAdmin):
 @admin.register(RatingRun)
 class RatingRunAdmin(ClubScopedAdmin):
     list_display = ("kind", "rating_list", "period_labels", "players_changed", "by", "started")
-    list_filter = ("kind", "rating_list__kind", "rating_list__club")
+    list_filter = ("kind", "rating_list__kind", LIST_CLUB_FILTER)
     search_fields = ("report",)
     list_select_related = ("rating_list__club", "by")
     date_hierarchy = "started"

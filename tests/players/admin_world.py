@@ -41,7 +41,9 @@ class World:
 def make_user(username: str, *, superuser: bool = False, staff: bool = True) -> AbstractBaseUser:
     manager: Any = get_user_model()._default_manager
     if superuser:
-        user: AbstractBaseUser = manager.create_superuser(username, f"{username}@example.org", PASSWORD)
+        user: AbstractBaseUser = manager.create_superuser(
+            username, f"{username}@example.org", PASSWORD
+        )
     else:
         user = manager.create_user(username, f"{username}@example.org", PASSWORD, is_staff=staff)
     return user
@@ -62,7 +64,13 @@ def _club(superuser: AbstractBaseUser, slug: str, names: list[str]) -> ClubSide:
         rounds=2,
     )
     p = players
-    play(club, superuser, [(p[0], p[1], "1-0"), (p[2], p[3], "1/2-1/2")], date=JANUARY, tournament=tournament)
+    play(
+        club,
+        superuser,
+        [(p[0], p[1], "1-0"), (p[2], p[3], "1/2-1/2")],
+        date=JANUARY,
+        tournament=tournament,
+    )
     close(club, superuser, "2025-01")
     play(club, superuser, [(p[1], p[2], "0-1"), (p[3], p[0], "1-0")], date=FEBRUARY)
     side = ClubSide(

@@ -8,21 +8,30 @@ from typing import Any
 import pytest
 from django.contrib import admin
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from players.admin import rating_history_svg
-from players.models import Club, KFactorChange, Membership, Player, PlayerRating, Role
+from players.models import (
+    Club,
+    KFactorChange,
+    Membership,
+    Player,
+    PlayerRating,
+    RatingList,
+    Role,
+)
 from players.services import membership_remove, player_create
-from tournaments.models import RatingChange, RatingRun
 from tests.players.admin_world import World, build_world, club_of, make_user
+from tests.tournaments.helpers import close, make_player, play
+from tournaments.models import RatingChange, RatingRun
 
 pytestmark = pytest.mark.django_db
 
 OUR_MODELS = [
-    model
-    for model in admin.site._registry
-    if model._meta.app_label in ("players", "tournaments")
+    model for model in admin.site._registry if model._meta.app_label in ("players", "tournaments")
 ]
 
 
@@ -92,6 +101,10 @@ def test_officer_of_a_sees_no_row_of_b(world: World, model: Any) -> None:
     shown = list(response.context["cl"].queryset)
     assert shown, "club A has rows of every kind"
     assert {club_of(obj) for obj in shown} == {world.a.club.pk}
+    # Not even in a filter or a column: B's name and players do not appear on the page.
+    html = response.content.decode()
+    assert world.b.club.name not in html
+    assert all(player.name not in html for player in world.b.players)
     for obj in model._default_manager.all():
         if club_of(obj) == world.b.club.pk:
             assert client.get(url(model, "change", obj.pk)).status_code == 404
@@ -105,7 +118,8 @@ def test_autocomplete_offers_only_own_club_players(world: World) -> None:
     )
     assert response.status_code == 200
     names = {row["text"] for row in response.json()["results"]}
-    assert names and all(name.startswith("A") for name in names)
+    assert names
+    assert all(name.startswith("A") for name in names)
 
 
 def test_foreign_key_choices_are_limited_to_own_clubs(world: World) -> None:
@@ -287,6 +301,35 @@ def test_last_owner_cannot_step_down(world: World) -> None:
     assert membership.role == "owner"
 
 
+def list_form(rating_list: RatingList, **changes: Any) -> dict[str, Any]:
+    data = {
+        "expected_method": rating_list.expected_method,
+        "apply_400_rule": "on" if rating_list.apply_400_rule else "",
+        "k_policy": rating_list.k_policy,
+        "fixed_k": rating_list.fixed_k or "",
+        "floor": rating_list.floor or "",
+        "first_rating_policy": rating_list.first_rating_policy,
+        "starting_rating": rating_list.starting_rating or "",
+    }
+    data.update(changes)
+    return data
+
+
+def test_owner_changes_list_rules_through_the_service(world: World) -> None:
+    client = client_for(world.a.users["owner"])
+    rating_list = world.a.club.rating_lists.get(kind="rapid")
+    page = url(RatingList, "change", rating_list.pk)
+    refused = client.post(page, list_form(rating_list, k_policy="fixed", fixed_k=""))
+    assert refused.status_code == 200
+    assert refused.context["adminform"].form.errors
+    saved = client.post(page, list_form(rating_list, floor="", apply_400_rule=""))
+    assert saved.status_code == 302
+    rating_list.refresh_from_db()
+    assert (rating_list.floor, rating_list.apply_400_rule, rating_list.preset) == (None, False, "")
+    officer = client_for(world.a.users["officer"]).post(page, list_form(rating_list, floor="1000"))
+    assert officer.status_code == 403
+
+
 # -- K override ------------------------------------------------------------------------------
 
 
@@ -341,7 +384,8 @@ def test_player_page_shows_history_inlines_and_chart(world: World) -> None:
     player = world.a.players[0]
     response = client_for(world.a.users["viewer"]).get(url(Player, "change", player.pk))
     html = response.content.decode()
-    assert "<svg" in html and "Rating history" in html
+    assert "<svg" in html
+    assert "Rating history" in html
     assert "rating history (published rows)" in html.lower()
     assert "K factor history" in html
     assert "2025-01" in html
@@ -355,6 +399,46 @@ def test_rating_history_svg_draws_one_line_per_list() -> None:
         }
     )
     assert svg.count("<polyline") == 2
-    assert "2025-01: 1800" in svg and "2025-02: 1822" in svg
+    assert "2025-01: 1800" in svg
+    assert "2025-02: 1822" in svg
     assert "Rapid &lt;b&gt;" in svg  # labels are escaped
     assert "No published ratings" in rating_history_svg({})
+
+
+@pytest.mark.parametrize("model", OUR_MODELS, ids=lambda m: m._meta.model_name)
+def test_changelists_cost_the_same_queries_for_more_rows(world: World, model: Any) -> None:
+    client = client_for(world.a.users["officer"])
+    with CaptureQueriesContext(connection) as before:
+        assert client.get(url(model, "changelist")).status_code == 200
+    # More rows of every kind: players, games, a closed period with its changes and K rows.
+    a = world.a
+    newcomers = [make_player(a.club, world.superuser, f"Zed {n}", 1700 + n) for n in range(3)]
+    play(
+        a.club,
+        world.superuser,
+        [(newcomers[0], newcomers[1], "1-0"), (newcomers[2], a.players[0], "0-1")],
+        date=datetime.date(2025, 2, 20),
+    )
+    close(a.club, world.superuser, "2025-02")
+    with CaptureQueriesContext(connection) as after:
+        assert client.get(url(model, "changelist")).status_code == 200
+    assert len(after.captured_queries) == len(before.captured_queries)
+
+
+def test_superuser_creates_a_club_with_its_lists(world: World) -> None:
+    client = client_for(world.superuser)
+    data = {
+        "name": "Castle Club",
+        "slug": "castle",
+        "public": "on",
+        "memberships-TOTAL_FORMS": "0",
+        "memberships-INITIAL_FORMS": "0",
+    }
+    response = client.post(url(Club, "add"), data)
+    assert response.status_code == 302, response.context and response.context["errors"]
+    club = Club.objects.get(slug="castle")
+    assert set(club.rating_lists.values_list("kind", flat=True)) == {"standard", "rapid", "blitz"}
+    taken = client.post(url(Club, "add"), {**data, "name": "Another"})
+    assert "slug" in taken.context["adminform"].form.errors
+    # Only superusers create clubs; an owner edits theirs but cannot add one.
+    assert client_for(world.a.users["owner"]).get(url(Club, "add")).status_code == 403

@@ -635,7 +635,10 @@ def _insert_changes(plan: ClosePlan, run: RatingRun) -> None:
         # the close building model instances and SQL text.
         table = RatingChange._meta.db_table
         columns = ", ".join(_CHANGE_COLUMNS)
+        # The raw cursor bypasses Django's error translation; wrap it so that a constraint
+        # violation is an IntegrityError like everywhere else.
         with (
+            connection.wrap_database_errors,
             connection.cursor() as cursor,
             cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
         ):
@@ -838,13 +841,18 @@ def replay_targets(periods: Sequence[RatingPeriod]) -> list[RatingPeriod]:
 
 
 def list_replay(
-    *, rating_list: RatingList, by: User, progress: Progress | None = None
+    *,
+    rating_list: RatingList,
+    by: User,
+    progress: Progress | None = None,
+    dry_run: bool = False,
 ) -> RatingRun:
     """Recompute every reopened period of the list in order (rating officer).
 
     Each period starts from the rows the previous one just wrote; the rows it replaces
     stay with ``current=False``. The run's report lists every player whose published
-    rating changed: player, period, old -> new.
+    rating changed: player, period, old -> new. ``dry_run`` does all of it, then rolls
+    back and returns the (unsaved) run with its report.
     """
     rating_list = RatingList.objects.select_related("club").get(pk=rating_list.pk)
     require_role(by, rating_list.club, Role.OFFICER)
@@ -916,6 +924,8 @@ def list_replay(
         )
         run.report = "\n".join([head, *lines])
         run.save()
+        if dry_run:
+            transaction.set_rollback(True)
     return run
 
 

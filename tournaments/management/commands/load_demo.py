@@ -22,7 +22,6 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.core.management.base import BaseCommand, CommandParser
-from django.db import connection
 from django.utils import timezone
 
 from players import services as player_services
@@ -134,11 +133,6 @@ class Command(BaseCommand):
             self.stdout.write("Demo data: the database has clubs already; nothing loaded.")
             return
         started = timezone.now()
-        if connection.vendor == "sqlite":
-            # Each service commits its own transaction, and SQLite syncs the file on every
-            # commit; demo data can simply be loaded again if the machine dies meanwhile.
-            with connection.cursor() as cursor:
-                cursor.execute("PRAGMA synchronous = OFF")
         demo = DemoBuilder(seed=options["seed"], today=timezone.localdate())
         accounts = demo.build()
         seconds = (timezone.now() - started).total_seconds()

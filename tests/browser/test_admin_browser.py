@@ -1,0 +1,61 @@
+"""The rating officer's month end in the admin, in headless Chromium."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from players.models import RatingList, Role
+from players.services import club_create, membership_set
+from tests.players.admin_world import JANUARY, PASSWORD, make_user
+from tests.tournaments.helpers import make_player, play
+from tournaments.models import RatingPeriod
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def fast_hasher(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def test_officer_previews_and_closes_a_period(page: Any, live_server: Any, screenshot: Any) -> None:
+    root = make_user("root", superuser=True)
+    club = club_create(name="Riverside Chess Club", slug="riverside", public=True, by=root)
+    officer = make_user("officer")
+    membership_set(club=club, user=officer, role=Role.OFFICER, by=root)
+    players = [
+        make_player(club, root, name, rating)
+        for name, rating in (("Ada Lovelace", 1850), ("Bobby Bishop", 1792), ("Cleo Castle", 1911))
+    ]
+    a, b, c = players
+    play(club, root, [(a, b, "1-0"), (c, a, "1/2-1/2"), (b, c, "0-1")], date=JANUARY)
+    standard = RatingList.objects.get(club=club, kind="standard")
+    period = RatingPeriod.objects.get(rating_list=standard)
+
+    page.goto(f"{live_server.url}/admin/")
+    page.fill("#id_username", "officer")
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    page.wait_for_selector("#site-name")
+
+    page.goto(f"{live_server.url}/admin/tournaments/ratingperiod/")
+    page.check(f"input[name=_selected_action][value='{period.pk}']")
+    page.select_option("select[name=action]", "preview_period")
+    page.click("button[name=index]")
+    table = page.locator("#preview-table")
+    table.wait_for()
+    assert table.locator("tbody tr").count() == 3
+    assert "Ada Lovelace" in table.inner_text()
+    assert "Nothing has been written yet" in page.locator(".preview-summary").inner_text()
+    screenshot("admin-period-preview")
+
+    page.click("#close-period")
+    page.wait_for_selector(".messagelist")
+    assert "closed" in page.locator(".messagelist").inner_text()
+    row = page.locator("#result_list tbody tr", has_text="2025-01")
+    assert "Closed" in row.inner_text()
+    period.refresh_from_db()
+    assert period.status == "closed"
+    assert period.closed_by_id == officer.pk

@@ -1,0 +1,47 @@
+"""Replay every reopened period of a club's list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+from tqdm import tqdm
+
+from ratings_site.errors import DomainError
+from tournaments.management.commands._common import acting_user, domain_error, rating_list_for
+from tournaments.services import list_replay
+
+
+class Command(BaseCommand):
+    help = "Recompute the reopened periods of a list in order; --dry-run rolls back."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--club", required=True, help="club slug")
+        parser.add_argument("--list", default="standard", choices=["standard", "rapid", "blitz"])
+        parser.add_argument("--dry-run", action="store_true", help="compute, report, roll back")
+        parser.add_argument("--user", help="act as this user (default: the first superuser)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        rating_list = rating_list_for(options["club"], options["list"])
+        user = acting_user(options["user"])
+        try:
+            with tqdm(
+                unit="player", disable=options["verbosity"] == 0 or None, desc="replaying"
+            ) as bar:
+                run = list_replay(
+                    rating_list=rating_list,
+                    by=user,
+                    progress=bar.update,
+                    dry_run=options["dry_run"],
+                )
+        except DomainError as exc:
+            raise domain_error(exc) from exc
+        self.stdout.write(run.report)
+        if options["dry_run"]:
+            self.stdout.write("Dry run: everything was rolled back; nothing changed.")
+        else:
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"Replayed {', '.join(run.periods)}: {run.players_changed} players changed."
+                )
+            )
