@@ -15,6 +15,7 @@ from drf_spectacular.utils import extend_schema
 from knox.auth import TokenAuthentication
 from knox.views import LoginView, LogoutView
 from rest_framework import serializers
+from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -41,6 +42,7 @@ class TokenView(LoginView):  # type: ignore[misc]
     permission_classes = [AllowAny]
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth"
+    parser_classes = [JSONParser]
     schema = ClubAutoSchema()
     error_statuses = (400, 429)
 
@@ -80,6 +82,7 @@ class TokenLogoutView(LogoutView):  # type: ignore[misc]
 
     authentication_classes = [TokenAuthentication]
     permission_classes = [IsAuthenticated]
+    parser_classes = [JSONParser]
     schema = ClubAutoSchema()
     error_statuses = (401,)
 

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+import django_filters
+from rest_framework import exceptions
 from rest_framework.generics import GenericAPIView
+from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 
 from players.api.schema import ClubAutoSchema
@@ -24,6 +27,10 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
 
     schema = ClubAutoSchema()
     pagination_class = Pagination
+    # JSON in only: one documented request format; form posts are the HTML pages' job.
+    parser_classes = [JSONParser]
+    # OPTIONS answers 405: the schema at /api/schema/ is the description of every view.
+    metadata_class = None
     roles: ClassVar[dict[str, Role | None]] = {}
     club: Club
 
@@ -34,9 +41,22 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
         self.club = club_get_visible(user=request.user, slug=kwargs["club"])
         role = self.roles.get(request.method or "")
         if role is not None:
+            if not request.user.is_authenticated:
+                # Signing in may help: 401 tells the client so, where 403 would not.
+                raise exceptions.NotAuthenticated()
             require_role(request.user, self.club, role)
 
     @property
     def is_schema_view(self) -> bool:
         """drf-spectacular builds views without a request to inspect their querysets."""
         return bool(getattr(self, "swagger_fake_view", False))
+
+
+class StrictBooleanFilter(django_filters.TypedChoiceFilter):  # type: ignore[misc]
+    """``true`` or ``false``; anything else is a 400 (django-filter's BooleanFilter would
+    silently ignore a typo and answer unfiltered rows)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("choices", [("true", "true"), ("false", "false")])
+        kwargs.setdefault("coerce", lambda value: value == "true")
+        super().__init__(*args, **kwargs)

@@ -10,18 +10,20 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
+import django_filters
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
+from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from players import services
-from players.api.base import ClubScopedView
+from players.api.base import ClubScopedView, StrictBooleanFilter
 from players.api.schema import ClubAutoSchema
 from players.models import (
     LIST_PRESETS,
@@ -75,17 +77,26 @@ class ClubUpdateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     public = serializers.BooleanField(required=False)
 
 
+class ClubFilter(django_filters.FilterSet):  # type: ignore[misc]
+    public = StrictBooleanFilter(field_name="public")
+
+    class Meta:
+        model = Club
+        fields = ["public"]
+
+
 class ClubListView(GenericAPIView):  # type: ignore[type-arg]
     """The clubs you may see: public clubs and those you are a member of."""
 
     schema = ClubAutoSchema()
     pagination_class = Pagination
+    parser_classes = [JSONParser]
+    metadata_class = None
     serializer_class = ClubOutSerializer
     ordering_fields = ["name", "slug", "created"]
     ordering = ["name", "id"]
-    filterset_fields = ["public"]
-    roles: ClassVar[dict[str, Role | None]] = {}
-    error_statuses = (400, 401)
+    filterset_class = ClubFilter
+    error_statuses = (400, 401, 404)  # 404: a page number past the end
 
     def get_queryset(self) -> QuerySet[Club]:
         return clubs_visible_to(self.request.user)
@@ -97,7 +108,11 @@ class ClubListView(GenericAPIView):  # type: ignore[type-arg]
         return context
 
     @extend_schema(
-        operation_id="clubs_list", tags=["clubs"], responses=ClubOutSerializer(many=True)
+        operation_id="clubs_list",
+        tags=["clubs"],
+        description="The clubs you may see: public clubs and those you are a member of, "
+        "each with your role.\n\nRole: anyone (anonymous users see the public clubs).",
+        responses=ClubOutSerializer(many=True),
     )
     def get(self, request: Request) -> Response:
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))

@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from players import services
-from players.api.base import ClubScopedView
+from players.api.base import ClubScopedView, StrictBooleanFilter
 from players.api.clubs import CLUB_PARAM
 from players.models import (
     KChangeReason,
@@ -170,14 +170,14 @@ class PlayerFilter(django_filters.FilterSet):  # type: ignore[misc]
         method="filter_noop",
         label="The list that rated/unrated refer to (default: any list).",
     )
-    rated = django_filters.BooleanFilter(
+    rated = StrictBooleanFilter(
         method="filter_rated",
         label="true: rated on the list (any list when none is given); false: unrated.",
     )
-    unrated = django_filters.BooleanFilter(
+    unrated = StrictBooleanFilter(
         method="filter_unrated", label="true: unrated on the list (every list when none is given)."
     )
-    active = django_filters.BooleanFilter(field_name="active")
+    active = StrictBooleanFilter(field_name="active")
 
     class Meta:
         model = Player

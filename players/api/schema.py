@@ -49,6 +49,7 @@ ERROR_DESCRIPTIONS: dict[int, str] = {
     404: "No such object, or it belongs to a private club you are not a member of.",
     405: "Method not allowed.",
     409: "The object's state forbids the operation (e.g. the period is already closed).",
+    415: "The request body is not JSON (send Content-Type: application/json).",
     429: "Too many requests; try again later.",
 }
 
@@ -70,19 +71,23 @@ def role_sentence(role: Role | None) -> str:
 class ClubAutoSchema(AutoSchema):
     """Adds the documented error responses and the required role to every operation."""
 
-    def get_description(self) -> str:  # type: ignore[override]
-        text = super().get_description() or ""
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation: dict[str, Any] | None = super().get_operation(*args, **kwargs)
         roles: dict[str, Role | None] | None = getattr(self.view, "roles", None)
-        if roles is None:
-            return text
+        if operation is None or roles is None:
+            return operation
+        # Added last, so descriptions given with extend_schema get it too.
         sentence = role_sentence(roles.get(self.method))
-        return f"{text}\n\n{sentence}" if text else sentence
+        text = operation.get("description", "")
+        operation["description"] = f"{text}\n\n{sentence}" if text else sentence
+        return operation
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses: dict[str, Any] = super()._get_response_bodies(direction)
         statuses: tuple[int, ...] = getattr(self.view, "error_statuses", DEFAULT_ERRORS)
         extra: tuple[int, ...] = getattr(self.view, "extra_error_statuses", {}).get(self.method, ())
-        for status in sorted({*statuses, *extra}):
+        body_errors = (415,) if self.method in {"POST", "PUT", "PATCH"} else ()
+        for status in sorted({*statuses, *extra, *body_errors}):
             if str(status) in responses:
                 continue
             response = self._get_response_for_code(ErrorSerializer, str(status))  # type: ignore[no-untyped-call]
@@ -104,3 +109,31 @@ class CalculatorResultFieldExtension(OpenApiSerializerFieldExtension):  # type: 
             "oneOf": [number, build_basic_type(OpenApiTypes.STR)],
             "description": 'A score: 1, 0.5, 0, "1", "0.5", "0", "1/2", "½", "=", "win", "draw" or "loss".',
         }
+
+
+# Operations whose views are not ClubAutoSchema views (the calculator belongs to another
+# part of the project) but answer these errors too.
+OPERATION_ERRORS: dict[str, tuple[int, ...]] = {"calculate": (400, 429)}
+
+
+def document_other_errors(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: document the error responses of
+    ``OPERATION_ERRORS`` with the one error shape."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    if "Error" not in schemas:
+        return result
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            for status in OPERATION_ERRORS.get(operation.get("operationId", ""), ()):
+                operation["responses"].setdefault(
+                    str(status),
+                    {
+                        "content": {
+                            "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}
+                        },
+                        "description": ERROR_DESCRIPTIONS[status],
+                    },
+                )
+    return result

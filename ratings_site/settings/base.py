@@ -130,6 +130,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "players.api.schema.document_other_errors",
+    ],
     # One name per choice set used by several serializers.
     "ENUM_NAME_OVERRIDES": {
         "ListKindEnum": "players.models.ListKind",

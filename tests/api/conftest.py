@@ -9,6 +9,7 @@ tournament without games and a player without games (both deletable).
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +17,9 @@ import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.core.management import call_command
 from django.db import connection
+from django.test import override_settings
 from rest_framework.test import APIClient
 
 from players import services as player_services
@@ -26,6 +29,7 @@ from tournaments.models import Game, RatingPeriod, Tournament
 
 ROLES = ("owner", "officer", "arbiter", "viewer")
 PASSWORD = "a-long-test-password-42"
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @dataclass
@@ -70,7 +74,6 @@ def build_club(slug: str, *, public: bool) -> ClubWorld:
         )
         for index, rating in enumerate(ratings, start=1)
     ]
-    spare = player_services.player_create(club=club, by=owner, name=f"{slug.title()} Spare")
     p1, p2, p3, _ = players
 
     def game(kind: str, day: datetime.date, white: Player, black: Player, result: str) -> Game:
@@ -88,6 +91,8 @@ def build_club(slug: str, *, public: bool) -> ClubWorld:
     rapid = RatingPeriod.objects.get(rating_list__club=club, rating_list__kind="rapid")
     game_services.period_close(period=rapid, by=users["officer"])
     game_services.period_reopen(period=rapid, by=users["officer"])
+    # Created after the closes, so it has no published rows and can be deleted.
+    spare = player_services.player_create(club=club, by=owner, name=f"{slug.title()} Spare")
     tournament = game_services.tournament_create(
         club=club,
         by=owner,
@@ -117,13 +122,25 @@ class World:
         return self.south if club is self.north else self.north
 
 
+@pytest.fixture(scope="module")
+def _module_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
+    """Built once per test module and committed; each test runs in a transaction that is
+    rolled back, so every test starts from this state. Building it per test would cost
+    most of the matrix's time."""
+    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+        built = World(
+            north=build_club("north", public=False),
+            south=build_club("south", public=True),
+            stranger=make_user("stranger"),
+        )
+    yield built
+    with django_db_blocker.unblock():
+        call_command("flush", interactive=False, verbosity=0)
+
+
 @pytest.fixture
-def world(db: None) -> World:
-    return World(
-        north=build_club("north", public=False),
-        south=build_club("south", public=True),
-        stranger=make_user("stranger"),
-    )
+def world(_module_world: World, db: None) -> World:
+    return _module_world
 
 
 @pytest.fixture(autouse=True)
@@ -134,7 +151,7 @@ def _clear_throttles() -> None:
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings: Any) -> None:
     # The default PBKDF2 costs ~0.3 s per user; these tests are about the API, not hashing.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 @pytest.fixture
@@ -174,19 +191,10 @@ def db_snapshot() -> dict[str, list[str]]:
         *apps.get_app_config("knox").get_models(),
         get_user_model(),
     ]
-    return {
-        model._meta.label: sorted(repr(sorted(row.items())) for row in model.objects.values())
-        for model in models
-    }
-
-
-def table_counts() -> dict[str, int]:
-    """Row counts of every table: the database "snapshot" compared around bad input."""
-    counts: dict[str, int] = {}
+    snapshot: dict[str, list[str]] = {}
     with connection.cursor() as cursor:
-        for table in sorted(connection.introspection.table_names()):
-            if table.startswith("django_session") or table == "django_migrations":
-                continue
-            cursor.execute(f'SELECT COUNT(*) FROM "{table}"')  # noqa: S608 - names from introspection
-            counts[table] = cursor.fetchone()[0]
-    return counts
+        for model in models:
+            table = connection.ops.quote_name(model._meta.db_table)
+            cursor.execute(f"SELECT * FROM {table}")  # noqa: S608 - a model's own table
+            snapshot[model._meta.label] = sorted(repr(row) for row in cursor.fetchall())
+    return snapshot

@@ -27,6 +27,8 @@ from tournaments.services import games as game_services
 
 ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
 MAX_BULK_GAMES = 5000
+# Ids are 64-bit; a larger number could not name a row and would overflow the database.
+ID_MAX = 2**63 - 1
 
 
 # -- tournaments ------------------------------------------------------------------------------
@@ -181,14 +183,22 @@ class ClubGameInSerializer(serializers.Serializer):  # type: ignore[type-arg]
         help_text="The list the game is rated on; may be left out with a tournament.",
     )
     date = serializers.DateField()
-    white = serializers.IntegerField(min_value=1, help_text="A player id of this club.")
-    black = serializers.IntegerField(min_value=1, help_text="A player id of this club.")
+    white = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text="A player id of this club."
+    )
+    black = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text="A player id of this club."
+    )
     result = serializers.ChoiceField(
         choices=Result.choices,
         help_text="1-0, 0-1, 1/2-1/2; forfeits +-, -+, -- are recorded, never rated.",
     )
     tournament = serializers.IntegerField(
-        min_value=1, required=False, allow_null=True, help_text="A tournament id of this club."
+        min_value=1,
+        max_value=ID_MAX,
+        required=False,
+        allow_null=True,
+        help_text="A tournament id of this club.",
     )
     round = serializers.IntegerField(min_value=1, max_value=999, required=False, allow_null=True)
     rated = serializers.BooleanField(
@@ -203,8 +213,16 @@ class ClubGameBulkInSerializer(serializers.ListSerializer):  # type: ignore[type
 class GameFilter(django_filters.FilterSet):  # type: ignore[misc]
     list = django_filters.ChoiceFilter(field_name="rating_list__kind", choices=ListKind.choices)
     period = django_filters.CharFilter(method="filter_period", label="YYYY-MM.")
-    player = django_filters.NumberFilter(method="filter_player", label="A player id (either side).")
-    tournament = django_filters.NumberFilter(field_name="tournament_id")
+    player = django_filters.NumberFilter(
+        method="filter_player",
+        label="A player id (either side).",
+        min_value=1,
+        max_value=ID_MAX,
+        decimal_places=0,
+    )
+    tournament = django_filters.NumberFilter(
+        field_name="tournament_id", min_value=1, max_value=ID_MAX, decimal_places=0
+    )
     date_after = django_filters.DateFilter(field_name="date", lookup_expr="gte")
     date_before = django_filters.DateFilter(field_name="date", lookup_expr="lte")
 

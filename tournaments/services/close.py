@@ -29,7 +29,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from players import rating as engine
@@ -77,7 +79,7 @@ class PlayerStart:
     k_override: int | None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class PlannedChange:
     """What the close writes for one player (one RatingChange row)."""
 
@@ -163,13 +165,26 @@ def _closed_before(
     )
 
 
+def _columns(queryset: QuerySet[Any], *fields: str) -> list[tuple[Any, ...]]:
+    """The rows of ``fields``, in a single query.
+
+    On PostgreSQL the rows come as one array per column: decoding a million games as
+    arrays takes half the time of a million row tuples. The columns line up because all
+    the array_agg of one query advance together on each input row.
+    """
+    if connection.vendor != "postgresql":
+        return list(queryset.values_list(*fields))
+    arrays = queryset.aggregate(**{f"c{i}": ArrayAgg(name) for i, name in enumerate(fields)})
+    return list(zip(*(arrays[f"c{i}"] or [] for i in range(len(fields))), strict=True))
+
+
 def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs:
     month = period.month
     closed = _closed_before(rating_list, month)
     previous_id = closed[0][0] if closed else None
 
-    entries: dict[int, tuple[Any, ...]] = {}
-    for row in PlayerRating.objects.filter(rating_list=rating_list).values_list(
+    entries = _columns(
+        PlayerRating.objects.filter(rating_list=rating_list),
         "player_id",
         "entry_rating",
         "entry_rated_games",
@@ -177,19 +192,26 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs
         "k_override",
         "player__birth_year",
         "entry_month",
-    ):
-        entries[row[0]] = row
-    previous: dict[int, Any] = {}
+    )
+    entry_rating = {row[0]: row[1] for row in entries}
+    previous: dict[int, tuple[Any, ...]] = {}
+    pools: dict[int, list[dict[str, Any]]] = {}
     if previous_id is not None:
-        for state in RatingChange.objects.filter(period_id=previous_id, current=True).values_list(
-            "player_id", "rating_after", "rated_games_after", "reached_2400_after", "pool_after"
+        after = RatingChange.objects.filter(period_id=previous_id, current=True)
+        for state in _columns(
+            after, "player_id", "rating_after", "rated_games_after", "reached_2400_after"
         ):
             previous[state[0]] = state
+        # Only players still collecting games toward a first rating have a pool.
+        pools = dict(after.exclude(pool_after=[]).values_list("player_id", "pool_after"))
 
-    games: list[tuple[int, int, str, bool, int | None]] = list(
-        Game.objects.filter(period=period).values_list(
-            "white_id", "black_id", "result", "rated", "tournament_id"
-        )
+    games: list[tuple[int, int, str, bool, int | None]] = _columns(
+        Game.objects.filter(period=period),
+        "white_id",
+        "black_id",
+        "result",
+        "rated",
+        "tournament_id",
     )
     playing: set[int] = set()
     for white, black, *_ in games:
@@ -197,14 +219,13 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs
         playing.add(black)
 
     starts: dict[int, PlayerStart] = {}
-    for player_id, e_rating, e_games, e_2400, override, birth_year, e_month in entries.values():
-        on_list = e_month is None or e_month <= month or player_id in playing
-        if not on_list:
+    for player_id, e_rating, e_games, e_2400, override, birth_year, e_month in entries:
+        if not (e_month is None or e_month <= month or player_id in playing):
             continue
         prev = previous.get(player_id)
         if prev is not None:
             starts[player_id] = PlayerStart(
-                prev[1], prev[2], prev[3], prev[4], birth_year, override
+                prev[1], prev[2], prev[3], pools.get(player_id, []), birth_year, override
             )
         else:
             starts[player_id] = PlayerStart(e_rating, e_games, e_2400, [], birth_year, override)
@@ -233,8 +254,7 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs
     for start_month, source in source_of.items():
         rows = published.get(source, {}) if source is not None else {}
         ratings_at[start_month] = {
-            player_id: rows[player_id] if player_id in rows else entries[player_id][1]
-            for player_id in entries
+            player_id: rows.get(player_id, rating) for player_id, rating in entry_rating.items()
         }
     return CloseInputs(rating_list, period, starts, games, tournaments, ratings_at)
 
@@ -277,63 +297,87 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
         for start_month, ratings in inputs.ratings_at.items()
     }
 
-    # GameInput objects are shared: a month has few distinct (opponent, score, played).
-    cache: dict[tuple[int | None, str, bool], engine.GameInput] = {}
-
-    def game_input(opponent: int | None, score: str, played: bool) -> engine.GameInput:
-        key = (opponent, score, played)
-        found = cache.get(key)
-        if found is None:
-            found = cache[key] = engine.GameInput(opponent, _SCORES[score], played)
-        return found
-
     rated_games: dict[int, list[engine.GameInput]] = defaultdict(list)
     # Rare: games whose own rating for the difference is not the period-start rating.
     other_groups: dict[int, dict[int, list[engine.GameInput]]] = defaultdict(
         lambda: defaultdict(list)
     )
-    # Unrated players: event key -> (order key, month label, [[opponent, score, played]]).
+    # Unrated players: event key -> (order key, [[opponent, score, played]]).
     new_events: dict[int, dict[str, tuple[tuple[Any, ...], list[list[Any]]]]] = defaultdict(dict)
-    tournaments = inputs.tournaments
     label = period.label
+    month_event = (f"m{label}", (month, 1, 0))
+    # tournament id -> (the ratings in force at its start, its event key and order)
+    tournament_view = {
+        tid: (
+            start_rating if began.replace(day=1) == month else views[began.replace(day=1)],
+            (f"t{tid}", (began, 0, tid)),
+        )
+        for tid, (began, _) in inputs.tournaments.items()
+    }
+    # GameInput objects are shared: a month has few distinct (opponent, score, played).
+    # One cache per (score, played), keyed by the opponent's rating.
+    caches: dict[tuple[str, bool], dict[int | None, engine.GameInput]] = {}
+    sides: dict[tuple[str, bool], tuple[Any, ...]] = {}
+    for result, (white_score, black_score, played) in RESULT_SCORES.items():
+        for rated in (True, False):
+            counted = played and rated
+            sides[(result, rated)] = (
+                white_score,
+                black_score,
+                counted,
+                caches.setdefault((white_score, counted), {}),
+                caches.setdefault((black_score, counted), {}),
+            )
 
-    def add(
+    def pooled(
         player: int,
-        opponent_view: int | None,
-        own_view: int | None,
+        opponent: int | None,
         score: str,
         played: bool,
-        event: str,
-        order: tuple[Any, ...],
+        event: tuple[str, tuple[Any, ...]],
     ) -> None:
-        own = start_rating[player]
-        if own is None:
-            events = new_events[player]
-            if event not in events:
-                events[event] = (order, [])
-            events[event][1].append([opponent_view, score, played])
-            return
-        item = game_input(opponent_view, score, played)
-        if own_view is None or own_view == own:
-            rated_games[player].append(item)
-        else:
-            other_groups[player][own_view].append(item)
+        events = new_events[player]
+        key, order = event
+        if key not in events:
+            events[key] = (order, [])
+        events[key][1].append([opponent, score, played])
 
+    def grouped(player: int, own_view: int, opponent: int | None, score: str, played: bool) -> None:
+        other_groups[player][own_view].append(engine.GameInput(opponent, _SCORES[score], played))
+
+    # The hot loop of a federation-sized month: a million games, kept to dict lookups.
     for white, black, result, rated, tournament_id in inputs.games:
-        white_score, black_score, played = RESULT_SCORES[result]
-        played = played and rated
-        view = start_rating
-        order: tuple[Any, ...] = (month, 1, 0)
-        event = f"m{label}"
-        if tournament_id is not None:
-            began, _ = tournaments[tournament_id]
-            began_month = began.replace(day=1)
-            if began_month != month:
-                view = views[began_month]
-            order = (began, 0, tournament_id)
-            event = f"t{tournament_id}"
-        add(white, view.get(black), view.get(white), white_score, played, event, order)
-        add(black, view.get(white), view.get(black), black_score, played, event, order)
+        white_score, black_score, played, white_cache, black_cache = sides[(result, rated)]
+        if tournament_id is None:
+            view, event = start_rating, month_event
+        else:
+            view, event = tournament_view[tournament_id]
+        white_own = start_rating[white]
+        black_own = start_rating[black]
+        white_view = view.get(white)
+        black_view = view.get(black)
+        if white_own is None:
+            pooled(white, black_view, white_score, played, event)
+        elif white_view is None or white_view == white_own:
+            item = white_cache.get(black_view)
+            if item is None:
+                item = white_cache[black_view] = engine.GameInput(
+                    black_view, _SCORES[white_score], played
+                )
+            rated_games[white].append(item)
+        else:
+            grouped(white, white_view, black_view, white_score, played)
+        if black_own is None:
+            pooled(black, white_view, black_score, played, event)
+        elif black_view is None or black_view == black_own:
+            item = black_cache.get(white_view)
+            if item is None:
+                item = black_cache[white_view] = engine.GameInput(
+                    white_view, _SCORES[black_score], played
+                )
+            rated_games[black].append(item)
+        else:
+            grouped(black, black_view, white_view, black_score, played)
 
     plan = ClosePlan(
         rating_list_id=rating_list.pk,
@@ -389,7 +433,7 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
             k_override=start.k_override,
             period_year=next_month.year,
         )
-        planned = _with_k_next(planned, k_next)
+        planned.k_next = k_next
         plan.changes.append(planned)
         reason = engine.k_change_reason(k, k_next)
         if reason is not None:
@@ -400,10 +444,6 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
     if progress is not None and done % 1000:
         progress(done % 1000)
     return plan
-
-
-def _with_k_next(planned: PlannedChange, k_next: engine.KFactor) -> PlannedChange:
-    return PlannedChange(**{**planned.__dict__, "k_next": k_next})
 
 
 _NO_K = engine.KFactor(0, engine.KReason.STANDARD)

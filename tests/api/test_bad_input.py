@@ -1,0 +1,346 @@
+"""Bad input on every endpoint: a 4xx in the one error shape, naming the field where one
+is to blame, and the database unchanged afterwards (every row compared).
+
+``CASES`` covers every operation of the generated schema; a new operation without bad
+input cases fails ``test_every_operation_has_bad_input_cases``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from knox.models import AuthToken
+
+from players.services import player_update
+from tests.api.conftest import World, assert_error_shape, client_for, db_snapshot
+from tests.api.test_authorization_matrix import OPERATIONS
+
+pytestmark = pytest.mark.django_db
+
+C = "/api/v1/clubs/{club}"
+
+
+@dataclass(frozen=True)
+class Bad:
+    method: str
+    path: str  # the schema's path template
+    status: int
+    body: Any = None
+    query: dict[str, Any] | None = None
+    fields: frozenset[str] = frozenset()  # must be among the error's fields
+    # Path values that differ from the defaults (north's first player, its open game...).
+    values: Callable[[World], dict[str, Any]] | None = None
+    user: str = "owner"  # "owner" of north, or "anonymous"
+
+    def label(self) -> str:
+        return f"{self.method} {self.path} {self.body or self.query or ''} -> {self.status}"
+
+
+def fields(*names: str) -> frozenset[str]:
+    return frozenset(names)
+
+
+GOOD_GAME = {"list": "blitz", "date": "2026-04-05", "result": "1-0"}
+
+
+def with_players(w: World, **extra: Any) -> dict[str, Any]:
+    return {**GOOD_GAME, "white": w.north.players[0].pk, "black": w.north.players[1].pk, **extra}
+
+
+CASES: list[Bad] = [
+    # auth
+    Bad("POST", "/api/v1/auth/token/", 400, {"username": "north-owner"}, fields=fields("password")),
+    Bad("POST", "/api/v1/auth/token/", 400, {"username": "north-owner", "password": "wrong"}),
+    Bad("POST", "/api/v1/auth/token/", 400, ["not", "an", "object"]),
+    Bad("POST", "/api/v1/auth/logout/", 401, user="anonymous"),
+    Bad("POST", "/api/v1/auth/logout/", 401, user="session-only"),
+    Bad(
+        "POST",
+        "/api/v1/calculate/",
+        400,
+        {"rating": 5000, "games": [{"opponent_rating": 1500, "result": "1"}]},
+        fields=fields("rating"),
+    ),
+    # clubs
+    Bad("GET", "/api/v1/clubs/", 400, query={"public": "maybe"}, fields=fields("public")),
+    Bad("GET", "/api/v1/clubs/", 404, query={"page": 0}),
+    Bad("POST", "/api/v1/clubs/", 400, {"slug": "east"}, fields=fields("name")),
+    Bad(
+        "POST", "/api/v1/clubs/", 400, {"name": "East", "slug": "no spaces"}, fields=fields("slug")
+    ),
+    Bad("POST", "/api/v1/clubs/", 400, {"name": "Again", "slug": "north"}, fields=fields("slug")),
+    Bad(
+        "POST",
+        "/api/v1/clubs/",
+        400,
+        {"name": "E", "slug": "e", "public": "x"},
+        fields=fields("public"),
+    ),
+    Bad("GET", C + "/", 404, values=lambda w: {"club": "no-such-club"}),
+    Bad("PATCH", C + "/", 400, {"name": ""}, fields=fields("name")),
+    Bad("PATCH", C + "/", 400, {"public": "sometimes"}, fields=fields("public")),
+    # members
+    Bad("GET", C + "/members/", 404, query={"page": 9}),
+    Bad(
+        "POST",
+        C + "/members/",
+        400,
+        {"username": "nobody", "role": "viewer"},
+        fields=fields("username"),
+    ),
+    Bad(
+        "POST",
+        C + "/members/",
+        400,
+        {"username": "stranger", "role": "king"},
+        fields=fields("role"),
+    ),
+    Bad("GET", C + "/members/{username}/", 404, values=lambda w: {"username": "nobody"}),
+    Bad("PATCH", C + "/members/{username}/", 400, {"role": "king"}, fields=fields("role")),
+    Bad(
+        "PATCH",
+        C + "/members/{username}/",
+        409,
+        {"role": "viewer"},
+        values=lambda w: {"username": "north-owner"},
+    ),
+    Bad("DELETE", C + "/members/{username}/", 409, values=lambda w: {"username": "north-owner"}),
+    Bad("DELETE", C + "/members/{username}/", 404, values=lambda w: {"username": "south-viewer"}),
+    # lists
+    Bad("GET", C + "/lists/", 404, query={"page": 2}),
+    Bad("GET", C + "/lists/{list}/", 404, values=lambda w: {"list": "classical"}),
+    Bad("PATCH", C + "/lists/{list}/", 400, {"fixed_k": 0}, fields=fields("fixed_k")),
+    Bad("PATCH", C + "/lists/{list}/", 400, {"preset": "Nope"}, fields=fields("preset")),
+    Bad(
+        "PATCH",
+        C + "/lists/{list}/",
+        400,
+        {"k_policy": "fixed", "fixed_k": None},
+        fields=fields("fixed_k"),
+    ),
+    # players
+    Bad("GET", C + "/players/", 400, query={"rated": "perhaps"}, fields=fields("rated")),
+    Bad("GET", C + "/players/", 400, query={"list": "classical"}, fields=fields("list")),
+    Bad("POST", C + "/players/", 400, {"birth_year": 2000}, fields=fields("name")),
+    Bad(
+        "POST", C + "/players/", 400, {"name": "X", "birth_year": 1700}, fields=fields("birth_year")
+    ),
+    Bad(
+        "POST",
+        C + "/players/",
+        400,
+        {"name": "X", "ratings": [{"list": "classical", "rating": 1500}]},
+        fields=fields("ratings[0].list"),
+    ),
+    Bad(
+        "POST",
+        C + "/players/",
+        400,
+        {"name": "X", "ratings": [{"list": "standard", "rating": 5000}]},
+        fields=fields("ratings[0].rating"),
+    ),
+    Bad(
+        "POST",
+        C + "/players/",
+        400,
+        {
+            "name": "X",
+            "ratings": [{"list": "rapid", "rating": 1500}, {"list": "rapid", "rating": 1600}],
+        },
+        fields=fields("ratings[1].list"),
+    ),
+    Bad(
+        "POST",
+        C + "/players/",
+        400,
+        {"name": "X", "fide_id": 4100018},
+        fields=fields("fide_id"),
+    ),
+    Bad("GET", C + "/players/{id}/", 404, values=lambda w: {"id": 10**20}),
+    Bad("PATCH", C + "/players/{id}/", 400, {"name": ""}, fields=fields("name")),
+    Bad("PATCH", C + "/players/{id}/", 400, {"birth_year": "old"}, fields=fields("birth_year")),
+    Bad("PATCH", C + "/players/{id}/", 400, {"title": "Champion"}, fields=fields("title")),
+    Bad("DELETE", C + "/players/{id}/", 409),
+    Bad("DELETE", C + "/players/{id}/", 404, values=lambda w: {"id": w.south.spare_player.pk}),
+    Bad(
+        "GET", C + "/players/{id}/history/", 400, query={"list": "classical"}, fields=fields("list")
+    ),
+    Bad("GET", C + "/players/{id}/history/", 404, values=lambda w: {"id": 10**9}),
+    Bad("GET", C + "/players/{id}/k-history/", 400, query={"list": "x"}, fields=fields("list")),
+    Bad("GET", C + "/players/{id}/k-history/", 404, query={"page": 5}),
+    Bad(
+        "POST",
+        C + "/players/{id}/k-override/",
+        400,
+        {"list": "standard", "k": 0},
+        fields=fields("k"),
+    ),
+    Bad(
+        "POST", C + "/players/{id}/k-override/", 400, {"k": 30, "note": "x"}, fields=fields("list")
+    ),
+    Bad(
+        "POST",
+        C + "/players/{id}/k-override/",
+        400,
+        {"list": "standard", "k": 30, "note": ""},
+        fields=fields("note"),
+    ),
+    # tournaments
+    Bad(
+        "GET", C + "/tournaments/", 400, query={"start_after": "soon"}, fields=fields("start_after")
+    ),
+    Bad(
+        "POST",
+        C + "/tournaments/",
+        400,
+        {"name": "T", "list": "standard", "start_date": "2026-04-03", "end_date": "2026-04-01"},
+        fields=fields("end_date"),
+    ),
+    Bad(
+        "POST",
+        C + "/tournaments/",
+        400,
+        {"name": "T", "list": "chess960", "start_date": "2026-04-01", "end_date": "2026-04-01"},
+        fields=fields("list"),
+    ),
+    Bad("GET", C + "/tournaments/{id}/", 404, values=lambda w: {"id": w.south.tournament.pk}),
+    Bad(
+        "PATCH",
+        C + "/tournaments/{id}/",
+        400,
+        {"start_date": "yesterday"},
+        fields=fields("start_date"),
+    ),
+    Bad("PATCH", C + "/tournaments/{id}/", 400, {"rounds": 0}, fields=fields("rounds")),
+    Bad("DELETE", C + "/tournaments/{id}/", 404, values=lambda w: {"id": 10**9}),
+    # games
+    Bad("GET", C + "/games/", 400, query={"period": "January"}, fields=fields("period")),
+    Bad("GET", C + "/games/", 400, query={"player": "abc"}, fields=fields("player")),
+    Bad("POST", C + "/games/", 400, {**GOOD_GAME, "white": 1}, fields=fields("black")),
+    Bad("POST", C + "/games/", 400, "just a string"),
+    Bad("POST", C + "/games/", 400, [], fields=fields("games")),
+    Bad("POST", C + "/games/", 400, {"result": "2-0"}, fields=fields("result", "date")),
+    Bad("GET", C + "/games/{id}/", 404, values=lambda w: {"id": w.south.open_game.pk}),
+    Bad("PATCH", C + "/games/{id}/", 400, {"result": "win"}, fields=fields("result")),
+    Bad("PATCH", C + "/games/{id}/", 400, {"date": "2026-02-30"}, fields=fields("date")),
+    Bad(
+        "PATCH",
+        C + "/games/{id}/",
+        409,
+        {"result": "0-1"},
+        values=lambda w: {"id": w.north.closed_game.pk},
+    ),
+    Bad("DELETE", C + "/games/{id}/", 409, values=lambda w: {"id": w.north.closed_game.pk}),
+    # periods and the list
+    Bad("GET", C + "/lists/{list}/periods/", 404, values=lambda w: {"list": "bullet"}),
+    Bad("POST", C + "/lists/{list}/periods/", 400, {"period": "2026-13"}, fields=fields("period")),
+    Bad("POST", C + "/lists/{list}/periods/", 400, {"period": "Jan 2026"}, fields=fields("period")),
+    Bad("POST", C + "/lists/{list}/periods/", 409, {"period": "2026-02"}),
+    Bad("GET", C + "/lists/{list}/periods/{period}/", 404, values=lambda w: {"period": "2026-13"}),
+    Bad("GET", C + "/lists/{list}/periods/{period}/", 404, values=lambda w: {"period": "2031-01"}),
+    Bad(
+        "GET",
+        C + "/lists/{list}/periods/{period}/preview/",
+        404,
+        values=lambda w: {"period": "1999-01"},
+    ),
+    Bad(
+        "POST",
+        C + "/lists/{list}/periods/{period}/close/",
+        409,
+        values=lambda w: {"period": "2026-01"},
+        fields=fields("status"),
+    ),
+    Bad("POST", C + "/lists/{list}/periods/{period}/close/", 404, values=lambda w: {"period": "x"}),
+    Bad("POST", C + "/lists/{list}/periods/{period}/reopen/", 409, fields=fields("status")),
+    Bad("POST", C + "/lists/{list}/replay/", 409),
+    Bad(
+        "GET",
+        C + "/lists/{list}/ratings/",
+        400,
+        query={"period": "2026/01"},
+        fields=fields("period"),
+    ),
+    Bad("GET", C + "/lists/{list}/ratings/", 404, query={"period": "2026-02"}),
+    Bad("GET", C + "/lists/{list}/ratings/", 404, query={"period": "2026-02", "format": "csv"}),
+]
+
+
+def test_every_operation_has_bad_input_cases() -> None:
+    covered = {(case.method, case.path) for case in CASES}
+    assert set(OPERATIONS) <= covered, sorted(set(OPERATIONS) - covered)
+
+
+def build_url(case: Bad, world: World) -> str:
+    north = world.north
+    values: dict[str, Any] = {
+        "club": north.slug,
+        "list": "standard",
+        "period": "2026-02",
+        "username": north.users["viewer"].username,
+        "id": north.players[0].pk,
+    }
+    if "/games/{id}" in case.path:
+        values["id"] = north.open_game.pk
+    if "/tournaments/{id}" in case.path:
+        values["id"] = north.tournament.pk
+    if case.values is not None:
+        values.update(case.values(world))
+    return case.path.format(**values)
+
+
+def body_for(case: Bad, world: World) -> Any:
+    body = case.body
+    if isinstance(body, dict) and body.get("white") == 1:
+        # White names a real player; black is missing.
+        return {**body, "white": world.north.players[0].pk}
+    return body
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.label() for case in CASES])
+def test_bad_input_is_refused_cleanly(world: World, case: Bad) -> None:
+    if case.user == "anonymous":
+        client = client_for(None)
+    elif case.user == "session-only":
+        # Signed in by session: there is no token to revoke.
+        client = client_for(None)
+        client.force_login(world.north.users["owner"])
+    else:
+        client = client_for(None)
+        _, token = AuthToken.objects.create(world.north.users["owner"])
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    if isinstance(case.body, dict) and "fide_id" in case.body:
+        # A second player may not take a FIDE ID the club already uses.
+        player_update(player=world.north.players[0], by=world.north.users["owner"], fide_id=4100018)
+    url = build_url(case, world)
+    before = db_snapshot()
+    method = getattr(client, case.method.lower())
+    if case.query is not None:
+        response = method(url, case.query)
+    else:
+        response = method(url, body_for(case, world), format="json")
+    assert response.status_code == case.status, response.content[:400]
+    assert response["Content-Type"].startswith("application/json")
+    body = response.json()
+    assert_error_shape(body)
+    assert case.fields <= set(body["error"]["fields"]), body
+    assert db_snapshot() == before, "a refused request changed the database"
+
+
+def test_bulk_games_are_all_or_nothing(world: World) -> None:
+    """Nine good games and one naming a player of another club: none is stored."""
+    north, south = world.north, world.south
+    games = [with_players(world, date=f"2026-04-{day:02d}") for day in range(1, 10)] + [
+        with_players(world, black=south.players[0].pk)
+    ]
+    before = db_snapshot()
+    response = client_for(north.users["arbiter"]).post(
+        f"/api/v1/clubs/{north.slug}/games/", games, format="json"
+    )
+    assert response.status_code == 400
+    assert_error_shape(response.json())
+    assert set(response.json()["error"]["fields"]) == {"[9].black"}
+    assert db_snapshot() == before

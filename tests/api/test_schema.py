@@ -1,0 +1,60 @@
+"""The OpenAPI schema: valid with no warnings, every operation documents its role and its
+errors in the one error shape, and the interactive docs work without the internet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from django.core.management import call_command
+from django.test import Client
+
+from tests.api.test_authorization_matrix import OPERATIONS, RULES, UNSCOPED
+
+
+def test_spectacular_validates_with_no_warnings(tmp_path: Path) -> None:
+    # --fail-on-warn turns any warning into SchemaGenerationError, failing this test.
+    out = tmp_path / "schema.yml"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out))
+    schema = yaml.safe_load(out.read_text())
+    paths = {(m.upper(), p) for p, ops in schema["paths"].items() for m in ops}
+    assert paths == set(OPERATIONS)
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict:
+    body = Client().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert body.status_code == 200
+    return body.json()
+
+
+def test_every_club_operation_documents_role_and_errors(schema: dict) -> None:
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            rule = RULES[(method.upper(), path)]
+            responses = operation["responses"]
+            error_codes = [code for code in responses if code.startswith("4")]
+            assert error_codes, (method, path)
+            for code in error_codes:
+                ref = responses[code]["content"]["application/json"]["schema"]["$ref"]
+                assert ref == "#/components/schemas/Error", (method, path, code)
+            if rule.need == UNSCOPED:
+                continue
+            assert "Role:" in operation.get("description", ""), (method, path)
+            assert {"401", "403", "404"} <= set(responses), (method, path)
+
+
+def test_error_component_is_the_one_error_shape(schema: dict) -> None:
+    components = schema["components"]["schemas"]
+    assert components["Error"]["required"] == ["error"]
+    assert set(components["ErrorDetail"]["properties"]) == {"code", "message", "fields"}
+
+
+def test_interactive_docs_use_bundled_assets() -> None:
+    page = Client().get("/api/docs/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "swagger-ui" in html
+    assert "cdn" not in html.lower()
+    assert "/static/drf_spectacular_sidecar/" in html

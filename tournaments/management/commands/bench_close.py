@@ -1,0 +1,400 @@
+"""Benchmark the period close on a federation-sized list.
+
+Generates a club whose standard list has ``--players`` players and ``--games`` games in one
+month (default 200,000 and 1,000,000; ``BENCH_SCALE=small`` or ``--scale small``: 1%),
+then measures the preview, a naive close (an ORM loop, one player at a time, on a slice,
+rolled back) and the real close. Prints one JSON object per line:
+``{"name", "players", "games", "seconds", "peak_mb"}``.
+
+On PostgreSQL each measured phase runs in a forked child process, so ``peak_mb`` is that
+phase's own peak resident memory (the child's maxrss, which includes the interpreter and
+Django). On SQLite the phases run in this process and ``peak_mb`` is the process peak so far.
+``cpu_seconds`` is this process's CPU time (the database server's is not included): on a
+busy machine it says more about one core's work than the wall-clock ``seconds``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import random
+import resource
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import connection, connections, transaction
+from django.db.models import Q
+from django.utils import timezone
+from tqdm import tqdm
+
+from players import rating as engine
+from players.models import Club, KFactorChange, Player, PlayerRating, RatingList
+from players.services import club_create, k_for
+from tournaments.models import RESULT_SCORES, Game, RatingChange, RatingPeriod, RatingRun
+from tournaments.services import period_close, period_preview
+
+FULL = {"players": 200_000, "games": 1_000_000}
+MONTH = datetime.date(2026, 10, 1)
+RESULTS = ["1-0"] * 36 + ["0-1"] * 30 + ["1/2-1/2"] * 32 + ["+-", "-+"]
+
+
+def _peak_mb() -> float:
+    # Linux reports ru_maxrss in kilobytes.
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def _copy(table: str, columns: tuple[str, ...], rows: Iterator[tuple[Any, ...]]) -> None:
+    with (
+        connection.wrap_database_errors,
+        connection.cursor() as cursor,
+        cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy,
+    ):
+        for row in rows:
+            copy.write_row(row)
+
+
+def _insert(model: Any, columns: tuple[str, ...], rows: Iterator[tuple[Any, ...]]) -> None:
+    """COPY on PostgreSQL, bulk_create in batches elsewhere."""
+    if connection.vendor == "postgresql":
+        _copy(model._meta.db_table, columns, rows)
+        return
+    batch: list[Any] = []
+    for row in rows:
+        batch.append(model(**dict(zip(columns, row, strict=True))))
+        if len(batch) >= 5000:
+            model.objects.bulk_create(batch)
+            batch = []
+    if batch:
+        model.objects.bulk_create(batch)
+
+
+def generate(*, players: int, games: int, seed: int, quiet: bool) -> tuple[RatingList, Any]:
+    """A club with ``players`` players and ``games`` games in October 2026 (fast: COPY)."""
+    rng = random.Random(seed)
+    users = get_user_model().objects
+    user = users.filter(username="bench").first() or users.create_superuser("bench")
+    slug = f"bench-{timezone.now():%Y%m%d%H%M%S%f}"
+    club = club_create(name=f"Benchmark federation {slug}", slug=slug, public=False, by=user)
+    rating_list = RatingList.objects.get(club=club, kind="standard")
+    now = timezone.now()
+    bar = tqdm(total=players * 2 + games, unit="row", disable=quiet or None, desc="generate")
+
+    def player_rows() -> Iterator[tuple[Any, ...]]:
+        for i in range(players):
+            bar.update()
+            yield (club.pk, f"Player {i:06d}", rng.randint(1940, 2016), "", "", "", True, now)
+
+    _insert(
+        Player,
+        ("club_id", "name", "birth_year", "sex", "federation", "title", "active", "created"),
+        player_rows(),
+    )
+    ids = list(Player.objects.filter(club=club).order_by("pk").values_list("pk", "birth_year"))
+
+    ratings: list[int | None] = []
+
+    def rating_rows() -> Iterator[tuple[Any, ...]]:
+        for player_id, birth_year in ids:
+            bar.update()
+            rating = (
+                None if rng.random() < 0.03 else max(1000, min(2800, int(rng.gauss(1750, 250))))
+            )
+            ratings.append(rating)
+            games_so_far = 0 if rating is None else rng.randint(0, 400)
+            reached = rating is not None and rating >= 2400
+            state = engine.PlayerState(rating, games_so_far, birth_year, reached)
+            k = k_for(rating_list=rating_list, state=state, k_override=None, period_year=MONTH.year)
+            yield (
+                player_id,
+                rating_list.pk,
+                rating,
+                games_so_far,
+                reached,
+                k.value,
+                k.reason.value,
+                "",
+                "[]",
+                rating,
+                games_so_far,
+                reached,
+                now,
+            )
+
+    _insert(
+        PlayerRating,
+        (
+            "player_id",
+            "rating_list_id",
+            "rating",
+            "rated_games",
+            "reached_2400",
+            "k_factor",
+            "k_reason",
+            "k_override_note",
+            "pool",
+            "entry_rating",
+            "entry_rated_games",
+            "entry_reached_2400",
+            "updated",
+        ),
+        rating_rows(),
+    )
+    period = RatingPeriod.objects.create(rating_list=rating_list, month=MONTH)
+    # Opponents of similar strength, as pairings make them: pair near neighbours by rating.
+    order = sorted(range(len(ids)), key=lambda i: ratings[i] or 0)
+
+    def game_rows() -> Iterator[tuple[Any, ...]]:
+        n = len(order)
+        for _ in range(games):
+            bar.update()
+            position = rng.randrange(n)
+            other = min(n - 1, max(0, position + rng.randint(-300, 300)))
+            if other == position:
+                other = (position + 1) % n
+            white, black = ids[order[position]][0], ids[order[other]][0]
+            day = MONTH.replace(day=rng.randint(1, 28))
+            yield (
+                club.pk,
+                rating_list.pk,
+                period.pk,
+                day,
+                white,
+                black,
+                rng.choice(RESULTS),
+                True,
+                now,
+            )
+
+    _insert(
+        Game,
+        (
+            "club_id",
+            "rating_list_id",
+            "period_id",
+            "date",
+            "white_id",
+            "black_id",
+            "result",
+            "rated",
+            "created",
+        ),
+        game_rows(),
+    )
+    bar.close()
+    return rating_list, user
+
+
+def naive_close(*, rating_list: RatingList, period: RatingPeriod, by: Any, slice_size: int) -> int:
+    """The close written the obvious way, for comparison: per player a query for the
+    state, one for the games, one per game for the opponent, one insert, one update.
+    Rolled back."""
+    rules = rating_list.rules()
+    with transaction.atomic(durable=True):
+        run = RatingRun.objects.create(
+            rating_list=rating_list,
+            kind=RatingRun.Kind.CLOSE,
+            by=by,
+            started=timezone.now(),
+            periods=[period.label],
+        )
+        done = 0
+        for rating in PlayerRating.objects.filter(
+            rating_list=rating_list, rating__isnull=False
+        ).order_by("pk")[:slice_size]:
+            player = Player.objects.get(pk=rating.player_id)
+            inputs = []
+            for game in Game.objects.filter(period=period).filter(
+                Q(white_id=player.pk) | Q(black_id=player.pk)
+            ):
+                white_score, black_score, played = RESULT_SCORES[game.result]
+                is_white = game.white_id == player.pk
+                opponent = PlayerRating.objects.get(
+                    rating_list=rating_list,
+                    player_id=game.black_id if is_white else game.white_id,
+                )
+                score = white_score if is_white else black_score
+                inputs.append(
+                    engine.GameInput(
+                        opponent.rating, engine.parse_result(score), played and game.rated
+                    )
+                )
+            state = engine.PlayerState(
+                rating.rating, rating.rated_games, player.birth_year, rating.reached_2400
+            )
+            k = k_for(
+                rating_list=rating_list,
+                state=state,
+                k_override=rating.k_override,
+                period_year=period.month.year,
+            )
+            assert rating.rating is not None
+            change = engine.period_change(
+                rating=rating.rating, games=inputs, k=k.value, rules=rules
+            )
+            RatingChange.objects.create(
+                period=period,
+                player=player,
+                rating_list=rating_list,
+                run=run,
+                rating_before=rating.rating,
+                rating_after=change.new_rating,
+                change=change.change,
+                k_factor=change.k,
+                k_reason=k.reason,
+                games=change.games_count,
+                event="rated",
+            )
+            rating.rating = change.new_rating
+            rating.save()
+            done += 1
+        transaction.set_rollback(True)
+    return done
+
+
+def measure(name: str, phase: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """Run ``phase`` (in a forked child on PostgreSQL) -> its figures with seconds, peak_mb."""
+    if connection.vendor != "postgresql":
+        started, cpu = time.perf_counter(), time.process_time()
+        figures = phase()
+        return {
+            "name": name,
+            **figures,
+            "seconds": round(time.perf_counter() - started, 3),
+            "cpu_seconds": round(time.process_time() - cpu, 3),
+            "peak_mb": _peak_mb(),
+            "peak_scope": "process",
+        }
+    for conn in connections.all():
+        conn.close()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: measure, report through the pipe, leave without cleanup
+        os.close(read)
+        try:
+            started, cpu = time.perf_counter(), time.process_time()
+            figures = phase()
+            report: dict[str, Any] = {
+                "name": name,
+                **figures,
+                "seconds": round(time.perf_counter() - started, 3),
+                "cpu_seconds": round(time.process_time() - cpu, 3),
+                "peak_mb": _peak_mb(),
+                "peak_scope": "phase",
+            }
+        except BaseException as exc:  # reported to the parent, which raises
+            report = {"name": name, "error": repr(exc)}
+        os.write(write, json.dumps(report).encode())
+        os._exit(0)
+    os.close(write)
+    chunks = []
+    while chunk := os.read(read, 65536):
+        chunks.append(chunk)
+    os.close(read)
+    os.waitpid(pid, 0)
+    result: dict[str, Any] = json.loads(b"".join(chunks))
+    if "error" in result:
+        raise RuntimeError(f"{name} failed: {result['error']}")
+    return result
+
+
+def run_benchmark(
+    *,
+    players: int,
+    games: int,
+    naive_slice: int,
+    seed: int = 2026,
+    quiet: bool = False,
+    keep: bool = False,
+    emit: Callable[[str], None] = print,
+) -> list[dict[str, Any]]:
+    """Generate, measure, print the JSON lines; drop the generated club unless ``keep``."""
+    started = time.perf_counter()
+    rating_list, user = generate(players=players, games=games, seed=seed, quiet=quiet)
+    period = RatingPeriod.objects.get(rating_list=rating_list, month=MONTH)
+    lines: list[dict[str, Any]] = [
+        {
+            "name": "generate",
+            "players": players,
+            "games": games,
+            "seconds": round(time.perf_counter() - started, 3),
+            "peak_mb": _peak_mb(),
+        }
+    ]
+    emit(json.dumps(lines[-1]))
+    size = {"players": players, "games": games}
+
+    def preview() -> dict[str, Any]:
+        plan = period_preview(period=period)
+        return {**size, "changes": len(plan.changes)}
+
+    def naive() -> dict[str, Any]:
+        done = naive_close(rating_list=rating_list, period=period, by=user, slice_size=naive_slice)
+        return {"players": done, "games": games}
+
+    def close() -> dict[str, Any]:
+        run = period_close(period=period, by=user)
+        return {**size, "players_changed": run.players_changed}
+
+    for name, phase in (("preview", preview), ("naive_close_slice", naive), ("close", close)):
+        lines.append(measure(name, phase))
+        if name != "naive_close_slice":
+            emit(json.dumps(lines[-1]))
+    naive_line = lines[2]
+    close_line = lines[3]
+    per_player_naive = naive_line["seconds"] / max(1, naive_line["players"])
+    per_player_close = close_line["seconds"] / max(1, close_line["players"])
+    naive_line["ratio_vs_close_per_player"] = round(per_player_naive / per_player_close, 1)
+    emit(json.dumps(naive_line))
+    if not keep:
+        _drop(rating_list.club)
+    return lines
+
+
+class Command(BaseCommand):
+    help = "Generate a federation-sized list and time preview, close and a naive close."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--scale",
+            choices=["full", "small"],
+            default=os.environ.get("BENCH_SCALE", "full"),
+            help="full: 200,000 players and 1,000,000 games; small: 1%%",
+        )
+        parser.add_argument("--players", type=int, help="override the number of players")
+        parser.add_argument("--games", type=int, help="override the number of games")
+        parser.add_argument(
+            "--naive-slice",
+            type=int,
+            default=200,
+            help="players closed the naive way (rolled back)",
+        )
+        parser.add_argument("--keep", action="store_true", help="keep the generated club")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        factor = 100 if options["scale"] == "small" else 1
+        players = options["players"] or FULL["players"] // factor
+        games = options["games"] or FULL["games"] // factor
+        quiet = options["verbosity"] == 0
+        run_benchmark(
+            players=players,
+            games=games,
+            naive_slice=options["naive_slice"],
+            quiet=quiet,
+            keep=options["keep"],
+            emit=self.stdout.write,
+        )
+
+
+def _drop(club: Club) -> None:
+    """Delete the generated club fast (cascades through 1,000,000 games are slow)."""
+    with transaction.atomic():
+        for model in (RatingChange, KFactorChange):
+            model.objects.filter(rating_list__club=club)._raw_delete(connection.alias)
+        Game.objects.filter(club=club)._raw_delete(connection.alias)
+        PlayerRating.objects.filter(rating_list__club=club)._raw_delete(connection.alias)
+        Player.objects.filter(club=club)._raw_delete(connection.alias)
+        club.delete()
