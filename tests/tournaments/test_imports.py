@@ -440,7 +440,7 @@ def test_bad_csv_stores_nothing(world: ImportWorld, name: str, lines: list[int])
 
 
 def test_csv_without_tournament_column_keeps_games_in_their_own_months(world: ImportWorld) -> None:
-    data = ("date,white,black,result\n2026-09-30,Ann,Bob,1-0\n2026-10-01,Bob,Ann,0-1\n").encode()
+    data = b"date,white,black,result\n2026-09-30,Ann,Bob,1-0\n2026-10-01,Bob,Ann,0-1\n"
     report = import_csv(club=world.club, rating_list="standard", data=data, by=world.arbiter)
 
     assert report.tournaments == []

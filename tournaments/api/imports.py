@@ -5,8 +5,7 @@ POST /api/v1/clubs/{club}/imports/   multipart: file, format (trf|pgn|csv), list
 Answers the import report: 201 when the games were stored, 200 for a dry run or a file
 imported already (nothing stored). A file with errors answers 400 (409 when its games
 fall into a closed period) in the one error shape, each error in ``error.fields.file`` as
-"line N: message", and the whole report (errors with their line numbers) beside it under
-``report``. Nothing is stored then.
+"line N: message" in line order. Nothing is stored then.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from rest_framework.response import Response
 
 from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
-from players.api.schema import ErrorDetailSerializer
+from players.api.schema import ErrorSerializer
 from players.models import ListKind, Role
 from ratings_site.api import error_body
 from tournaments.services.imports import FORMATS, import_file
@@ -133,13 +132,6 @@ class ImportReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
     error_code = serializers.CharField(allow_blank=True)
 
 
-class ImportErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    """The error shape, plus the report whose ``errors`` carry the line numbers."""
-
-    error = ErrorDetailSerializer()
-    report = ImportReportSerializer()
-
-
 @extend_schema(tags=["imports"], parameters=[CLUB_PARAM])
 class ImportView(ClubScopedView):
     roles = {"POST": Role.ARBITER}
@@ -162,30 +154,39 @@ class ImportView(ClubScopedView):
                 description="Dry run, or the file was imported already: nothing stored.",
             ),
             400: OpenApiResponse(
-                ImportErrorSerializer,
-                description="Bad input, or a file with errors: error.fields.file lists them "
-                "as 'line N: message'; report.errors has them with their line numbers.",
+                ErrorSerializer,
+                description="Bad input, or a file with errors (nothing stored): "
+                "error.fields.file lists them in line order as 'line N: message'.",
                 examples=[
                     OpenApiExample(
                         "A TRF whose lines disagree",
                         value={
                             "error": {
                                 "code": "invalid",
-                                "message": "The file has 1 error(s); nothing was stored.",
+                                "message": "The file has 1 error(s); nothing was stored. "
+                                "line 9: round 2: results disagree: 3 has '1', 4 has '1' on "
+                                "line 10",
                                 "fields": {
                                     "file": [
                                         "line 9: round 2: results disagree: 3 has '1', "
                                         "4 has '1' on line 10"
                                     ]
                                 },
-                            },
-                            "report": {"errors": [{"line": 9, "message": "...", "other_line": 10}]},
+                            }
                         },
+                        status_codes=["400"],
                     )
                 ],
             ),
+            415: OpenApiResponse(
+                ErrorSerializer,
+                description="The body is not multipart/form-data: send the file as a form "
+                "upload (curl -F file=@...).",
+            ),
             409: OpenApiResponse(
-                ImportErrorSerializer, description="Games of a closed period: nothing stored."
+                ErrorSerializer,
+                description="Games of a closed period (or before a closed one): nothing "
+                "stored; error.fields.file names the lines.",
             ),
         },
     )
@@ -206,10 +207,10 @@ class ImportView(ClubScopedView):
             code = report.error_code or "invalid"
             error = error_body(
                 code,
-                f"The file has {len(report.errors)} error(s); nothing was stored.",
+                f"The file has {len(report.errors)} error(s); nothing was stored. "
+                f"{report.errors[0]}",
                 {"file": [str(e) for e in report.errors]},
             )
-            error["report"] = body
             return Response(
                 error,
                 status=status.HTTP_409_CONFLICT
