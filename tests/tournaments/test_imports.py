@@ -463,3 +463,21 @@ def test_role_helper_is_what_the_service_uses(world: ImportWorld) -> None:
     # The arbiter is the least role that imports: documented in the API schema too.
     assert Role.includes(Role.ARBITER, Role.ARBITER)
     assert not Role.includes(Role.VIEWER, Role.ARBITER)
+
+
+def test_values_the_tables_cannot_hold_are_line_errors(world: ImportWorld) -> None:
+    long_name = "X" * 201
+    data = (
+        "date,white,black,result,round,white_fide_id\n"
+        f"2026-10-01,{long_name},Bob,1-0,1,\n"
+        "2026-10-02,Ann,Bob,1-0,40000,\n"
+        "2026-10-03,Ann,Bob,1-0,1,99999999999999\n"
+    ).encode()
+    before = counts()
+    report = import_csv(club=world.club, rating_list="standard", data=data, by=world.arbiter)
+    assert [(e.line, e.message) for e in report.errors] == [
+        (2, "a player's name is longer than 200 characters"),
+        (3, "round 40000 is out of range 1-999"),
+        (4, "99999999999999 is not a FIDE ID"),
+    ]
+    assert counts() == before

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from django.db import transaction
+from django.db import DataError, transaction
 from django.db.models.functions import Lower
 
 from players.models import Club, Player, RatingList, Role, Sex, Title
@@ -79,6 +79,10 @@ BYE_LABELS = {
 # Chunk size of ``__in`` lookups: well under SQLite's 32,766 bound variables.
 _CHUNK = 5000
 _MAX_ROUNDS = 99
+# Bounds of the columns a PGN or CSV value lands in (the TRF's fixed widths stay inside).
+_MAX_ROUND_NUMBER = 999
+_MAX_NAME = 200
+_MAX_FIDE_ID = 10**12
 
 
 @dataclass(frozen=True, slots=True)
@@ -486,6 +490,21 @@ def _plan_trf(parsed: ParsedTournament, digest: str, report: ImportReport) -> _P
     return _Plan(list(persons.values()), [tournament], games)
 
 
+def _check_sizes(game: ParsedGame, report: ImportReport) -> None:
+    """What the parsers accept but the tables cannot hold: say which line, not a 500."""
+    if game.round is not None and not 1 <= game.round <= _MAX_ROUND_NUMBER:
+        report.errors.append(
+            LineMessage(game.line, f"round {game.round} is out of range 1-{_MAX_ROUND_NUMBER}")
+        )
+    for ref in (game.white, game.black):
+        if len(_clean_name(ref.name)) > _MAX_NAME:
+            report.errors.append(
+                LineMessage(game.line, f"a player's name is longer than {_MAX_NAME} characters")
+            )
+        if ref.fide_id is not None and ref.fide_id > _MAX_FIDE_ID:
+            report.errors.append(LineMessage(game.line, f"{ref.fide_id} is not a FIDE ID"))
+
+
 def _note_withdrawals(parsed: ParsedTournament, report: ImportReport) -> None:
     """A player whose last rounds are all absences (Z) withdrew; worth a line in the report."""
     absent: dict[int, set[int]] = defaultdict(set)
@@ -581,6 +600,7 @@ def _plan_games(parsed: ParsedGames, digest: str, report: ImportReport) -> _Plan
         )
         if planned[-1].white is planned[-1].black:
             report.errors.append(LineMessage(game.line, "both sides are the same player"))
+        _check_sizes(game, report)
     return _Plan(list(persons.values()), list(tournaments.values()), planned)
 
 
@@ -622,6 +642,12 @@ class _Store:
         except DomainError as error:
             report.errors.append(LineMessage(self._line_of(error), error.message))
             report.error_code = "conflict" if isinstance(error, ConflictError) else "invalid"
+        except DataError as error:
+            # A value the checks above let through but a column cannot hold; the
+            # transaction is rolled back like any other refusal.
+            first = str(error).strip().splitlines()[0] if str(error).strip() else "out of range"
+            report.errors.append(LineMessage(0, f"the database refused a value: {first}"))
+            report.error_code = "invalid"
         if report.errors:
             report.error_code = report.error_code or "invalid"
             report.games_created = 0
