@@ -1,10 +1,11 @@
-"""Multi-row INSERTs without model instances, for the services' large bulk writes.
+"""Bulk rows without model instances (COPY or multi-row INSERTs), for large bulk writes.
 
 ``Model.objects.bulk_create`` builds a model instance and prepares every field of every row
 through the ORM: about 50 microseconds a row, so 100,000 imported games took half a minute.
 The services validate their rows first (the same checks as always) and then hand plain
 tuples to :func:`insert_rows`, which adapts only the values that need it (dates, datetimes,
-JSON) and sends a few thousand rows per statement. Fields the caller does not name get
+JSON) and sends a few thousand rows per statement (SQLite) or streams them with COPY
+(PostgreSQL, as the period close does). Fields the caller does not name get
 their model default (``auto_now``/``auto_now_add`` fields the current time), so a field the
 tracker adds later with a default needs no change here.
 """
