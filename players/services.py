@@ -482,3 +482,133 @@ def k_override_set(
                 created_by_id=by.pk,
             )
     return locked
+
+
+def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any]]) -> list[Player]:
+    """Create many players at once inside the caller's transaction (imports).
+
+    Each item takes player_create's keyword arguments (``name``, ``birth_date``, ...,
+    ``ratings``) and is validated the same way; errors name the item (``[3].name``). Set-based:
+    one query for the FIDE IDs, the lists' next months computed once, bulk inserts. The
+    caller checks the role (arbiter or above) and owns the transaction, so an import stores
+    its players, tournament and games all or nothing.
+    """
+    if not players:
+        return []
+    lists = {rl.kind: rl for rl in RatingList.objects.filter(club=club)}
+    cleaned: list[tuple[dict[str, Any], dict[str, dict[str, Any]]]] = []
+    seen_fide: set[int] = set()
+    for index, item in enumerate(players):
+        values = {field: item[field] for field in _PLAYER_FIELDS if field in item}
+        try:
+            fields = _clean_player_fields({"name": item.get("name"), **values})
+            entries = _entries_by_kind(item.get("ratings", ()), lists)
+        except ValidationFailed as error:
+            raise ValidationFailed(
+                f"[{index}].{error.message}",
+                fields={f"[{index}].{key}": value for key, value in error.fields.items()},
+            ) from None
+        fide_id = fields.get("fide_id")
+        if fide_id is not None:
+            if fide_id in seen_fide:
+                raise _invalid(f"[{index}].fide_id", "Given to two new players.")
+            seen_fide.add(fide_id)
+        cleaned.append((fields, entries))
+    taken = {
+        fide_id
+        for fide_id in Player.objects.filter(club=club, fide_id__in=sorted(seen_fide)).values_list(
+            "fide_id", flat=True
+        )
+        if fide_id is not None
+    }
+    if taken:
+        raise _invalid("fide_id", f"Another player of the club has FIDE ID {min(taken)}.")
+    created = Player.objects.bulk_create(
+        [Player(club=club, **fields) for fields, _ in cleaned], batch_size=2000
+    )
+    # The lists' next month and whether they have history are the same for every player.
+    list_facts = []
+    for rating_list in lists.values():
+        month = next_period_month(rating_list=rating_list)
+        has_history = (
+            RatingPeriod.objects.filter(rating_list=rating_list)
+            .exclude(status=RatingPeriod.Status.OPEN)
+            .exists()
+        )
+        list_facts.append((rating_list, month, has_history))
+    # Imported here: tournaments.services imports this module (k_for) at load time.
+    from tournaments.services.bulk import insert_rows
+
+    rating_rows: list[tuple[Any, ...]] = []
+    k_rows: list[tuple[Any, ...]] = []
+    for player, (_, entries) in zip(created, cleaned, strict=True):
+        for rating_list, month, has_history in list_facts:
+            entry = entries.get(rating_list.kind, {})
+            rating = entry.get("rating")
+            rated_games = entry.get("rated_games", 0)
+            reached = entry.get("reached_2400", False)
+            state = engine.PlayerState(rating, rated_games, player.birth_year, reached)
+            k = k_for(rating_list=rating_list, state=state, k_override=None, period_year=month.year)
+            rating_rows.append(
+                (
+                    player.pk,
+                    rating_list.pk,
+                    rating,
+                    rated_games,
+                    reached,
+                    k.value,
+                    k.reason.value,
+                    rating,
+                    rated_games,
+                    reached,
+                    month if has_history else None,
+                )
+            )
+            reason = engine.k_change_reason(None, k)
+            if reason is not None:
+                k_rows.append(
+                    (
+                        player.pk,
+                        rating_list.pk,
+                        month,
+                        None,
+                        k.value,
+                        k.reason.value,
+                        reason.value,
+                        "entered when the player joined",
+                        by.pk,
+                    )
+                )
+    insert_rows(
+        PlayerRating,
+        (
+            "player",
+            "rating_list",
+            "rating",
+            "rated_games",
+            "reached_2400",
+            "k_factor",
+            "k_reason",
+            "entry_rating",
+            "entry_rated_games",
+            "entry_reached_2400",
+            "entry_month",
+        ),
+        rating_rows,
+    )
+    insert_rows(
+        KFactorChange,
+        (
+            "player",
+            "rating_list",
+            "effective_month",
+            "old_k",
+            "new_k",
+            "new_reason",
+            "reason",
+            "note",
+            "created_by",
+        ),
+        k_rows,
+    )
+    return created

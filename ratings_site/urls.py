@@ -16,5 +16,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("", include("players.urls")),
     path("", include("tournaments.urls")),
+    path("", include("tournaments.urls_exports")),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
 ]

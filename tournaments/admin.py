@@ -29,6 +29,7 @@ from players.admin import (
 from players.models import KChangeReason, KReason, Player, Role
 from ratings_site.errors import DomainError
 from tournaments import services
+from tournaments.admin_imports import import_urls
 from tournaments.models import Game, RatingChange, RatingPeriod, RatingRun, Tournament
 
 GAME_FIELDS = ("date", "round", "white", "black", "result", "rated")
@@ -94,6 +95,11 @@ class TournamentAdmin(ClubScopedAdmin):
     date_hierarchy = "end_date"
     fields = ("club", "name", "rating_list", "start_date", "end_date", "rounds", "city")
     inlines = [GameInline]
+    # The "Import tournament file" page lives in admin_imports.py (the imports branch).
+    change_list_template = "admin/tournaments/tournament/change_list.html"
+
+    def get_urls(self) -> list[Any]:
+        return import_urls(self) + super().get_urls()
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         queryset: QuerySet[Any] = super().get_queryset(request)

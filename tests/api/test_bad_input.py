@@ -221,6 +221,8 @@ CASES: list[Bad] = [
     Bad("GET", C + "/games/", 400, query={"player": "abc"}, fields=fields("player")),
     Bad("POST", C + "/games/", 400, {**GOOD_GAME, "white": 1}, fields=fields("black")),
     Bad("POST", C + "/games/", 400, "just a string"),
+    # imports take multipart only; its multipart bad input is in test_imports_api.py
+    Bad("POST", C + "/imports/", 415, {"format": "trf", "list": "standard"}),
     Bad("POST", C + "/games/", 400, [], fields=fields("games")),
     Bad("POST", C + "/games/", 400, {"result": "2-0"}, fields=fields("result", "date")),
     Bad("GET", C + "/games/{id}/", 404, values=lambda w: {"id": w.south.open_game.pk}),

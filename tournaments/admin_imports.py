@@ -1,0 +1,117 @@
+"""The admin's "Import tournament file" page, reached from the tournament list.
+
+A form (club, list, format, file, dry run) that calls the import service and shows its
+report; errors become admin messages with their line numbers. The club choices are the
+clubs where the user is an arbiter or above; the service checks the role again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path
+
+from players.admin import club_ids_with, is_superuser, report_domain_error, role_allows
+from players.models import Club, ListKind, Role
+from ratings_site.errors import DomainError
+from tournaments.services.imports import ImportReport, import_file
+
+FORMAT_CHOICES = [
+    ("trf", "FIDE TRF (TRF16 / TRF-2026)"),
+    ("pgn", "PGN (headers: Event, Date, White, Black, Result, ...)"),
+    ("csv", "CSV of games (date, white, black, result, tournament, round)"),
+]
+#: Messages shown for a refused file; the report table lists every error anyway.
+SHOWN_ERRORS = 20
+
+
+class ImportForm(forms.Form):
+    club = forms.ModelChoiceField(queryset=Club.objects.none())
+    rating_list = forms.ChoiceField(
+        label="List", choices=ListKind.choices, initial=ListKind.STANDARD
+    )
+    format = forms.ChoiceField(choices=FORMAT_CHOICES, initial="trf")
+    file = forms.FileField(help_text="TRF and PGN may be UTF-8 or Windows-1252; CSV UTF-8.")
+    dry_run = forms.BooleanField(
+        label="Dry run", required=False, help_text="Show what would be imported; store nothing."
+    )
+
+    def __init__(self, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        clubs = Club.objects.all()
+        if not is_superuser(request):
+            clubs = clubs.filter(pk__in=club_ids_with(request, Role.ARBITER))
+        field = self.fields["club"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = clubs.order_by("name")
+        if clubs.count() == 1:
+            field.initial = clubs.first()
+
+
+def import_urls(model_admin: admin.ModelAdmin[Any]) -> list[URLPattern]:
+    """The URL to add to the tournament admin's get_urls()."""
+    info = model_admin.opts.app_label, model_admin.opts.model_name
+
+    def view(request: HttpRequest) -> HttpResponse:
+        return import_view(model_admin, request)
+
+    return [
+        path(
+            "import/",
+            model_admin.admin_site.admin_view(view),
+            name="{}_{}_import".format(*info),
+        )
+    ]
+
+
+def import_view(model_admin: admin.ModelAdmin[Any], request: HttpRequest) -> HttpResponse:
+    if not role_allows(request, Role.ARBITER, None):
+        raise PermissionDenied
+    report: ImportReport | None = None
+    if request.method == "POST":
+        form = ImportForm(request.POST, request.FILES, request=request)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                report = import_file(
+                    format=data["format"],
+                    club=data["club"],
+                    rating_list=data["rating_list"],
+                    data=data["file"].read(),
+                    by=request.user,
+                    dry_run=data["dry_run"],
+                )
+            except DomainError as error:
+                report_domain_error(request, error)
+            else:
+                _announce(request, report)
+    else:
+        form = ImportForm(request=request)
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": "Import tournament file",
+        "opts": model_admin.opts,
+        "form": form,
+        "report": report,
+    }
+    return TemplateResponse(request, "admin/tournaments/tournament/import.html", context)
+
+
+def _announce(request: HttpRequest, report: ImportReport) -> None:
+    if report.errors:
+        messages.error(
+            request,
+            f"The file has {len(report.errors)} error(s); nothing was stored. Fix these lines "
+            "and upload it again.",
+        )
+        for error in report.errors[:SHOWN_ERRORS]:
+            messages.error(request, str(error))
+    elif report.already_imported:
+        messages.warning(request, "This file was imported already; nothing was stored.")
+    else:
+        messages.success(request, report.summary())

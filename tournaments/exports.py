@@ -1,0 +1,215 @@
+"""The read side of exports: published lists, a player's history and a tournament as files.
+
+Selectors that turn rows into the interchange package's plain records (ListRow,
+HistoryRow, ParsedTournament) and hand them to its pure writers. Set-based: each export
+costs a fixed number of queries whatever its size. Views and commands call these and only
+deliver the text.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from fractions import Fraction
+from typing import Literal
+
+from players.models import Player, PlayerRating, RatingList, Sex
+from ratings_site.errors import NotFoundError, ValidationFailed
+from tournaments.interchange import (
+    FORFEIT_RESULTS,
+    GameResult,
+    HistoryRow,
+    ListRow,
+    ParsedGame,
+    ParsedPlayer,
+    ParsedTournament,
+    write_history_csv,
+    write_list_csv,
+    write_list_txt,
+    write_trf,
+)
+from tournaments.models import Game, RatingChange, RatingPeriod, Tournament
+from tournaments.selectors import latest_closed_period, parse_month, published_list
+
+ListFormat = Literal["csv", "txt"]
+LIST_FORMATS: tuple[str, ...] = ("csv", "txt")
+
+
+def export_period(*, rating_list: RatingList, month: str | None = None) -> RatingPeriod:
+    """The closed period whose published list is wanted (default: the latest one)."""
+    if month is None:
+        period = latest_closed_period(rating_list=rating_list)
+        if period is None:
+            raise NotFoundError(f"The {rating_list.kind} list has no published period yet.")
+        return period
+    wanted = parse_month(month)
+    period = RatingPeriod.objects.filter(
+        rating_list=rating_list, month=wanted, status=RatingPeriod.Status.CLOSED
+    ).first()
+    if period is None:
+        raise NotFoundError(f"No published {rating_list.kind} list for {month}.")
+    return period
+
+
+def list_rows(*, rating_list: RatingList, period: RatingPeriod) -> list[ListRow]:
+    """The list published after ``period``, ranked, as rows for the writers."""
+    rows = []
+    for change in published_list(rating_list=rating_list, period=period):
+        player = change.player
+        flag = ("w" if player.sex == Sex.FEMALE else "") + ("" if player.active else "i")
+        rows.append(
+            ListRow(
+                player_id=player.pk,
+                name=player.name,
+                title=player.title,
+                federation=player.federation,
+                rating=change.rating_after,
+                games=change.games,
+                birth_year=player.birth_year,
+                flag=flag,
+                k=change.k_next,
+                fide_id=player.fide_id,
+                sex=player.sex,
+            )
+        )
+    return rows
+
+
+def list_export(*, rating_list: RatingList, period: RatingPeriod, format: str) -> str:
+    """The published list as CSV or FIDE-style fixed-width TXT."""
+    if format not in LIST_FORMATS:
+        raise ValidationFailed(
+            f"format: {format!r} is not csv or txt.", fields={"format": ["Use csv or txt."]}
+        )
+    rows = list_rows(rating_list=rating_list, period=period)
+    return write_list_csv(rows) if format == "csv" else write_list_txt(rows)
+
+
+def history_rows(*, player: Player) -> list[HistoryRow]:
+    """Every closed period of the player on every list, oldest first."""
+    changes = (
+        RatingChange.objects.filter(player=player, current=True)
+        .select_related("period", "rating_list")
+        .order_by("period__month", "rating_list__kind")
+    )
+    return [
+        HistoryRow(
+            period=change.period.label,
+            list_kind=change.rating_list.kind,
+            rating_before=change.rating_before,
+            rating_after=change.rating_after,
+            change=change.change,
+            change_unrounded=None
+            if change.change_unrounded is None
+            else Fraction(change.change_unrounded),
+            games=change.games,
+            score=Fraction(change.score),
+            expected=Fraction(change.expected),
+            k=change.k_factor,
+            k_reason=change.k_reason,
+            note=change.get_event_display(),
+        )
+        for change in changes
+    ]
+
+
+def history_csv(*, player: Player) -> str:
+    return write_history_csv(history_rows(player=player))
+
+
+def tournament_record(*, tournament: Tournament) -> ParsedTournament:
+    """The tournament as the interchange record, ready for ``write_trf``.
+
+    Start numbers go by the players' current rating on the tournament's list (highest
+    first, unrated last), then name. Byes are not stored, so a round a player did not play
+    is written as absent (``0000 - Z``). A round's date is its earliest game's.
+    """
+    games = list(
+        Game.objects.filter(tournament=tournament)
+        .select_related("white", "black")
+        .order_by("round", "date", "id")
+    )
+    unnumbered = [game for game in games if game.round is None]
+    if unnumbered:
+        raise ValidationFailed(
+            f"{len(unnumbered)} game(s) of {tournament.name} have no round; a TRF needs one "
+            "for every game.",
+            fields={"round": ["Every game needs a round to be written as TRF."]},
+        )
+    players: dict[int, Player] = {}
+    for game in games:
+        players[game.white_id] = game.white
+        players[game.black_id] = game.black
+    ratings = dict(
+        PlayerRating.objects.filter(
+            rating_list_id=tournament.rating_list_id, player_id__in=list(players)
+        ).values_list("player_id", "rating")
+    )
+    order = sorted(
+        players.values(), key=lambda p: (-(ratings.get(p.pk) or 0), p.name.casefold(), p.pk)
+    )
+    parsed_players = {
+        player.pk: ParsedPlayer(
+            start_no=number,
+            name=player.name,
+            fide_id=player.fide_id,
+            birth_date=player.birth_date,
+            birth_year=player.birth_year,
+            sex={Sex.MALE: "m", Sex.FEMALE: "w"}.get(Sex(player.sex), "") if player.sex else "",
+            title=player.title,
+            federation=player.federation,
+            rating=ratings.get(player.pk),
+            line=0,
+        )
+        for number, player in enumerate(order, start=1)
+    }
+    rounds = max([tournament.rounds or 0, *(game.round or 0 for game in games)])
+    round_dates: list[datetime.date | None] = [None] * rounds
+    seen: dict[int, set[int]] = defaultdict(set)
+    records: list[ParsedGame] = []
+    for game in games:
+        assert game.round is not None  # refused above
+        index = game.round - 1
+        earliest = round_dates[index]
+        if earliest is None or game.date < earliest:
+            round_dates[index] = game.date
+        for side in (game.white_id, game.black_id):
+            if side in seen[game.round]:
+                raise ValidationFailed(
+                    f"{players[side].name} has two games in round {game.round}; a TRF has one "
+                    "game per player and round.",
+                    fields={"round": [f"Two games of one player in round {game.round}."]},
+                )
+            seen[game.round].add(side)
+        result = GameResult(game.result)
+        records.append(
+            ParsedGame(
+                round=game.round,
+                date=game.date,
+                white=parsed_players[game.white_id].ref(),
+                black=parsed_players[game.black_id].ref(),
+                result=result,
+                # A forfeit is never rated, whatever the flag says.
+                rated=game.rated and result not in FORFEIT_RESULTS,
+                note="",
+                line=0,
+            )
+        )
+    return ParsedTournament(
+        name=tournament.name,
+        city=tournament.city,
+        federation="",
+        start_date=tournament.start_date,
+        end_date=tournament.end_date,
+        rounds=rounds,
+        round_dates=tuple(round_dates),
+        players=tuple(parsed_players[player.pk] for player in order),
+        games=tuple(records),
+        byes=(),
+        warnings=(),
+    )
+
+
+def tournament_trf(*, tournament: Tournament) -> str:
+    """The tournament as a TRF16 file (CR LF line ends)."""
+    return write_trf(tournament_record(tournament=tournament))

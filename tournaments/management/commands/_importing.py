@@ -1,0 +1,135 @@
+"""What import_trf, import_pgn and import_csv share: arguments, progress bar, report.
+
+A file name starting with an underscore is not a command of its own (Django's rule).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from tqdm import tqdm
+
+from players.models import Club, ListKind, Membership, Role
+from ratings_site.errors import DomainError
+from tournaments.services.imports import ImportReport, import_file
+
+
+class ImportCommand(BaseCommand):
+    format = ""
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help=f"The {self.format.upper()} file to import.")
+        parser.add_argument("--club", required=True, help="The club's slug.")
+        parser.add_argument(
+            "--list",
+            default=ListKind.STANDARD,
+            choices=ListKind.values,
+            help="The list the games are rated on (default: standard).",
+        )
+        parser.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="Report what would be created and matched; store nothing.",
+        )
+        parser.add_argument(
+            "--user",
+            help="Import as this user (needs the arbiter role in the club); default: the "
+            "club's first owner.",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path = Path(options["file"])
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise CommandError(f"cannot read {path}: {error.strerror}") from None
+        club = Club.objects.filter(slug=options["club"]).first()
+        if club is None:
+            raise CommandError(f"no club {options['club']!r}")
+        user = self._user(club, options.get("user"))
+        lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+        show_bar = options["verbosity"] > 0
+        with tqdm(
+            total=lines, unit="line", desc=f"Reading {path.name}", disable=not show_bar
+        ) as bar:
+
+            def progress(done: int) -> None:
+                bar.update(max(0, done - bar.n))
+
+            try:
+                report = import_file(
+                    format=self.format,
+                    club=club,
+                    rating_list=options["list"],
+                    data=data,
+                    by=user,
+                    dry_run=options["dry_run"],
+                    progress=progress,
+                )
+            except DomainError as error:
+                raise CommandError(error.message) from None
+        self._print(report)
+        if report.errors:
+            listed = "\n".join(f"  {error}" for error in report.errors)
+            raise CommandError(
+                f"{len(report.errors)} error(s) in {path.name}; nothing was stored:\n{listed}"
+            )
+
+    def _user(self, club: Club, username: str | None) -> Any:
+        users = get_user_model()
+        if username:
+            user = users.objects.filter(username=username).first()
+            if user is None:
+                raise CommandError(f"no user {username!r}")
+            return user
+        owner = (
+            Membership.objects.filter(club=club, role=Role.OWNER)
+            .select_related("user")
+            .order_by("id")
+            .first()
+        )
+        if owner is None:
+            raise CommandError(f"{club.slug} has no owner; name the importing user with --user")
+        return owner.user
+
+    def _print(self, report: ImportReport) -> None:
+        out = self.stdout
+        heading = "DRY RUN: nothing was stored" if report.dry_run else "Import report"
+        out.write(self.style.MIGRATE_HEADING(f"{heading} ({report.format}, {report.rating_list})"))
+        if report.already_imported:
+            out.write(
+                self.style.WARNING("Already imported: this file's games are stored; nothing new.")
+            )
+        for tournament in report.tournaments:
+            ident = f"#{tournament.id} " if tournament.id else ""
+            out.write(
+                f"Tournament {ident}{tournament.name}: {tournament.start_date} to "
+                f"{tournament.end_date}, {tournament.rounds or '-'} rounds, {tournament.games} games"
+            )
+        out.write(f"Games created: {report.games_created}")
+        for entry in report.games_not_rated:
+            out.write(
+                f"  not rated (line {entry.line}): round {entry.round or '-'} {entry.white} - "
+                f"{entry.black} {entry.result}: {entry.reason}"
+            )
+        for skipped in report.games_skipped:
+            out.write(f"  skipped, {skipped}")
+        out.write(f"Players matched: {len(report.players_matched)}")
+        for player in report.players_matched:
+            out.write(
+                f"  line {player.line}: {player.name} -> #{player.player_id} by {player.matched_by}"
+            )
+        out.write(f"Players created: {len(report.players_created)}")
+        for player in report.players_created:
+            out.write(f"  line {player.line}: {player.name}")
+        if report.byes:
+            out.write(f"Byes (recorded in this report, not stored): {len(report.byes)}")
+            for bye in report.byes:
+                out.write(f"  line {bye.line}: round {bye.round} {bye.player}: {bye.label}")
+        for warning in report.warnings:
+            out.write(self.style.WARNING(f"Warning: {warning}"))
+        if not report.errors:
+            out.write(self.style.SUCCESS(report.summary()))

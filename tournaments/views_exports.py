@@ -1,0 +1,73 @@
+"""Downloads: a published list (CSV, TXT), a player's history (CSV), a tournament (TRF).
+
+Scoped like the public pages: the club comes through ``club_get_visible``, so a private
+club's files need a signed-in member and answer 404 to anyone else. The files are built by
+tournaments.exports; these views only deliver them.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.views.decorators.http import require_GET
+
+from players.models import Club, Player
+from players.selectors import club_get_visible, rating_list_get
+from ratings_site.errors import DomainError, NotFoundError
+from tournaments.exports import export_period, history_csv, list_export, tournament_trf
+from tournaments.models import Tournament
+
+_CONTENT_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "txt": "text/plain; charset=utf-8",
+    "trf": "text/plain; charset=utf-8",
+}
+
+
+def _download(text: str, filename: str, kind: str) -> HttpResponse:
+    response = HttpResponse(text, content_type=_CONTENT_TYPES[kind])
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _club(request: HttpRequest, slug: str) -> Club:
+    try:
+        return club_get_visible(user=request.user, slug=slug)
+    except NotFoundError as error:
+        raise Http404(error.message) from None
+
+
+@require_GET
+def list_download(request: HttpRequest, club: str, list: str, format: str) -> HttpResponse:
+    """``?period=YYYY-MM`` picks a closed period; the default is the latest published list."""
+    the_club = _club(request, club)
+    try:
+        rating_list = rating_list_get(club=the_club, kind=list)
+        period = export_period(rating_list=rating_list, month=request.GET.get("period"))
+        text = list_export(rating_list=rating_list, period=period, format=format)
+    except NotFoundError as error:
+        raise Http404(error.message) from None
+    except DomainError as error:
+        return HttpResponse(error.message, status=error.status, content_type="text/plain")
+    return _download(text, f"{the_club.slug}-{list}-{period.label}.{format}", format)
+
+
+@require_GET
+def player_history_download(request: HttpRequest, club: str, id: int) -> HttpResponse:
+    the_club = _club(request, club)
+    player = Player.objects.filter(club=the_club, pk=id).first()
+    if player is None:
+        raise Http404("No such player in this club.")
+    return _download(history_csv(player=player), f"{the_club.slug}-player-{id}-history.csv", "csv")
+
+
+@require_GET
+def tournament_download(request: HttpRequest, club: str, id: int) -> HttpResponse:
+    the_club = _club(request, club)
+    tournament = Tournament.objects.filter(club=the_club, pk=id).first()
+    if tournament is None:
+        raise Http404("No such tournament in this club.")
+    try:
+        text = tournament_trf(tournament=tournament)
+    except DomainError as error:
+        return HttpResponse(error.message, status=error.status, content_type="text/plain")
+    return _download(text, f"{the_club.slug}-tournament-{id}.trf", "trf")
