@@ -28,8 +28,9 @@ from players.rating.types import (
 NOTE_FORFEIT = "forfeit: not rated"
 NOTE_UNRATED_OPPONENT = "opponent unrated: counts only toward the opponent's first rating"
 
-# (game, raw difference, counted difference, expected, note); expected None = not rated.
-_Row = tuple[GameInput, int | None, int | None, int | float | None, str]
+# (game, score in halves, raw difference, counted difference, expected, note); expected is
+# hundredths (table) or a float (formula), None when the game is not rated.
+_Row = tuple[GameInput, int, int | None, int | None, int | float | None, str]
 
 
 def _score_halves(game: GameInput) -> int:
@@ -78,11 +79,11 @@ def period_change(
         if not game.played:
             if rows is not None:
                 raw_or_none = None if opponent is None else rating - opponent
-                rows.append((game, raw_or_none, None, None, NOTE_FORFEIT))
+                rows.append((game, 0, raw_or_none, None, None, NOTE_FORFEIT))
             continue
         if opponent is None:
             if rows is not None:
-                rows.append((game, None, None, None, NOTE_UNRATED_OPPONENT))
+                rows.append((game, 0, None, None, None, NOTE_UNRATED_OPPONENT))
             continue
         raw = rating - opponent
         # Same rule as differences.not_rated_reason, inlined: this loop runs per game of a
@@ -93,7 +94,7 @@ def period_change(
             and (rating > FAST_UNRATED_ABOVE or opponent > FAST_UNRATED_ABOVE)
         ):
             if rows is not None:
-                rows.append((game, raw, None, None, NOTE_FAST_GAP))
+                rows.append((game, 0, raw, None, None, NOTE_FAST_GAP))
             continue
         counted = raw
         if capped_player:
@@ -101,7 +102,8 @@ def period_change(
                 counted = CAP
             elif counted < -CAP:
                 counted = -CAP
-        score_halves += _score_halves(game)
+        halves = _score_halves(game)
+        score_halves += halves
         count += 1
         expected: int | float
         if table:
@@ -121,7 +123,7 @@ def period_change(
                 if counted != raw
                 else ""
             )
-            rows.append((game, raw, counted, expected, note))
+            rows.append((game, halves, raw, counted, expected, note))
 
     k_used = cap_k(k, count)
     score = Fraction(score_halves, 2)
@@ -157,16 +159,17 @@ def period_change(
 
 
 def _line(row: _Row, *, k_used: int, table: bool) -> GameLine:
-    game, raw, counted, expected, note = row
+    game, halves, raw, counted, expected, note = row
     line_expected: Number | None = None
     line_change: Number | None = None
     if expected is not None:
         if table:
+            # Built from integer hundredths: the same exact value as K x (score - PD).
             line_expected = Fraction(int(expected), 100)
-            line_change = k_used * (game.score - line_expected)
+            line_change = Fraction(k_used * (halves * 50 - int(expected)), 100)
         else:
             line_expected = float(expected)
-            line_change = k_used * (float(game.score) - line_expected)
+            line_change = k_used * (halves / 2 - line_expected)
     return GameLine(
         opponent_rating=game.opponent_rating,
         score=game.score,

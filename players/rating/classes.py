@@ -1,4 +1,4 @@
-"""Rating classes (fide-rules.md section 8, seed 004) and the list floor (FIDE 6 / 7.1)."""
+"""Rating classes (fide-rules.md section 8, seed 004) and the list floor (section 6)."""
 
 from __future__ import annotations
 
@@ -28,9 +28,10 @@ def rating_class(rating: int) -> str:
 
 
 def apply_floor(rating: int, floor: int | None) -> int | None:
-    """FIDE lists only ratings of at least 1400 (the list's floor): below it -> None (unrated).
+    """FIDE publishes only ratings of at least 1400 (fide-rules.md section 6): below -> None.
 
-    A floor of None means the list publishes every rating.
+    `floor` is the list's (1400 for a FIDE-like list; None publishes every rating). A result
+    of None means the player drops off the list and is shown unrated from then on.
     """
     if floor is not None and rating < floor:
         return None

@@ -35,7 +35,7 @@ def counted_difference(own: int, opponent: int, *, rules: RatingRules) -> Counte
 
 
 def not_rated_reason(own: int, opponent: int, *, rules: RatingRules) -> str | None:
-    """FIDE Rapid and Blitz Rating Regulations 7.3 (from 1 December 2024).
+    """FIDE Rapid and Blitz Rating Regulations, rule in force from 1 December 2024.
 
     On the rapid and blitz lists a game between players 600 or more points apart is not
     rated if either is rated above 2600 (own > 2600 or opponent > 2600). Returns the reason,

@@ -33,16 +33,22 @@ def first_rating(
 ) -> FirstRating:
     """FIDE 8.2: Ru = Ra + dp for an unrated player, over chronological events.
 
-    - 8.2.1: a first event in which the player scored zero is disregarded;
-    - only played games against rated opponents count; at least `min_games` of them;
-    - 8.2.2: Ra = (sum of opponents + 2 x 1800) / (n + 2), p = (points + 1) / (n + 2);
+    - a first event in which the player scored zero is disregarded;
+    - only played games against rated opponents count; at least `min_games` (5) of them;
+    - Ra = (sum of opponents + 2 x 1800) / (n + 2), p = (points + 1) / (n + 2): two
+      hypothetical 1800 opponents, both drawn;
     - dp from table 8.1.1 with p rounded to whole percent (.5 up); Ru = Ra + dp rounded to
       whole (.5 away from zero) and capped at `maximum` (2200);
-    - 7.1.4: published only when Ru >= `minimum` (1400): otherwise rating None with a note.
+    - published only when Ru >= `minimum` (1400, 7.1.4): otherwise rating None with a note.
     """
     notes: list[str] = []
     counted_events = [_counted(event) for event in events]
-    if counted_events and sum((score for _, score in counted_events[0]), LOSS) == 0:
+    # An opening event with no counted game has nothing to disregard.
+    if (
+        counted_events
+        and counted_events[0]
+        and sum((score for _, score in counted_events[0]), LOSS) == 0
+    ):
         counted_events = counted_events[1:]
         notes.append("first event disregarded: zero points")
     games = [game for event in counted_events for game in event]

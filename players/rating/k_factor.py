@@ -55,7 +55,7 @@ def cap_k(k: int, games: int) -> int:
 
 
 def fixed_k(value: int) -> KFactor:
-    """A K set by the list or a calculator (FIDE 8.3.3 allows none; club lists need it): 1..100."""
+    """A K fixed by the list or a calculator, 1..100 (outside FIDE 8.3.3: clubs' own Elo lists)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"K must be a whole number from 1 to 100 (got {value!r})")
     if not FIXED_K_MIN <= value <= FIXED_K_MAX:
