@@ -23,6 +23,7 @@ from __future__ import annotations
 import datetime
 import gc
 import json
+import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -840,7 +841,14 @@ def period_close(*, period: RatingPeriod, by: User, progress: Progress | None = 
             )
         _check_order(locked_list, locked)
         started = timezone.now()
-        plan = compute_plan(read_inputs(rating_list=locked_list, period=locked), progress=progress)
+        clock = time.perf_counter()
+        inputs = read_inputs(rating_list=locked_list, period=locked)
+        seconds = {"read": time.perf_counter() - clock}
+        clock = time.perf_counter()
+        plan = compute_plan(inputs, progress=progress)
+        del inputs  # the games can go before the writes start
+        seconds["compute"] = time.perf_counter() - clock
+        clock = time.perf_counter()
         run = RatingRun.objects.create(
             rating_list=locked_list,
             kind=RatingRun.Kind.CLOSE,
@@ -850,9 +858,11 @@ def period_close(*, period: RatingPeriod, by: User, progress: Progress | None = 
         )
         write_plan(plan, rating_list=locked_list, period=locked, run=run, by=by)
         _mark_closed(locked, by)
+        seconds["write"] = time.perf_counter() - clock
         run.finished = timezone.now()
         run.players_changed = plan.players_changed
-        run.summary = _summary(plan)
+        # Where a big close spends its time, for whoever watches it grow.
+        run.summary = {**_summary(plan), "seconds": {k: round(v, 3) for k, v in seconds.items()}}
         run.report = _close_report(plan)
         run.save()
         period.status = locked.status

@@ -337,7 +337,7 @@ def run_benchmark(
 
     def close() -> dict[str, Any]:
         run = period_close(period=period, by=user)
-        return {**size, "players_changed": run.players_changed}
+        return {**size, "players_changed": run.players_changed, "steps": run.summary["seconds"]}
 
     for name, phase in (("preview", preview), ("naive_close_slice", naive), ("close", close)):
         lines.append(measure(name, phase))
