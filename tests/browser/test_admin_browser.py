@@ -10,7 +10,7 @@ from players.models import RatingList, Role
 from players.services import club_create, membership_set
 from tests.players.admin_world import JANUARY, PASSWORD, make_user
 from tests.tournaments.helpers import make_player, play
-from tournaments.models import RatingPeriod
+from tournaments.models import RatingChange, RatingPeriod
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,6 +33,10 @@ def test_officer_previews_and_closes_a_period(page: Any, live_server: Any, scree
     play(club, root, [(a, b, "1-0"), (c, a, "1/2-1/2"), (b, c, "0-1")], date=JANUARY)
     standard = RatingList.objects.get(club=club, kind="standard")
     period = RatingPeriod.objects.get(rating_list=standard)
+
+    # Before the close nothing is published: the public list has no period to show.
+    page.goto(f"{live_server.url}/clubs/riverside/lists/standard/")
+    assert "2025-01" not in page.locator("main").inner_text()
 
     page.goto(f"{live_server.url}/admin/")
     page.fill("#id_username", "officer")
@@ -59,3 +63,16 @@ def test_officer_previews_and_closes_a_period(page: Any, live_server: Any, scree
     period.refresh_from_db()
     assert period.status == "closed"
     assert period.closed_by_id == officer.pk
+
+    # The public list now shows the period and the changes the preview announced.
+    rating_after = {
+        change.player.name: change.rating_after
+        for change in RatingChange.objects.filter(period=period).select_related("player")
+    }
+    page.goto(f"{live_server.url}/clubs/riverside/lists/standard/")
+    listing = page.locator("main").inner_text()
+    assert "2025-01" in listing
+    for name, rating in rating_after.items():
+        assert name in listing
+        assert str(rating) in listing
+    assert rating_after["Ada Lovelace"] != 1850
