@@ -1,0 +1,28 @@
+"""The models' choice enums mirror the engine's enums (the engine cannot import Django, so
+the values are written twice): a value added on one side only would be stored but not
+understood, or understood but refused by the database's check constraints."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import pytest
+from django.db import models
+
+from players import models as player_models
+from players import rating as engine
+
+
+@pytest.mark.parametrize(
+    ("model_enum", "engine_enum"),
+    [
+        (player_models.ListKind, engine.ListKind),
+        (player_models.ExpectedMethod, engine.ExpectedMethod),
+        (player_models.KReason, engine.KReason),
+        (player_models.KChangeReason, engine.KChangeReason),
+    ],
+)
+def test_model_choices_have_the_engine_values(
+    model_enum: type[models.TextChoices], engine_enum: type[Enum]
+) -> None:
+    assert set(model_enum.values) == {member.value for member in engine_enum}
