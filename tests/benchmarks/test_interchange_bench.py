@@ -1,20 +1,26 @@
 """How fast the interchange parsers read a 100,000-game file (figures printed, not asserted).
 
 BENCH_SCALE=small runs 1% of the size. Each format prints one JSON line:
-{"name": ..., "games": ..., "seconds": ..., "peak_mb": ...}; peak_mb is how far the process's
-resident memory rose above where it was when the parse began (Linux /proc; null elsewhere).
+{"name": ..., "games": ..., "seconds": ..., "baseline_seconds": ..., "ratio": ...,
+"peak_mb": ..., "peak_scope": "work"}. The baseline does the least work that reads the same
+text in the same process (csv.reader over the CSV; the TRF's lines with their fixed columns
+sliced; a line scan of the PGN for its tag pairs), so ``ratio`` (parser / baseline) can be
+compared between machines of different speed. ``peak_mb``: see ``report.py``.
 """
 
 from __future__ import annotations
 
-import json
+import csv
+import io
 import os
 import random
+import re
 import time
 from collections.abc import Callable
 
 import pytest
 
+from tests.benchmarks.report import emit, ratio, traced_peak_mb
 from tournaments.interchange import parse_games_csv, parse_pgn, parse_trf
 
 GAMES = 100_000 if os.environ.get("BENCH_SCALE", "") != "small" else 1_000
@@ -71,52 +77,80 @@ def _pgn(games: int) -> str:
     return "\n".join(blocks)
 
 
-def _rss_mb(field: str) -> float | None:
-    """A field of /proc/self/status in MB (Linux); None elsewhere."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        return None
-    return None
+# The baselines: the least work that reads every game of the same text.
 
 
-def _reset_peak_rss() -> bool:
-    """Reset the kernel's peak-RSS mark (VmHWM) so it measures the parse alone."""
-    try:
-        with open("/proc/self/clear_refs", "w", encoding="ascii") as refs:
-            refs.write("5")
-    except OSError:
-        return False
-    return True
+def _trf_baseline(text: str) -> int:
+    """Split into lines and slice the fixed columns of each player line (TRF16 layout)."""
+    played = 0
+    for line in text.splitlines():
+        if not line.startswith("001"):
+            continue
+        _name, _rating = line[14:47], line[48:52]
+        # Round blocks start at column 92 and take ten columns each.
+        for start in range(91, len(line), 10):
+            opponent, _colour, _result = line[start : start + 4], line[start + 5], line[start + 7]
+            if opponent.strip():
+                played += 1
+    return played // 2
 
 
-def _measure(name: str, text: str, parse: Callable[[str], int]) -> None:
-    # Peak resident memory from the kernel, not tracemalloc: tracing every allocation would
-    # slow the parse several times over and spoil the timing.
-    before = _rss_mb("VmRSS") if _reset_peak_rss() else None
+def _csv_baseline(text: str) -> int:
+    rows = csv.reader(io.StringIO(text), delimiter=";")
+    next(rows)
+    return sum(1 for _row in rows)
+
+
+_TAG = re.compile(r'\[(\w+) "([^"]*)"\]')
+
+
+def _pgn_baseline(text: str) -> int:
+    """A plain line scan for ``[Tag "value"]``; a game is counted by its Result tag."""
+    games = 0
+    for line in text.splitlines():
+        if line.startswith("["):
+            tag = _TAG.match(line)
+            if tag is not None and tag.group(1) == "Result":
+                games += 1
+    return games
+
+
+def _timed(run: Callable[[str], int], text: str) -> tuple[float, int]:
     started = time.perf_counter()
-    games = parse(text)
-    seconds = time.perf_counter() - started
-    peak = _rss_mb("VmHWM")
-    peak_mb = round(peak - before, 1) if peak is not None and before is not None else None
-    figures = {"name": name, "games": games, "seconds": round(seconds, 3), "peak_mb": peak_mb}
-    print(json.dumps(figures))
+    games = run(text)
+    return time.perf_counter() - started, games
+
+
+def _measure(
+    name: str, text: str, parse: Callable[[str], int], baseline: Callable[[str], int]
+) -> None:
+    baseline_seconds, baseline_games = _timed(baseline, text)
+    seconds, games = _timed(parse, text)
+    figures = {
+        "name": name,
+        "games": games,
+        "seconds": round(seconds, 3),
+        "baseline_seconds": round(baseline_seconds, 5),
+        "ratio": ratio(seconds, baseline_seconds),
+        "peak_mb": traced_peak_mb(lambda: parse(text)),
+        "peak_scope": "work",
+    }
+    emit(figures)
     assert games == GAMES
+    # The baseline must have read the same games, or the ratio compares different work.
+    assert baseline_games == GAMES
 
 
 @pytest.mark.benchmark
 def test_trf_parse_speed() -> None:
-    _measure("trf", _trf(GAMES), lambda text: len(parse_trf(text).games))
+    _measure("trf", _trf(GAMES), lambda text: len(parse_trf(text).games), _trf_baseline)
 
 
 @pytest.mark.benchmark
 def test_csv_parse_speed() -> None:
-    _measure("csv", _csv(GAMES), lambda text: len(parse_games_csv(text).games))
+    _measure("csv", _csv(GAMES), lambda text: len(parse_games_csv(text).games), _csv_baseline)
 
 
 @pytest.mark.benchmark
 def test_pgn_parse_speed() -> None:
-    _measure("pgn", _pgn(GAMES), lambda text: len(parse_pgn(text).games))
+    _measure("pgn", _pgn(GAMES), lambda text: len(parse_pgn(text).games), _pgn_baseline)

@@ -2,11 +2,15 @@
 
 Run with ``make bench`` (or ``pytest tests/benchmarks/test_pages_bench.py -m benchmark -s``);
 ``BENCH_SCALE=small`` builds 500 players. Prints one JSON line per page:
-``{"name": "page_list", "players": 5000, "seconds": 0.012, "peak_mb": 1.9}`` where
+``{"name": "page_list", "players": 5000, "seconds": 0.012, "min_seconds": 0.011,
+"baseline_seconds": 0.002, "ratio": 6.0, "peak_mb": 1.9, "peak_scope": "work"}`` where
 ``seconds`` is the median over several requests through the Django test client (the whole
 request: middleware, view, queries, template), ``min_seconds`` the fastest (useful on a
-busy machine) and ``peak_mb`` the peak of Python memory
-allocated during one request. No timing assertions: the figures are for reading.
+busy machine), ``baseline_seconds`` the median of as many GETs of an unknown path (a 404:
+middleware, URL resolution and the small 404 template, no database) through the same client
+in the same process, ``ratio`` page / baseline (what can be compared between machines) and ``peak_mb`` the peak of Python memory
+allocated during one more request (see ``report.py``). No timing assertions: the figures
+are for reading.
 
 The club is built with bulk inserts (players, ratings, games) and then every month is
 closed by the real period-close service, so the pages read what production would hold.
@@ -15,12 +19,11 @@ closed by the real period-close service, so the pages read what production would
 from __future__ import annotations
 
 import datetime
-import json
+import logging
 import os
 import random
 import statistics
 import time
-import tracemalloc
 from typing import Any
 
 import pytest
@@ -30,6 +33,7 @@ from django.test import Client
 
 from players.models import Club, Player, PlayerRating, RatingList, Title
 from players.services import club_create
+from tests.benchmarks.report import emit, ratio, traced_peak_mb
 from tournaments.models import Game, RatingPeriod, Tournament
 from tournaments.services import period_close
 
@@ -40,6 +44,8 @@ MONTHS = 12
 ROUNDS = 4  # games per player per month
 REPEAT = 7
 YEAR = 2025
+# The calculator is no baseline: it computes and renders a form set (slower than most pages).
+BASELINE_URL = "/bench-baseline-not-found/"
 
 
 def build(players: int) -> tuple[Club, Player]:
@@ -129,26 +135,22 @@ FIRST = ["Anna", "Bo", "Carla", "Dmitri", "Elif", "Finn", "Greta", "Hugo", "Ines
 LAST = ["Berg", "Costa", "Dahl", "Eriksen", "Fischer", "Garcia", "Haugen", "Ivanova", "Jensen"]
 
 
-def measure(client: Client, url: str) -> tuple[float, float, float]:
+def measure(client: Client, url: str, status: int = 200) -> tuple[float, float, float]:
     response = client.get(url)  # warm: template compilation, caches
-    assert response.status_code == 200, url
+    assert response.status_code == status, url
     times = []
     for _ in range(REPEAT):
         started = time.perf_counter()
         client.get(url)
         times.append(time.perf_counter() - started)
-    tracemalloc.start()
-    client.get(url)
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    return statistics.median(times), min(times), peak / 1_000_000
+    return statistics.median(times), min(times), traced_peak_mb(lambda: client.get(url))
 
 
 def test_page_server_times() -> None:
     started = time.perf_counter()
     club, player = build(PLAYERS)
     built = time.perf_counter() - started
-    print(json.dumps({"name": "build", "players": PLAYERS, "seconds": round(built, 1)}))
+    emit({"name": "build", "players": PLAYERS, "seconds": round(built, 1)})
     base = f"/clubs/{club.slug}"
     pages: dict[str, str] = {
         "page_home": "/",
@@ -162,6 +164,14 @@ def test_page_server_times() -> None:
         "page_period_report": f"{base}/lists/standard/periods/{YEAR}-06/",
     }
     client = Client()
+    # Django logs every 404 as a warning; the baseline's would bury the figures.
+    request_log = logging.getLogger("django.request")
+    level = request_log.level
+    request_log.setLevel(logging.ERROR)
+    try:
+        baseline_seconds, _, _ = measure(client, BASELINE_URL, status=404)
+    finally:
+        request_log.setLevel(level)
     results: list[dict[str, Any]] = []
     for name, url in pages.items():
         seconds, fastest, peak = measure(client, url)
@@ -170,8 +180,11 @@ def test_page_server_times() -> None:
             "players": PLAYERS,
             "seconds": round(seconds, 4),
             "min_seconds": round(fastest, 4),
-            "peak_mb": round(peak, 2),
+            "baseline_seconds": round(baseline_seconds, 5),
+            "ratio": ratio(seconds, baseline_seconds),
+            "peak_mb": peak,
+            "peak_scope": "work",
         }
         results.append(line)
-        print(json.dumps(line))
+        emit(line)
     assert len(results) == len(pages)
