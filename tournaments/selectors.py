@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Mapping
 
 from django.db.models import Count, Q, QuerySet
 
-from players.models import Club, Player, RatingList
+from players.models import Club, FirstRatingPolicy, Player, PlayerRating, RatingList
 from ratings_site.errors import NotFoundError, ValidationFailed
 from tournaments.models import Game, RatingChange, RatingPeriod, Tournament
 
@@ -104,3 +106,83 @@ def open_periods_with_games(
         Q(rating_list=rating_list, month__lt=before) & ~Q(status=RatingPeriod.Status.CLOSED),
         games__isnull=False,
     ).distinct()
+
+
+InForceKey = tuple[int, datetime.date]
+
+
+def ratings_in_force(
+    *,
+    lists: Mapping[int, RatingList],
+    months: Iterable[InForceKey],
+    players: Collection[int] | None = None,
+    known: Mapping[InForceKey, Mapping[int, int | None]] | None = None,
+) -> dict[InForceKey, dict[int, int | None]]:
+    """The ratings a game is scored with, per (list id, month): the one rule the period
+    close and the player page share.
+
+    For ``month`` (a tournament's first month, or the period's own month), a player's
+    rating is the one on the list published before it: their row in the latest closed
+    period of the list before ``month``, else the rating the club entered (None:
+    unrated). On a list with a fixed starting rating an unrated player counts at it.
+    ``known`` gives the published ratings the caller has already read for some keys (the
+    close's period-start states); the rules above still apply to them. ``players`` limits
+    the players read (None: every player of the lists). At most three queries, whatever
+    the number of months, games or players.
+    """
+    wanted = list(dict.fromkeys(months))
+    known = known or {}
+    to_read = [key for key in wanted if key not in known]
+    closed: dict[int, list[tuple[datetime.date, int]]] = defaultdict(list)
+    published: dict[int, dict[int, int | None]] = defaultdict(dict)
+    entries: dict[int, dict[int, int | None]] = defaultdict(dict)
+    if to_read:
+        list_ids = {list_id for list_id, _ in to_read}
+        for list_id, month, period_id in (
+            RatingPeriod.objects.filter(
+                rating_list_id__in=list_ids, status=RatingPeriod.Status.CLOSED
+            )
+            .order_by("-month")
+            .values_list("rating_list_id", "month", "id")
+        ):
+            closed[list_id].append((month, period_id))
+
+    def source(list_id: int, month: datetime.date) -> int | None:
+        return next((pid for m, pid in closed[list_id] if m < month), None)
+
+    sources = {source(list_id, month) for list_id, month in to_read} - {None}
+    if sources:
+        rows = RatingChange.objects.filter(period_id__in=sources, current=True)
+        if players is not None:
+            rows = rows.filter(player_id__in=players)
+        for period_id, player_id, rating in rows.order_by().values_list(
+            "period_id", "player_id", "rating_after"
+        ):
+            published[period_id][player_id] = rating
+    if to_read:
+        rated = PlayerRating.objects.filter(rating_list_id__in={lid for lid, _ in to_read})
+        if players is not None:
+            rated = rated.filter(player_id__in=players)
+        for list_id, player_id, rating in rated.order_by().values_list(
+            "rating_list_id", "player_id", "entry_rating"
+        ):
+            entries[list_id][player_id] = rating
+
+    result: dict[InForceKey, dict[int, int | None]] = {}
+    for key in wanted:
+        list_id, month = key
+        if key in known:
+            ratings = dict(known[key])
+        else:
+            source_id = source(list_id, month)
+            rows_of = published.get(source_id, {}) if source_id is not None else {}
+            ratings = {
+                player_id: rows_of.get(player_id, entered)
+                for player_id, entered in entries[list_id].items()
+            }
+        rating_list = lists[list_id]
+        if rating_list.first_rating_policy == FirstRatingPolicy.FIXED:
+            fixed = rating_list.starting_rating
+            ratings = {pid: fixed if r is None else r for pid, r in ratings.items()}
+        result[key] = ratings
+    return result

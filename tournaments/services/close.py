@@ -40,7 +40,6 @@ from django.utils import timezone
 from players import rating as engine
 from players.models import (
     RATING_MIN,
-    FirstRatingPolicy,
     KFactorChange,
     PlayerRating,
     RatingList,
@@ -59,6 +58,7 @@ from tournaments.models import (
     add_months,
     month_label,
 )
+from tournaments.selectors import ratings_in_force
 
 Progress = Callable[[int], None]
 Event = RatingChange.Event
@@ -144,6 +144,9 @@ class CloseInputs:
     rating_list: RatingList
     period: RatingPeriod
     starts: dict[int, PlayerStart]
+    # player id -> the rating in force at the period's start (tournaments.selectors
+    # .ratings_in_force: a fixed starting rating for the unrated, where the list has one)
+    start_ratings: dict[int, int | None]
     # (white, black, result, rated, tournament id or None)
     games: list[tuple[int, int, str, bool, int | None]]
     # tournament id -> (start date, end date)
@@ -209,7 +212,6 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs
         "player__birth_year",
         "entry_month",
     )
-    entry_rating = {row[0]: row[1] for row in entries}
     previous: dict[int, tuple[Any, ...]] = {}
     pools: dict[int, list[dict[str, Any]]] = {}
     if previous_id is not None:
@@ -254,25 +256,17 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs
         ).values_list("id", "start_date", "end_date")
     }
     # A tournament that began in an earlier month is scored with the list in force at its
-    # start: the list published after the last closed period before its start month.
+    # start; every other game with the list in force at the period's start, which the
+    # states above already hold.
     early_months = sorted({start.replace(day=1) for start, _ in tournaments.values()} - {month})
-    source_of: dict[datetime.date, int | None] = {}
-    for start_month in early_months:
-        source_of[start_month] = next((pid for pid, m in closed if m < start_month), None)
-    sources = {pid for pid in source_of.values() if pid is not None}
-    published: dict[int, dict[int, int | None]] = defaultdict(dict)
-    if sources:
-        for period_id, player_id, rating_after in RatingChange.objects.filter(
-            period_id__in=sources, current=True
-        ).values_list("period_id", "player_id", "rating_after"):
-            published[period_id][player_id] = rating_after
-    ratings_at: dict[datetime.date, dict[int, int | None]] = {}
-    for start_month, source in source_of.items():
-        rows = published.get(source, {}) if source is not None else {}
-        ratings_at[start_month] = {
-            player_id: rows.get(player_id, rating) for player_id, rating in entry_rating.items()
-        }
-    return CloseInputs(rating_list, period, starts, games, tournaments, ratings_at)
+    in_force = ratings_in_force(
+        lists={rating_list.pk: rating_list},
+        months=[(rating_list.pk, month), *((rating_list.pk, m) for m in early_months)],
+        known={(rating_list.pk, month): {pid: start.rating for pid, start in starts.items()}},
+    )
+    start_ratings = in_force[(rating_list.pk, month)]
+    ratings_at = {m: in_force[(rating_list.pk, m)] for m in early_months}
+    return CloseInputs(rating_list, period, starts, start_ratings, games, tournaments, ratings_at)
 
 
 # -- computing ------------------------------------------------------------------------------
@@ -294,24 +288,12 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
     month = period.month
     next_month = add_months(month, 1)
     rules = rating_list.rules()
-    fixed_start = (
-        rating_list.starting_rating
-        if rating_list.first_rating_policy == FirstRatingPolicy.FIXED
-        else None
-    )
     floor = rating_list.floor
     starts = inputs.starts
-
-    # On a fixed-start list an unrated player counts as rated at the starting rating, for
-    # themselves and for their opponents.
-    def in_force(rating: int | None) -> int | None:
-        return fixed_start if rating is None else rating
-
-    start_rating = {pid: in_force(start.rating) for pid, start in starts.items()}
-    views: dict[datetime.date, dict[int, int | None]] = {
-        start_month: {pid: in_force(r) for pid, r in ratings.items()}
-        for start_month, ratings in inputs.ratings_at.items()
-    }
+    # The ratings in force (ratings_in_force): on a fixed-start list an unrated player
+    # already counts at the starting rating, for themselves and for their opponents.
+    start_rating = inputs.start_ratings
+    views = inputs.ratings_at
 
     rated_games: dict[int, list[engine.GameInput]] = defaultdict(list)
     # Rare: games whose own rating for the difference is not the period-start rating.
