@@ -8,7 +8,14 @@ from collections.abc import Collection, Iterable, Mapping
 
 from django.db.models import Count, Q, QuerySet
 
-from players.models import Club, FirstRatingPolicy, Player, PlayerRating, RatingList
+from players.models import (
+    Club,
+    FirstRatingPolicy,
+    ListKind,
+    Player,
+    PlayerRating,
+    RatingList,
+)
 from ratings_site.errors import NotFoundError, ValidationFailed
 from tournaments.models import Game, RatingChange, RatingPeriod, Tournament
 
@@ -124,7 +131,10 @@ def ratings_in_force(
     For ``month`` (a tournament's first month, or the period's own month), a player's
     rating is the one on the list published before it: their row in the latest closed
     period of the list before ``month``, else the rating the club entered (None:
-    unrated). On a list with a fixed starting rating an unrated player counts at it.
+    unrated). On a rapid or blitz list a player unrated there who holds a standard
+    rating in force at ``month`` (same rule, on the club's standard list) uses it and
+    counts as rated (FIDE rapid and blitz regulations). On a list with a fixed starting
+    rating a player still unrated counts at it.
     ``known`` gives the published ratings the caller has already read for some keys (the
     close's period-start states); the rules above still apply to them. ``players`` limits
     the players read (None: every player of the lists). At most three queries, whatever
@@ -133,24 +143,41 @@ def ratings_in_force(
     wanted = list(dict.fromkeys(months))
     known = known or {}
     to_read = [key for key in wanted if key not in known]
+    # FIDE rapid and blitz: an unrated player who holds a standard rating at the start of
+    # the event uses it and counts as rated. The club's standard list is read with the
+    # lists themselves (same queries), found by its club and kind.
+    needs_standard = [key for key in wanted if lists[key[0]].kind != ListKind.STANDARD]
+    standard_clubs = {lists[list_id].club_id for list_id, _ in needs_standard}
+    scope = Q(rating_list_id__in={list_id for list_id, _ in to_read}) | Q(
+        rating_list__club_id__in=standard_clubs, rating_list__kind=ListKind.STANDARD
+    )
+    standard_of: dict[int, int] = {}
     closed: dict[int, list[tuple[datetime.date, int]]] = defaultdict(list)
     published: dict[int, dict[int, int | None]] = defaultdict(dict)
     entries: dict[int, dict[int, int | None]] = defaultdict(dict)
-    if to_read:
-        list_ids = {list_id for list_id, _ in to_read}
-        for list_id, month, period_id in (
-            RatingPeriod.objects.filter(
-                rating_list_id__in=list_ids, status=RatingPeriod.Status.CLOSED
-            )
+    if to_read or needs_standard:
+        for list_id, club_id, kind, month, period_id in (
+            RatingPeriod.objects.filter(scope, status=RatingPeriod.Status.CLOSED)
             .order_by("-month")
-            .values_list("rating_list_id", "month", "id")
+            .values_list(
+                "rating_list_id", "rating_list__club_id", "rating_list__kind", "month", "id"
+            )
         ):
             closed[list_id].append((month, period_id))
+            if kind == ListKind.STANDARD:
+                standard_of[club_id] = list_id
 
-    def source(list_id: int, month: datetime.date) -> int | None:
+    def source(list_id: int | None, month: datetime.date) -> int | None:
+        if list_id is None:
+            return None
         return next((pid for m, pid in closed[list_id] if m < month), None)
 
-    sources = {source(list_id, month) for list_id, month in to_read} - {None}
+    def standard_list(key: InForceKey) -> int | None:
+        return standard_of.get(lists[key[0]].club_id)
+
+    sources = {source(list_id, month) for list_id, month in to_read}
+    sources |= {source(standard_list(key), key[1]) for key in needs_standard}
+    sources.discard(None)
     if sources:
         rows = RatingChange.objects.filter(period_id__in=sources, current=True)
         if players is not None:
@@ -159,28 +186,39 @@ def ratings_in_force(
             "period_id", "player_id", "rating_after"
         ):
             published[period_id][player_id] = rating
-    if to_read:
-        rated = PlayerRating.objects.filter(rating_list_id__in={lid for lid, _ in to_read})
+    if to_read or needs_standard:
+        rated = PlayerRating.objects.filter(scope)
         if players is not None:
             rated = rated.filter(player_id__in=players)
-        for list_id, player_id, rating in rated.order_by().values_list(
-            "rating_list_id", "player_id", "entry_rating"
+        for list_id, club_id, kind, player_id, rating in rated.order_by().values_list(
+            "rating_list_id",
+            "rating_list__club_id",
+            "rating_list__kind",
+            "player_id",
+            "entry_rating",
         ):
             entries[list_id][player_id] = rating
+            if kind == ListKind.STANDARD:
+                standard_of[club_id] = list_id
+
+    def published_before(list_id: int | None, month: datetime.date) -> dict[int, int | None]:
+        if list_id is None:
+            return {}
+        source_id = source(list_id, month)
+        rows_of = published.get(source_id, {}) if source_id is not None else {}
+        return {
+            player_id: rows_of.get(player_id, entered)
+            for player_id, entered in entries[list_id].items()
+        }
 
     result: dict[InForceKey, dict[int, int | None]] = {}
     for key in wanted:
         list_id, month = key
-        if key in known:
-            ratings = dict(known[key])
-        else:
-            source_id = source(list_id, month)
-            rows_of = published.get(source_id, {}) if source_id is not None else {}
-            ratings = {
-                player_id: rows_of.get(player_id, entered)
-                for player_id, entered in entries[list_id].items()
-            }
+        ratings = dict(known[key]) if key in known else published_before(list_id, month)
         rating_list = lists[list_id]
+        if rating_list.kind != ListKind.STANDARD:
+            standard = published_before(standard_list(key), month)
+            ratings = {pid: standard.get(pid) if r is None else r for pid, r in ratings.items()}
         if rating_list.first_rating_policy == FirstRatingPolicy.FIXED:
             fixed = rating_list.starting_rating
             ratings = {pid: fixed if r is None else r for pid, r in ratings.items()}
