@@ -6,7 +6,7 @@ import datetime
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import BooleanField, Count, ExpressionWrapper, Q, QuerySet
 
 from players.models import (
     Club,
@@ -17,7 +17,7 @@ from players.models import (
     RatingList,
 )
 from ratings_site.errors import NotFoundError, ValidationFailed
-from tournaments.models import Game, RatingChange, RatingPeriod, Tournament
+from tournaments.models import Game, RatingChange, RatingPeriod, Tournament, inactive_cutoff
 
 
 def parse_month(value: str, *, field: str = "period") -> datetime.date:
@@ -70,16 +70,33 @@ def published_list(
 
     Rows are the period's current RatingChange rows of rated players, best first, with the
     player joined in; ``games`` is the games rated in that period and ``rated_games_after``
-    the total.
+    the total; ``inactive`` (FIDE) is true when the player has played no rated game on
+    the list in the 12 months up to the period.
     """
     if period is None:
         period = latest_closed_period(rating_list=rating_list)
         if period is None:
             return RatingChange.objects.none()
-    return (
+    return with_inactive(
         RatingChange.objects.filter(period=period, current=True, rating_after__isnull=False)
         .select_related("player", "period")
-        .order_by("-rating_after", "player__name", "player_id")
+        .order_by("-rating_after", "player__name", "player_id"),
+        period=period,
+    )
+
+
+def with_inactive(rows: QuerySet[RatingChange], *, period: RatingPeriod) -> QuerySet[RatingChange]:
+    """``rows`` (of ``period``) annotated with ``inactive``: no rated game on the list in
+    the 12 months up to the period (FIDE; still listed, flagged)."""
+    return rows.annotate(
+        inactive=ExpressionWrapper(
+            # IS NOT NULL keeps the value a plain false (never NULL) for filters.
+            Q(
+                last_active_month__isnull=False,
+                last_active_month__lte=inactive_cutoff(period.month),
+            ),
+            output_field=BooleanField(),
+        )
     )
 
 

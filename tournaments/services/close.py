@@ -79,6 +79,8 @@ class PlayerStart:
     pool: list[dict[str, Any]]
     birth_year: int | None
     k_override: int | None
+    # None: the player's first period on the list.
+    last_active: datetime.date | None = None
 
 
 @dataclass(slots=True)
@@ -100,6 +102,7 @@ class PlannedChange:
     reached_2400_after: bool
     pool_after: list[dict[str, Any]]
     k_next: engine.KFactor
+    last_active_month: datetime.date | None = None
 
     @property
     def changed(self) -> bool:
@@ -217,7 +220,12 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs
     if previous_id is not None:
         after = RatingChange.objects.filter(period_id=previous_id, current=True)
         for state in _columns(
-            after, "player_id", "rating_after", "rated_games_after", "reached_2400_after"
+            after,
+            "player_id",
+            "rating_after",
+            "rated_games_after",
+            "reached_2400_after",
+            "last_active_month",
         ):
             previous[state[0]] = state
         # Only players still collecting games toward a first rating have a pool.
@@ -243,7 +251,7 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs
         prev = previous.get(player_id)
         if prev is not None:
             starts[player_id] = PlayerStart(
-                prev[1], prev[2], prev[3], pools.get(player_id, []), birth_year, override
+                prev[1], prev[2], prev[3], pools.get(player_id, []), birth_year, override, prev[4]
             )
         else:
             starts[player_id] = PlayerStart(e_rating, e_games, e_2400, [], birth_year, override)
@@ -432,6 +440,9 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
             period_year=next_month.year,
         )
         planned.k_next = k_next
+        planned.last_active_month = (
+            month if planned.games or start.last_active is None else start.last_active
+        )
         plan.changes.append(planned)
         reason = engine.k_change_reason(k, k_next)
         if reason is not None:
@@ -647,6 +658,7 @@ _CHANGE_COLUMNS = (
     "pool_after",
     "k_next",
     "k_next_reason",
+    "last_active_month",
 )
 
 
@@ -673,6 +685,7 @@ def _change_rows(plan: ClosePlan, run: RatingRun) -> Iterable[tuple[Any, ...]]:
             c.pool_after,
             c.k_next.value,
             c.k_next.reason.value,
+            c.last_active_month,
         )
 
 
