@@ -81,6 +81,8 @@ class PlayerStart:
     k_override: int | None
     # None: the player's first period on the list.
     last_active: datetime.date | None = None
+    # The officer's override in force for the next period (k_override: this period's).
+    k_override_next: int | None = None
 
 
 @dataclass(slots=True)
@@ -200,6 +202,38 @@ def _columns(queryset: QuerySet[Any], *fields: str) -> list[tuple[Any, ...]]:
     return list(zip(*(arrays[f"c{i}"] or [] for i in range(len(fields))), strict=True))
 
 
+def _overrides_in_force(
+    rating_list: RatingList, months: tuple[datetime.date, datetime.date]
+) -> dict[int, tuple[int | None, int | None]]:
+    """Player id -> the officer's K override in force in each of ``months`` (None: the
+    rules' K), for every player whose override was ever set or lifted on the list.
+
+    An override applies from its effective month on, until lifted: the latest
+    k_override_set row (a KFactorChange of an override run) effective at or before the
+    month; MANUAL sets K, any other reason lifts it. One query, over override rows only,
+    so a replay of an earlier month does not use an override set after it. Players
+    absent here keep PlayerRating.k_override (set without history, e.g. by hand).
+    """
+    rows = (
+        KFactorChange.objects.filter(
+            rating_list=rating_list,
+            current=True,
+            source_period__isnull=True,
+            run__kind=RatingRun.Kind.OVERRIDE,
+        )
+        .order_by("player_id", "effective_month", "id")
+        .values_list("player_id", "effective_month", "new_k", "new_reason")
+    )
+    in_force: dict[int, list[int | None]] = {}
+    for player_id, effective, new_k, new_reason in rows:
+        values = in_force.setdefault(player_id, [None] * len(months))
+        value = new_k if new_reason == engine.KReason.MANUAL else None
+        for index, month in enumerate(months):
+            if effective <= month:
+                values[index] = value
+    return {pid: (values[0], values[1]) for pid, values in in_force.items()}
+
+
 def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs:
     month = period.month
     closed = _closed_before(rating_list, month)
@@ -231,6 +265,9 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs
         # Only players still collecting games toward a first rating have a pool.
         pools = dict(after.exclude(pool_after=[]).values_list("player_id", "pool_after"))
 
+    next_month = add_months(month, 1)
+    overrides = _overrides_in_force(rating_list, (month, next_month))
+
     games: list[tuple[int, int, str, bool, int | None]] = _columns(
         Game.objects.filter(period=period),
         "white_id",
@@ -249,14 +286,23 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs
         if not (e_month is None or e_month <= month or player_id in playing):
             continue
         prev = previous.get(player_id)
+        override_now, override_next = overrides.get(player_id, (override, override))
         if prev is not None:
             starts[player_id] = PlayerStart(
-                prev[1], prev[2], prev[3], pools.get(player_id, []), birth_year, override, prev[4]
+                prev[1],
+                prev[2],
+                prev[3],
+                pools.get(player_id, []),
+                birth_year,
+                override_now,
+                prev[4],
+                override_next,
             )
         else:
-            starts[player_id] = PlayerStart(e_rating, e_games, e_2400, [], birth_year, override)
+            starts[player_id] = PlayerStart(
+                e_rating, e_games, e_2400, [], birth_year, override_now, None, override_next
+            )
 
-    next_month = add_months(month, 1)
     tournaments = {
         tid: (start, end)
         for tid, start, end in Tournament.objects.filter(
@@ -436,7 +482,7 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
         k_next = k_for(
             rating_list=rating_list,
             state=after,
-            k_override=start.k_override,
+            k_override=start.k_override_next,
             period_year=next_month.year,
         )
         planned.k_next = k_next
@@ -445,7 +491,9 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
         )
         plan.changes.append(planned)
         reason = engine.k_change_reason(k, k_next)
-        if reason is not None:
+        # An override set or lifted from the next month is in the K history already (the
+        # officer's own KFactorChange row).
+        if reason is not None and start.k_override == start.k_override_next:
             plan.k_changes.append(PlannedKChange(player_id, k, k_next, reason))
         done += 1
         if progress is not None and done % 1000 == 0:
