@@ -29,8 +29,8 @@ from players.models import (
 )
 from players.selectors import User, clubs_visible_to
 from ratings_site.errors import NotFoundError
-from tournaments.models import RatingChange, RatingPeriod, Tournament
-from tournaments.selectors import parse_month
+from tournaments.models import RatingChange, RatingPeriod, Tournament, inactive_cutoff
+from tournaments.selectors import parse_month, with_inactive
 
 LIST_PAGE_SIZE = 100
 TOP_PLAYERS = 10
@@ -240,8 +240,13 @@ def rating_list_page(
         rows = rows.filter(player__title=filters.title)
     if filters.junior:
         rows = rows.filter(player__birth_year__gte=period.month.year - JUNIOR_MAX_AGE)
+    rows = with_inactive(rows, period=period)
     if filters.active:
-        rows = rows.filter(player__active=True)
+        # Active: played a rated game on the list in the last 12 months (FIDE), and not
+        # marked inactive by the club.
+        rows = rows.filter(player__active=True).exclude(
+            last_active_month__lte=inactive_cutoff(period.month)
+        )
     rows = rows.order_by("-rating_after", "player__name", "player_id")
     paginator = Paginator(rows, LIST_PAGE_SIZE)
     page = paginator.get_page(page_number)

@@ -56,7 +56,9 @@ def list_rows(*, rating_list: RatingList, period: RatingPeriod) -> list[ListRow]
     rows = []
     for change in published_list(rating_list=rating_list, period=period):
         player = change.player
-        flag = ("w" if player.sex == Sex.FEMALE else "") + ("" if player.active else "i")
+        # "i": inactive by FIDE's rule, or marked inactive by the club.
+        inactive = getattr(change, "inactive", False) or not player.active
+        flag = ("w" if player.sex == Sex.FEMALE else "") + ("i" if inactive else "")
         rows.append(
             ListRow(
                 player_id=player.pk,

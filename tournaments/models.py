@@ -37,6 +37,16 @@ def add_months(month: datetime.date, count: int) -> datetime.date:
     return datetime.date(index // 12, index % 12 + 1, 1)
 
 
+# FIDE: no rated game for a year makes a player inactive.
+INACTIVE_AFTER_MONTHS = 12
+
+
+def inactive_cutoff(month: datetime.date) -> datetime.date:
+    """On the list published after ``month``, a player whose last active month is on or
+    before this date has played no rated game in the 12 months up to ``month``."""
+    return add_months(month, -INACTIVE_AFTER_MONTHS)
+
+
 class Result(models.TextChoices):
     WHITE_WINS = "1-0", "1-0"
     BLACK_WINS = "0-1", "0-1"
@@ -265,6 +275,11 @@ class RatingChange(models.Model):
     k_next_reason = models.CharField(
         "K reason next period", max_length=16, choices=KReason.choices, blank=True
     )
+    # FIDE: a player with no rated game on the list for 12 months is inactive (still
+    # listed, flagged). The month of the player's latest rated game on the list; for one
+    # who has played none here yet, their first month on the list (an entered rating is
+    # active when entered). Carried forward by every close, like the state above.
+    last_active_month = models.DateField("last active month", null=True, blank=True)
 
     class Meta:
         ordering = ["period", "-rating_after", "player"]

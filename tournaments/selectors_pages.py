@@ -17,7 +17,7 @@ from typing import Any
 from django.db.models import Count, F, Q, Sum
 
 from players import rating as engine
-from players.models import FirstRatingPolicy, Player, PlayerRating, RatingList
+from players.models import Player, RatingList
 from tournaments.models import (
     RESULT_SCORES,
     Game,
@@ -25,6 +25,7 @@ from tournaments.models import (
     RatingPeriod,
     Tournament,
 )
+from tournaments.selectors import ratings_in_force
 
 Event = RatingChange.Event
 _SCORES = {"1": Fraction(1), "1/2": Fraction(1, 2), "0": Fraction(0)}
@@ -98,10 +99,9 @@ def player_games(
     """Every game of the player in a closed period, with the ratings it was scored with
     and the engine's per-game expected score and change; performance per tournament.
 
-    The ratings in force follow the period close: a game is scored with the list
-    published before its tournament's first month (before its own month outside a
-    tournament); an unrated player counts at the list's starting rating when the list
-    has one. Five queries whatever the number of games or opponents.
+    The ratings in force are the period close's (``ratings_in_force``): a game is scored
+    with the list published before its tournament's first month (before its own month
+    outside a tournament). Four queries whatever the number of games or opponents.
     """
     changes = {c.period_id: c for rows in history.values() for c in rows}
     if not changes:
@@ -140,47 +140,13 @@ def player_games(
                 return began
         return own
 
-    closed: dict[int, list[tuple[datetime.date, int]]] = defaultdict(list)
-    for list_id, month, period_id in (
-        RatingPeriod.objects.filter(rating_list_id__in=lists, status=RatingPeriod.Status.CLOSED)
-        .order_by("-month")
-        .values_list("rating_list_id", "month", "id")
-    ):
-        closed[list_id].append((month, period_id))
-
-    def source(list_id: int, month: datetime.date) -> int | None:
-        # The latest closed period before ``month``: its list is the one in force.
-        return next((pid for m, pid in closed[list_id] if m < month), None)
-
     involved = {player.pk} | {g.white_id if g.black_id == player.pk else g.black_id for g in games}
-    sources = {source(g.rating_list_id, view_month(g)) for g in games} - {None}
-    published: dict[tuple[int, int], int | None] = {
-        (period_id, player_id): rating
-        for period_id, player_id, rating in RatingChange.objects.filter(
-            period_id__in=sources, player_id__in=involved, current=True
-        )
-        .order_by()  # the model's default order would join and sort for nothing
-        .values_list("period_id", "player_id", "rating_after")
-    }
-    entries: dict[tuple[int, int], int | None] = {
-        (list_id, player_id): rating
-        for list_id, player_id, rating in PlayerRating.objects.filter(
-            rating_list_id__in=lists, player_id__in=involved
-        )
-        .order_by()
-        .values_list("rating_list_id", "player_id", "entry_rating")
-    }
-
-    def in_force(list_id: int, month: datetime.date, player_id: int) -> int | None:
-        period_id = source(list_id, month)
-        if period_id is not None and (period_id, player_id) in published:
-            rating = published[(period_id, player_id)]
-        else:
-            rating = entries.get((list_id, player_id))
-        rating_list = lists[list_id]
-        if rating is None and rating_list.first_rating_policy == FirstRatingPolicy.FIXED:
-            return rating_list.starting_rating
-        return rating
+    period_keys = {c.period_id: (c.rating_list_id, months[c.period_id]) for c in changes.values()}
+    in_force = ratings_in_force(
+        lists=lists,
+        months=[*period_keys.values(), *((g.rating_list_id, view_month(g)) for g in games)],
+        players=involved,
+    )
 
     by_period: dict[int, list[GameDetail]] = defaultdict(list)
     events: dict[int, EventPerformance] = {}
@@ -197,8 +163,8 @@ def player_games(
             colour="white" if white else "black",
             score=score,
             played=played,
-            own_rating=in_force(game.rating_list_id, month, player.pk),
-            opponent_rating=in_force(game.rating_list_id, month, opponent.pk),
+            own_rating=in_force[(game.rating_list_id, month)].get(player.pk),
+            opponent_rating=in_force[(game.rating_list_id, month)].get(opponent.pk),
         )
         by_period[game.period_id].append(detail)
         if game.tournament is not None:
@@ -215,7 +181,8 @@ def player_games(
     periods: dict[int, PeriodGames] = {}
     for period_id, details in by_period.items():
         change = changes[period_id]
-        periods[period_id] = _period_games(change, details, lists[change.rating_list_id])
+        own_start = in_force[period_keys[period_id]].get(player.pk)
+        periods[period_id] = _period_games(change, details, lists[change.rating_list_id], own_start)
     ordered = sorted(
         events.values(), key=lambda e: (e.tournament.end_date, e.tournament.pk), reverse=True
     )
@@ -223,11 +190,12 @@ def player_games(
 
 
 def _period_games(
-    change: RatingChange, details: list[GameDetail], rating_list: RatingList
+    change: RatingChange,
+    details: list[GameDetail],
+    rating_list: RatingList,
+    own_start: int | None,
 ) -> PeriodGames:
-    own_start = change.rating_before
-    if own_start is None and rating_list.first_rating_policy == FirstRatingPolicy.FIXED:
-        own_start = rating_list.starting_rating
+    # own_start: the player's rating in force at the period's start, as the close used it.
     if own_start is None or change.k_factor is None:
         return PeriodGames(change, details, toward_first_rating=True)
     # As in the close: games scored with an older own rating (a tournament begun before a

@@ -109,7 +109,7 @@ def ranking_rows(rows: Sequence[RankedRow], club: Club) -> SafeString:
                 prefix,
                 player.pk,
                 player.name,
-                "" if player.active else _INACTIVE,
+                _INACTIVE if getattr(row, "inactive", False) or not player.active else "",
                 player.federation,
                 player.birth_year or "",
                 row.rating_after,

@@ -138,7 +138,8 @@ class RatingRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
         source="rated_games_after", help_text="Rated games in total."
     )
     flags = serializers.SerializerMethodField(
-        help_text="first_rating (new on the list this period), inactive."
+        help_text="first_rating (new on the list this period), inactive (FIDE: no rated "
+        "game on the list in the 12 months up to the period)."
     )
     period = serializers.CharField(source="period.label", help_text="YYYY-MM.")
 
@@ -146,7 +147,9 @@ class RatingRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
         flags: list[str] = []
         if row.event == RatingChange.Event.FIRST_RATING:
             flags.append("first_rating")
-        if not row.player.active:
+        # One meaning of "inactive" everywhere (API, list page, TXT export): FIDE's twelve
+        # months without a rated game, or the club's own "active" box unticked.
+        if getattr(row, "inactive", False) or not row.player.active:
             flags.append("inactive")
         return flags
 

@@ -40,7 +40,6 @@ from django.utils import timezone
 from players import rating as engine
 from players.models import (
     RATING_MIN,
-    FirstRatingPolicy,
     KFactorChange,
     PlayerRating,
     RatingList,
@@ -59,6 +58,7 @@ from tournaments.models import (
     add_months,
     month_label,
 )
+from tournaments.selectors import ratings_in_force
 
 Progress = Callable[[int], None]
 Event = RatingChange.Event
@@ -79,6 +79,10 @@ class PlayerStart:
     pool: list[dict[str, Any]]
     birth_year: int | None
     k_override: int | None
+    # None: the player's first period on the list.
+    last_active: datetime.date | None = None
+    # The officer's override in force for the next period (k_override: this period's).
+    k_override_next: int | None = None
 
 
 @dataclass(slots=True)
@@ -100,6 +104,7 @@ class PlannedChange:
     reached_2400_after: bool
     pool_after: list[dict[str, Any]]
     k_next: engine.KFactor
+    last_active_month: datetime.date | None = None
 
     @property
     def changed(self) -> bool:
@@ -144,6 +149,9 @@ class CloseInputs:
     rating_list: RatingList
     period: RatingPeriod
     starts: dict[int, PlayerStart]
+    # player id -> the rating in force at the period's start (tournaments.selectors
+    # .ratings_in_force: a fixed starting rating for the unrated, where the list has one)
+    start_ratings: dict[int, int | None]
     # (white, black, result, rated, tournament id or None)
     games: list[tuple[int, int, str, bool, int | None]]
     # tournament id -> (start date, end date)
@@ -194,6 +202,38 @@ def _columns(queryset: QuerySet[Any], *fields: str) -> list[tuple[Any, ...]]:
     return list(zip(*(arrays[f"c{i}"] or [] for i in range(len(fields))), strict=True))
 
 
+def _overrides_in_force(
+    rating_list: RatingList, months: tuple[datetime.date, datetime.date]
+) -> dict[int, tuple[int | None, int | None]]:
+    """Player id -> the officer's K override in force in each of ``months`` (None: the
+    rules' K), for every player whose override was ever set or lifted on the list.
+
+    An override applies from its effective month on, until lifted: the latest
+    k_override_set row (a KFactorChange of an override run) effective at or before the
+    month; MANUAL sets K, any other reason lifts it. One query, over override rows only,
+    so a replay of an earlier month does not use an override set after it. Players
+    absent here keep PlayerRating.k_override (set without history, e.g. by hand).
+    """
+    rows = (
+        KFactorChange.objects.filter(
+            rating_list=rating_list,
+            current=True,
+            source_period__isnull=True,
+            run__kind=RatingRun.Kind.OVERRIDE,
+        )
+        .order_by("player_id", "effective_month", "id")
+        .values_list("player_id", "effective_month", "new_k", "new_reason")
+    )
+    in_force: dict[int, list[int | None]] = {}
+    for player_id, effective, new_k, new_reason in rows:
+        values = in_force.setdefault(player_id, [None] * len(months))
+        value = new_k if new_reason == engine.KReason.MANUAL else None
+        for index, month in enumerate(months):
+            if effective <= month:
+                values[index] = value
+    return {pid: (values[0], values[1]) for pid, values in in_force.items()}
+
+
 def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs:
     month = period.month
     closed = _closed_before(rating_list, month)
@@ -209,17 +249,24 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs
         "player__birth_year",
         "entry_month",
     )
-    entry_rating = {row[0]: row[1] for row in entries}
     previous: dict[int, tuple[Any, ...]] = {}
     pools: dict[int, list[dict[str, Any]]] = {}
     if previous_id is not None:
         after = RatingChange.objects.filter(period_id=previous_id, current=True)
         for state in _columns(
-            after, "player_id", "rating_after", "rated_games_after", "reached_2400_after"
+            after,
+            "player_id",
+            "rating_after",
+            "rated_games_after",
+            "reached_2400_after",
+            "last_active_month",
         ):
             previous[state[0]] = state
         # Only players still collecting games toward a first rating have a pool.
         pools = dict(after.exclude(pool_after=[]).values_list("player_id", "pool_after"))
+
+    next_month = add_months(month, 1)
+    overrides = _overrides_in_force(rating_list, (month, next_month))
 
     games: list[tuple[int, int, str, bool, int | None]] = _columns(
         Game.objects.filter(period=period),
@@ -239,14 +286,23 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs
         if not (e_month is None or e_month <= month or player_id in playing):
             continue
         prev = previous.get(player_id)
+        override_now, override_next = overrides.get(player_id, (override, override))
         if prev is not None:
             starts[player_id] = PlayerStart(
-                prev[1], prev[2], prev[3], pools.get(player_id, []), birth_year, override
+                prev[1],
+                prev[2],
+                prev[3],
+                pools.get(player_id, []),
+                birth_year,
+                override_now,
+                prev[4],
+                override_next,
             )
         else:
-            starts[player_id] = PlayerStart(e_rating, e_games, e_2400, [], birth_year, override)
+            starts[player_id] = PlayerStart(
+                e_rating, e_games, e_2400, [], birth_year, override_now, None, override_next
+            )
 
-    next_month = add_months(month, 1)
     tournaments = {
         tid: (start, end)
         for tid, start, end in Tournament.objects.filter(
@@ -254,25 +310,17 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs
         ).values_list("id", "start_date", "end_date")
     }
     # A tournament that began in an earlier month is scored with the list in force at its
-    # start: the list published after the last closed period before its start month.
+    # start; every other game with the list in force at the period's start, which the
+    # states above already hold.
     early_months = sorted({start.replace(day=1) for start, _ in tournaments.values()} - {month})
-    source_of: dict[datetime.date, int | None] = {}
-    for start_month in early_months:
-        source_of[start_month] = next((pid for pid, m in closed if m < start_month), None)
-    sources = {pid for pid in source_of.values() if pid is not None}
-    published: dict[int, dict[int, int | None]] = defaultdict(dict)
-    if sources:
-        for period_id, player_id, rating_after in RatingChange.objects.filter(
-            period_id__in=sources, current=True
-        ).values_list("period_id", "player_id", "rating_after"):
-            published[period_id][player_id] = rating_after
-    ratings_at: dict[datetime.date, dict[int, int | None]] = {}
-    for start_month, source in source_of.items():
-        rows = published.get(source, {}) if source is not None else {}
-        ratings_at[start_month] = {
-            player_id: rows.get(player_id, rating) for player_id, rating in entry_rating.items()
-        }
-    return CloseInputs(rating_list, period, starts, games, tournaments, ratings_at)
+    in_force = ratings_in_force(
+        lists={rating_list.pk: rating_list},
+        months=[(rating_list.pk, month), *((rating_list.pk, m) for m in early_months)],
+        known={(rating_list.pk, month): {pid: start.rating for pid, start in starts.items()}},
+    )
+    start_ratings = in_force[(rating_list.pk, month)]
+    ratings_at = {m: in_force[(rating_list.pk, m)] for m in early_months}
+    return CloseInputs(rating_list, period, starts, start_ratings, games, tournaments, ratings_at)
 
 
 # -- computing ------------------------------------------------------------------------------
@@ -294,24 +342,12 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
     month = period.month
     next_month = add_months(month, 1)
     rules = rating_list.rules()
-    fixed_start = (
-        rating_list.starting_rating
-        if rating_list.first_rating_policy == FirstRatingPolicy.FIXED
-        else None
-    )
     floor = rating_list.floor
     starts = inputs.starts
-
-    # On a fixed-start list an unrated player counts as rated at the starting rating, for
-    # themselves and for their opponents.
-    def in_force(rating: int | None) -> int | None:
-        return fixed_start if rating is None else rating
-
-    start_rating = {pid: in_force(start.rating) for pid, start in starts.items()}
-    views: dict[datetime.date, dict[int, int | None]] = {
-        start_month: {pid: in_force(r) for pid, r in ratings.items()}
-        for start_month, ratings in inputs.ratings_at.items()
-    }
+    # The ratings in force (ratings_in_force): on a fixed-start list an unrated player
+    # already counts at the starting rating, for themselves and for their opponents.
+    start_rating = inputs.start_ratings
+    views = inputs.ratings_at
 
     rated_games: dict[int, list[engine.GameInput]] = defaultdict(list)
     # Rare: games whose own rating for the difference is not the period-start rating.
@@ -446,13 +482,18 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
         k_next = k_for(
             rating_list=rating_list,
             state=after,
-            k_override=start.k_override,
+            k_override=start.k_override_next,
             period_year=next_month.year,
         )
         planned.k_next = k_next
+        planned.last_active_month = (
+            month if planned.games or start.last_active is None else start.last_active
+        )
         plan.changes.append(planned)
         reason = engine.k_change_reason(k, k_next)
-        if reason is not None:
+        # An override set or lifted from the next month is in the K history already (the
+        # officer's own KFactorChange row).
+        if reason is not None and start.k_override == start.k_override_next:
             plan.k_changes.append(PlannedKChange(player_id, k, k_next, reason))
         done += 1
         if progress is not None and done % 1000 == 0:
@@ -665,6 +706,7 @@ _CHANGE_COLUMNS = (
     "pool_after",
     "k_next",
     "k_next_reason",
+    "last_active_month",
 )
 
 
@@ -691,6 +733,7 @@ def _change_rows(plan: ClosePlan, run: RatingRun) -> Iterable[tuple[Any, ...]]:
             c.pool_after,
             c.k_next.value,
             c.k_next.reason.value,
+            c.last_active_month,
         )
 
 
