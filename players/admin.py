@@ -725,33 +725,12 @@ RATING_LIST_RULES = (
 
 @admin.register(RatingList)
 class RatingListAdmin(ClubScopedAdmin):
-    list_display = (
-        "club",
-        "kind",
-        "preset",
-        "expected_method",
-        "apply_400_rule",
-        "k_policy",
-        "fixed_k",
-        "floor",
-        "first_rating_policy",
-    )
+    list_display = ("club", "kind", "preset", *RATING_LIST_RULES)
     list_filter = ("kind", "k_policy", "expected_method", CLUB_FILTER)
     search_fields = ("club__name",)
     list_select_related = ("club",)
     readonly_fields = ("club", "kind", "preset")
-    fields = (
-        "club",
-        "kind",
-        "preset",
-        "expected_method",
-        "apply_400_rule",
-        "k_policy",
-        "fixed_k",
-        "floor",
-        "first_rating_policy",
-        "starting_rating",
-    )
+    fields = ("club", "kind", "preset", *RATING_LIST_RULES)
     # Each club gets its three lists when it is created; they are never added or deleted.
     add_role = None
     change_role = Role.OWNER
