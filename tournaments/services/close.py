@@ -278,10 +278,13 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs
         "rated",
         "tournament_id",
     )
+    # Only a player whose entry month is still to come needs it (listed early because
+    # they play this month): most months have none, and this is two million set adds.
     playing: set[int] = set()
-    for white, black, *_ in games:
-        playing.add(white)
-        playing.add(black)
+    if any(row[6] is not None and row[6] > month for row in entries):
+        for game in games:
+            playing.add(game[0])
+            playing.add(game[1])
 
     starts: dict[int, PlayerStart] = {}
     for player_id, e_rating, e_games, e_2400, override, birth_year, e_month in entries:
