@@ -328,9 +328,14 @@ class PlayerRating(models.Model):
     list (null: from the list's first period).
     """
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    # No single-column indexes: the unique (player, rating_list) and the (rating_list,
+    # rating) index lead with each, and every index is rewritten for each of the 200,000
+    # rows a federation-sized close updates.
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="ratings", db_index=False
+    )
     rating_list = models.ForeignKey(
-        RatingList, on_delete=models.CASCADE, related_name="player_ratings"
+        RatingList, on_delete=models.CASCADE, related_name="player_ratings", db_index=False
     )
     rating = models.PositiveSmallIntegerField("rating", null=True, blank=True)
     rated_games = models.PositiveIntegerField("rated games", default=0)

@@ -69,7 +69,9 @@ WRITE_BATCH = 5000
 _SCORES = {"1": Fraction(1), "1/2": Fraction(1, 2), "0": Fraction(0)}
 
 
-@dataclass(frozen=True)
+# Not frozen: a frozen dataclass sets each field through object.__setattr__, and the
+# close builds one of these per player of the list (nothing mutates them).
+@dataclass(slots=True)
 class PlayerStart:
     """A player's state at the start of a period, as the close reads it."""
 
@@ -276,10 +278,13 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs
         "rated",
         "tournament_id",
     )
+    # Only a player whose entry month is still to come needs it (listed early because
+    # they play this month): most months have none, and this is two million set adds.
     playing: set[int] = set()
-    for white, black, *_ in games:
-        playing.add(white)
-        playing.add(black)
+    if any(row[6] is not None and row[6] > month for row in entries):
+        for game in games:
+            playing.add(game[0])
+            playing.add(game[1])
 
     starts: dict[int, PlayerStart] = {}
     for player_id, e_rating, e_games, e_2400, override, birth_year, e_month in entries:
@@ -399,13 +404,32 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
 
     # The hot loop of a federation-sized month: a million games, kept to dict lookups.
     for white, black, result, rated, tournament_id in inputs.games:
-        white_score, black_score, played, white_cache, black_cache = sides[(result, rated)]
-        if tournament_id is None:
-            view, event = start_rating, month_event
-        else:
-            view, event = tournament_view[tournament_id]
+        white_score, black_score, played, white_cache, black_cache = sides[result, rated]
         white_own = start_rating[white]
         black_own = start_rating[black]
+        if tournament_id is None:
+            # Most games: scored with the period-start ratings, which are each side's own
+            # rating too, so no view lookups and never a group of its own.
+            if white_own is None:
+                pooled(white, black_own, white_score, played, month_event)
+            else:
+                item = white_cache.get(black_own)
+                if item is None:
+                    item = white_cache[black_own] = engine.GameInput(
+                        black_own, _SCORES[white_score], played
+                    )
+                rated_games[white].append(item)
+            if black_own is None:
+                pooled(black, white_own, black_score, played, month_event)
+            else:
+                item = black_cache.get(white_own)
+                if item is None:
+                    item = black_cache[white_own] = engine.GameInput(
+                        white_own, _SCORES[black_score], played
+                    )
+                rated_games[black].append(item)
+            continue
+        view, event = tournament_view[tournament_id]
         white_view = view.get(white)
         black_view = view.get(black)
         if white_own is None:
@@ -737,21 +761,100 @@ def _change_rows(plan: ClosePlan, run: RatingRun) -> Iterable[tuple[Any, ...]]:
         )
 
 
+def _numeric_text(value: engine.Number | None) -> str:
+    """``_decimal`` as COPY text: the very string psycopg sends for that Decimal."""
+    if value is None:
+        return "\\N"
+    if isinstance(value, Fraction):
+        numerator, denominator = value.numerator, value.denominator
+        if denominator == 1:
+            return str(numerator)
+        # What float(Fraction) does, without the numbers.Rational detour.
+        return f"{numerator / denominator:.4f}"
+    return f"{float(value):.4f}"
+
+
+def _int_text(value: int | None) -> str:
+    return "\\N" if value is None else str(value)
+
+
+def _change_lines(plan: ClosePlan, run: RatingRun) -> Iterator[str]:
+    """RatingChange rows in COPY's text format, built as strings: handing psycopg tuples
+    of Decimals and JSON made its per-value dumping most of the write.
+
+    Only integers, dates, booleans, choice values (plain words) and JSON reach here; JSON
+    from json.dumps holds no tab or newline (escaped), only backslashes, which COPY needs
+    doubled.
+    """
+    head = f"{plan.period_id}\t{{}}\t{plan.rating_list_id}\t{run.pk}\t"
+    # A month has few distinct scores and table expectations (exact hundredths).
+    numeric: dict[engine.Number, str] = {}
+    for c in plan.changes:
+        pool = c.pool_after
+        pool_text = json.dumps(pool).replace("\\", "\\\\") if pool else "[]"
+        score = c.score
+        score_text = numeric.get(score)
+        if score_text is None:
+            score_text = numeric[score] = _numeric_text(score)
+        expected = c.expected
+        if isinstance(expected, float):
+            expected_text = _numeric_text(expected)
+        else:
+            cached = numeric.get(expected)
+            if cached is None:
+                cached = numeric[expected] = _numeric_text(expected)
+            expected_text = cached
+        last_active = c.last_active_month
+        yield (
+            "\t".join(
+                (
+                    head.format(c.player_id) + _int_text(c.rating_before),
+                    _int_text(c.rating_after),
+                    _int_text(c.change),
+                    _numeric_text(c.change_unrounded),
+                    _int_text(c.k_factor),
+                    str(c.k_reason),
+                    str(c.games),
+                    score_text,
+                    expected_text,
+                    str(c.event),
+                    "t",
+                    str(c.rated_games_after),
+                    "t" if c.reached_2400_after else "f",
+                    pool_text,
+                    str(c.k_next.value),
+                    str(c.k_next.reason.value),
+                    "\\N" if last_active is None else last_active.isoformat(),
+                )
+            )
+            + "\n"
+        )
+
+
+def _copy(table: str, columns: Sequence[str], lines: Iterable[str]) -> None:
+    """COPY ``lines`` (text format, one row each) into ``table``, in large writes."""
+    # The raw cursor bypasses Django's error translation; wrap it so that a constraint
+    # violation is an IntegrityError like everywhere else.
+    with (
+        connection.wrap_database_errors,
+        connection.cursor() as cursor,
+        cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy,
+    ):
+        chunk: list[str] = []
+        for line in lines:
+            chunk.append(line)
+            if len(chunk) >= WRITE_BATCH:
+                copy.write("".join(chunk))
+                chunk = []
+        if chunk:
+            copy.write("".join(chunk))
+
+
 def _insert_changes(plan: ClosePlan, run: RatingRun) -> None:
     if connection.vendor == "postgresql":
         # COPY: a federation-sized month is 200,000 rows; bulk_create would spend most of
         # the close building model instances and SQL text.
-        table = RatingChange._meta.db_table
-        columns = ", ".join(_CHANGE_COLUMNS)
-        # The raw cursor bypasses Django's error translation; wrap it so that a constraint
-        # violation is an IntegrityError like everywhere else.
-        with (
-            connection.wrap_database_errors,
-            connection.cursor() as cursor,
-            cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
-        ):
-            for row in _change_rows(plan, run):
-                copy.write_row((*row[:17], json.dumps(row[17]), *row[18:]))
+        _copy(RatingChange._meta.db_table, _CHANGE_COLUMNS, _change_lines(plan, run))
         return
     batch: list[RatingChange] = []
     for row in _change_rows(plan, run):
@@ -763,8 +866,43 @@ def _insert_changes(plan: ClosePlan, run: RatingRun) -> None:
         RatingChange.objects.bulk_create(batch)
 
 
+_K_CHANGE_COLUMNS = (
+    "player_id",
+    "rating_list_id",
+    "effective_month",
+    "old_k",
+    "new_k",
+    "new_reason",
+    "reason",
+    "note",
+    "run_id",
+    "source_period_id",
+    "current",
+    "created_by_id",
+    "created_at",
+)
+
+
 def _insert_k_changes(plan: ClosePlan, run: RatingRun, by: User | None) -> None:
     if not plan.k_changes:
+        return
+    if connection.vendor == "postgresql":
+        # COPY too: a month where many players turn 19 or reach 30 games has tens of
+        # thousands of K changes, and bulk_create builds a model instance for each.
+        middle = f"\t{plan.rating_list_id}\t{plan.next_month.isoformat()}\t"
+        tail = (
+            f"\t\t{run.pk}\t{plan.period_id}\tt\t"
+            f"{_int_text(by.pk if by is not None else None)}\t{timezone.now().isoformat()}\n"
+        )
+        _copy(
+            KFactorChange._meta.db_table,
+            _K_CHANGE_COLUMNS,
+            (
+                f"{k.player_id}{middle}{_int_text(k.old.value if k.old is not None else None)}"
+                f"\t{k.new.value}\t{k.new.reason.value}\t{k.reason.value}{tail}"
+                for k in plan.k_changes
+            ),
+        )
         return
     rows = (
         KFactorChange(
