@@ -57,6 +57,7 @@ from players.models import (
     Role,
 )
 from players.selectors import roles_by_club
+from players.services import PLAYER_FIELDS
 from ratings_site.errors import DomainError
 from tournaments.models import RatingChange
 
@@ -637,18 +638,6 @@ class KFactorChangeInline(ReadOnlyInline):
         )
 
 
-PLAYER_FIELDS = (
-    "name",
-    "birth_date",
-    "birth_year",
-    "sex",
-    "federation",
-    "title",
-    "fide_id",
-    "active",
-)
-
-
 @admin.register(Player)
 class PlayerAdmin(ClubScopedAdmin):
     list_display = (
@@ -665,19 +654,7 @@ class PlayerAdmin(ClubScopedAdmin):
     search_fields = ("name", "fide_id", "federation")
     list_select_related = ("club",)
     readonly_fields = ("created", "rating_chart")
-    fields = (
-        "club",
-        "name",
-        "birth_date",
-        "birth_year",
-        "sex",
-        "federation",
-        "title",
-        "fide_id",
-        "active",
-        "created",
-        "rating_chart",
-    )
+    fields = ("club", *PLAYER_FIELDS, "created", "rating_chart")
     inlines = [PlayerRatingInline, RatingChangeInline, KFactorChangeInline]
     delete_role = Role.OFFICER
 

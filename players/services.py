@@ -38,7 +38,8 @@ from players.selectors import User, require_role
 from ratings_site.errors import ConflictError, NotFoundError, ValidationFailed
 from tournaments.models import RatingPeriod, RatingRun, add_months, month_start
 
-_PLAYER_FIELDS = (
+# The player's own fields, as the services accept them (the admin's forms use the same).
+PLAYER_FIELDS = (
     "name",
     "birth_date",
     "birth_year",
@@ -380,10 +381,10 @@ def player_update(*, player: Player, by: User, **changes: Any) -> Player:
     """Change a player's details (arbiter or above). Ratings change only through closes;
     the K depends on the birth year only from the next close on."""
     require_role(by, player.club, Role.ARBITER)
-    unknown = set(changes) - set(_PLAYER_FIELDS)
+    unknown = set(changes) - set(PLAYER_FIELDS)
     if unknown:
         raise _invalid(sorted(unknown)[0], "This field cannot be changed here.")
-    merged = {field: getattr(player, field) for field in _PLAYER_FIELDS}
+    merged = {field: getattr(player, field) for field in PLAYER_FIELDS}
     # Giving only a year drops a date that would contradict it.
     old_date = merged["birth_date"]
     if (
@@ -499,7 +500,7 @@ def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any
     cleaned: list[tuple[dict[str, Any], dict[str, dict[str, Any]]]] = []
     seen_fide: set[int] = set()
     for index, item in enumerate(players):
-        values = {field: item[field] for field in _PLAYER_FIELDS if field in item}
+        values = {field: item[field] for field in PLAYER_FIELDS if field in item}
         try:
             fields = _clean_player_fields({"name": item.get("name"), **values})
             entries = _entries_by_kind(item.get("ratings", ()), lists)

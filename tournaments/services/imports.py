@@ -44,6 +44,7 @@ from tournaments.interchange import (
     ParsedGame,
     ParsedGames,
     ParsedTournament,
+    ParseError,
     ProgressCallback,
     parse_games_csv,
     parse_pgn,
@@ -85,16 +86,9 @@ _MAX_NAME = 200
 _MAX_FIDE_ID = 10**12
 
 
-@dataclass(frozen=True, slots=True)
-class LineMessage:
-    """An error or warning at a 1-based file line (0: the file as a whole)."""
-
-    line: int
-    message: str
-    other_line: int | None = None
-
-    def __str__(self) -> str:
-        return f"line {self.line}: {self.message}" if self.line else self.message
+# An error or warning at a 1-based file line (0: the file as a whole): the parsers' type,
+# so parse errors and the import's own messages travel in one shape.
+LineMessage = ParseError
 
 
 @dataclass(frozen=True, slots=True)
