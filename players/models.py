@@ -328,9 +328,11 @@ class PlayerRating(models.Model):
     list (null: from the list's first period).
     """
 
-    # No single-column indexes: the unique (player, rating_list) and the (rating_list,
-    # rating) index lead with each, and every index is rewritten for each of the 200,000
-    # rows a federation-sized close updates.
+    # Indexes only on columns a close never changes: the unique (player, rating_list) and
+    # (rating_list). With no index on rating, and room left on each page (fillfactor,
+    # migration 0004), PostgreSQL updates the 200,000 rows of a federation-sized close in
+    # place (HOT), without a new entry in every index: the UPDATE took half the time. A
+    # list sorted by rating reads its rows through the rating_list index and sorts them.
     player = models.ForeignKey(
         Player, on_delete=models.CASCADE, related_name="ratings", db_index=False
     )
@@ -364,9 +366,7 @@ class PlayerRating(models.Model):
             k_range_check("k_factor", "playerrating_k_range"),
             k_range_check("k_override", "playerrating_k_override_range"),
         ]
-        indexes = [
-            models.Index(fields=["rating_list", "rating"], name="playerrating_list_rating_idx")
-        ]
+        indexes = [models.Index(fields=["rating_list"], name="playerrating_list_idx")]
 
     def __str__(self) -> str:
         shown = "unrated" if self.rating is None else str(self.rating)

@@ -1,6 +1,8 @@
 """The rules engine: FIDE rating rules over plain values. Pure Python: no Django import here.
 
-Everything the rest of the project uses is re-exported from this package.
+Everything the rest of the project uses is re-exported from this package, except
+``players.rating.bulk`` (numpy), imported on its own by the period close so that the
+calculator and the pages do not load numpy.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from players.rating.types import (
     ListKind,
     Number,
     PeriodChange,
+    PeriodSums,
     PlayerState,
     RatingRules,
 )
@@ -51,6 +54,7 @@ __all__ = [
     "ListKind",
     "Number",
     "PeriodChange",
+    "PeriodSums",
     "PlayerState",
     "RatingRules",
     "apply_floor",

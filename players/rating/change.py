@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 
 from players.rating.differences import (
     CAP,
@@ -22,6 +23,7 @@ from players.rating.types import (
     ListKind,
     Number,
     PeriodChange,
+    PeriodSums,
     RatingRules,
 )
 
@@ -31,6 +33,13 @@ NOTE_UNRATED_OPPONENT = "opponent unrated: counts only toward the opponent's fir
 # (game, score in halves, raw difference, counted difference, expected, note); expected is
 # hundredths (table) or a float (formula), None when the game is not rated.
 _Row = tuple[GameInput, int, int | None, int | None, int | float | None, str]
+
+
+@lru_cache(maxsize=4096)
+def _exact(numerator: int, denominator: int) -> Fraction:
+    # A period close builds three Fractions per player from a few thousand distinct
+    # values; Fractions are immutable, so equal ones can be shared.
+    return Fraction(numerator, denominator)
 
 
 def _score_halves(game: GameInput) -> int:
@@ -52,6 +61,7 @@ def period_change(
     k: int,
     rules: RatingRules,
     keep_lines: bool = True,
+    start: PeriodSums | None = None,
 ) -> PeriodChange:
     """FIDE 8.3: a rated player's rating change over all rated games of one period.
 
@@ -62,6 +72,10 @@ def period_change(
     opponents (8.2 / 7.1.4) and, on rapid and blitz, 600+ apart with a player above 2600.
     `score`, `expected` and `games_count` cover rated games only. With keep_lines=False no
     per-game objects are built (lines=()); every total is identical either way.
+
+    ``start``: sums of more rated games of the same period, from ``table_period_sums`` (FIDE
+    table only), added to those of ``games`` before K is capped and the change rounded;
+    they have no lines.
     """
     if k < 0:
         raise ValueError(f"K must not be negative (got {k})")
@@ -73,6 +87,10 @@ def period_change(
     count = 0
     score_halves = 0
     expected_hundredths = 0
+    if start is not None:
+        if not table:
+            raise ValueError("period sums are in table hundredths: the list must use the table")
+        count, score_halves, expected_hundredths = start
     expected_float = 0.0
     for game in games:
         opponent = game.opponent_rating
@@ -126,14 +144,14 @@ def period_change(
             rows.append((game, halves, raw, counted, expected, note))
 
     k_used = cap_k(k, count)
-    score = Fraction(score_halves, 2)
+    score = _exact(score_halves, 2)
     total_expected: Number
     change_unrounded: Number
     if table:
         # K x (score - expected) in hundredths; rounded here exactly as round_half_away would.
         total_hundredths = k_used * (score_halves * 50 - expected_hundredths)
-        total_expected = Fraction(expected_hundredths, 100)
-        change_unrounded = Fraction(total_hundredths, 100)
+        total_expected = _exact(expected_hundredths, 100)
+        change_unrounded = _exact(total_hundredths, 100)
         magnitude = (abs(total_hundredths) + 50) // 100
         change = magnitude if total_hundredths >= 0 else -magnitude
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import TypeAlias
+from typing import NamedTuple, TypeAlias
 
 # Table arithmetic is exact (Fractions of hundredths); formula arithmetic is float.
 Number: TypeAlias = Fraction | float
@@ -141,6 +141,15 @@ class GameLine:
     change: Number | None
     rated: bool
     note: str
+
+
+class PeriodSums(NamedTuple):
+    """What a player's rated games of a period add up to, in the FIDE table's integers
+    (``bulk.table_period_sums``; ``period_change(start=...)``)."""
+
+    games: int
+    score_halves: int
+    expected_hundredths: int
 
 
 @dataclass(frozen=True, slots=True)

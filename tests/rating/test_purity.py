@@ -9,7 +9,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 CHECK = (
-    "import players.rating, sys; "
+    "import players.rating, players.rating.bulk, sys; "
     "assert not any(m == 'django' or m.startswith('django.') for m in sys.modules)"
 )
 
@@ -35,3 +35,13 @@ def test_the_check_would_catch_django() -> None:
         check=False,
     )
     assert completed.returncode != 0
+
+
+def test_engine_package_leaves_numpy_to_the_close() -> None:
+    # players.rating.bulk (numpy) is imported on its own: the calculator and the pages
+    # import players.rating and should not pay for numpy.
+    probe = "import players.rating, sys; assert 'numpy' not in sys.modules"
+    completed = subprocess.run(
+        [sys.executable, "-c", probe], cwd=REPO_ROOT, capture_output=True, text=True, check=False
+    )
+    assert completed.returncode == 0, completed.stderr

@@ -30,8 +30,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
+import numpy as np
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection, transaction
 from django.db.models import QuerySet
@@ -45,6 +46,7 @@ from players.models import (
     RatingList,
     Role,
 )
+from players.rating.bulk import table_period_sums
 from players.selectors import User, require_role
 from players.services import k_for
 from ratings_site.errors import ConflictError
@@ -61,6 +63,7 @@ from tournaments.models import (
 from tournaments.selectors import ratings_in_force
 
 Progress = Callable[[int], None]
+GameColumns = tuple[list[int], list[int], list[str], list[bool], list[int | None]]
 Event = RatingChange.Event
 
 # FIDE 8.2: games toward a first rating may be pooled over at most 26 months.
@@ -154,8 +157,8 @@ class CloseInputs:
     # player id -> the rating in force at the period's start (tournaments.selectors
     # .ratings_in_force: a fixed starting rating for the unrated, where the list has one)
     start_ratings: dict[int, int | None]
-    # (white, black, result, rated, tournament id or None)
-    games: list[tuple[int, int, str, bool, int | None]]
+    # One list per column: white, black, result, rated, tournament id or None.
+    games: GameColumns
     # tournament id -> (start date, end date)
     tournaments: dict[int, tuple[datetime.date, datetime.date]]
     # start month of a tournament begun before the period -> player id -> rating in force
@@ -191,17 +194,23 @@ def _closed_before(
     )
 
 
-def _columns(queryset: QuerySet[Any], *fields: str) -> list[tuple[Any, ...]]:
-    """The rows of ``fields``, in a single query.
+def _column_lists(queryset: QuerySet[Any], *fields: str) -> list[list[Any]]:
+    """One list per field of the rows of ``queryset``, in a single query.
 
     On PostgreSQL the rows come as one array per column: decoding a million games as
     arrays takes half the time of a million row tuples. The columns line up because all
     the array_agg of one query advance together on each input row.
     """
     if connection.vendor != "postgresql":
-        return list(queryset.values_list(*fields))
+        rows = list(queryset.values_list(*fields))
+        return [list(column) for column in zip(*rows, strict=True)] or [[] for _ in fields]
     arrays = queryset.aggregate(**{f"c{i}": ArrayAgg(name) for i, name in enumerate(fields)})
-    return list(zip(*(arrays[f"c{i}"] or [] for i in range(len(fields))), strict=True))
+    return [arrays[f"c{i}"] or [] for i in range(len(fields))]
+
+
+def _columns(queryset: QuerySet[Any], *fields: str) -> list[tuple[Any, ...]]:
+    """The rows of ``fields``, in a single query (``_column_lists``, zipped)."""
+    return list(zip(*_column_lists(queryset, *fields), strict=True))
 
 
 def _overrides_in_force(
@@ -270,21 +279,25 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs
     next_month = add_months(month, 1)
     overrides = _overrides_in_force(rating_list, (month, next_month))
 
-    games: list[tuple[int, int, str, bool, int | None]] = _columns(
-        Game.objects.filter(period=period),
-        "white_id",
-        "black_id",
-        "result",
-        "rated",
-        "tournament_id",
+    games = cast(
+        GameColumns,
+        tuple(
+            _column_lists(
+                Game.objects.filter(period=period),
+                "white_id",
+                "black_id",
+                "result",
+                "rated",
+                "tournament_id",
+            )
+        ),
     )
     # Only a player whose entry month is still to come needs it (listed early because
     # they play this month): most months have none, and this is two million set adds.
     playing: set[int] = set()
     if any(row[6] is not None and row[6] > month for row in entries):
-        for game in games:
-            playing.add(game[0])
-            playing.add(game[1])
+        playing.update(games[0])
+        playing.update(games[1])
 
     starts: dict[int, PlayerStart] = {}
     for player_id, e_rating, e_games, e_2400, override, birth_year, e_month in entries:
@@ -402,8 +415,23 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
     def grouped(player: int, own_view: int, opponent: int | None, score: str, played: bool) -> None:
         other_groups[player][own_view].append(engine.GameInput(opponent, _SCORES[score], played))
 
-    # The hot loop of a federation-sized month: a million games, kept to dict lookups.
-    for white, black, result, rated, tournament_id in inputs.games:
+    columns = inputs.games
+    games_count = len(columns[0])
+    rows: Iterable[tuple[int, int, str, bool, int | None]]
+    sums: dict[int, engine.PeriodSums] = {}
+    if rules.method is engine.ExpectedMethod.FIDE_TABLE and games_count:
+        # Most games at once, in arrays; the loop below takes the rest.
+        this_month = {tid for tid, (began, _) in inputs.tournaments.items() if began >= month}
+        sums, rest = _table_sums(columns, start_rating, this_month, rules)
+        rows = (
+            (columns[0][i], columns[1][i], columns[2][i], columns[3][i], columns[4][i])
+            for i in rest
+        )
+    else:
+        rows = zip(*columns, strict=True)
+
+    # The hot loop of a federation-sized month (formula lists): kept to dict lookups.
+    for white, black, result, rated, tournament_id in rows:
         white_score, black_score, played, white_cache, black_cache = sides[result, rated]
         white_own = start_rating[white]
         black_own = start_rating[black]
@@ -460,7 +488,7 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
         period_id=period.pk,
         period=label,
         next_month=next_month,
-        games_count=len(inputs.games),
+        games_count=games_count,
     )
     oldest_pool_month = month_label(add_months(month, 1 - POOL_MONTHS))
     first_minimum = floor if floor is not None else RATING_MIN
@@ -487,6 +515,7 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
                 other_groups.get(player_id),
                 rules,
                 floor,
+                sums.get(player_id),
             )
         else:
             planned = _unrated(
@@ -528,6 +557,87 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
 
 
 _NO_K = engine.KFactor(0, engine.KReason.STANDARD)
+_HALVES = {"1": 2, "1/2": 1, "0": 0}
+_RESULT_CODES = {result: code for code, result in enumerate(RESULT_SCORES)}
+# By result code: white's and black's score in halves, and whether the game was played.
+_WHITE_HALVES = np.array([_HALVES[w] for w, _, _ in RESULT_SCORES.values()], dtype=np.int64)
+_BLACK_HALVES = np.array([_HALVES[b] for _, b, _ in RESULT_SCORES.values()], dtype=np.int64)
+_PLAYED = np.array([played for _, _, played in RESULT_SCORES.values()], dtype=np.bool_)
+
+
+def _table_sums(
+    columns: GameColumns,
+    start_rating: Mapping[int, int | None],
+    this_month: set[int],
+    rules: engine.RatingRules,
+) -> tuple[dict[int, engine.PeriodSums], list[int]]:
+    """The period's games between two rated players scored with the period-start ratings
+    (no tournament, or one begun this month), added up per player by the rules engine in
+    arrays (``table_period_sums``). Returns the sums by player id, and the positions of
+    the other games (an unrated side, a tournament begun earlier), left to the loop.
+    """
+    white_col, black_col, result_col, rated_col, tournament_col = columns
+    count = len(white_col)
+    ids = sorted(start_rating)
+    id_array = np.array(ids, dtype=np.int64)
+    own = np.array([-1 if (r := start_rating[pid]) is None else r for pid in ids], dtype=np.int64)
+
+    # Player id -> position in ids: a direct table when the ids are dense enough (ids of
+    # one list usually are), else a binary search.
+    low, high = (ids[0], ids[-1]) if ids else (0, -1)
+    table: np.ndarray[Any, np.dtype[np.intp]] | None = None
+    if high - low < 4 * len(ids) + 1_000_000:
+        table = np.full(high - low + 1, -1, dtype=np.intp)
+        table[id_array - low] = np.arange(len(ids), dtype=np.intp)
+
+    def positions(column: list[int]) -> np.ndarray[Any, np.dtype[np.intp]]:
+        values = np.array(column, dtype=np.int64)
+        if table is not None:
+            inside = (values >= low) & (values <= high)
+            found = np.full(len(values), -1, dtype=np.intp)
+            found[inside] = table[values[inside] - low]
+            missing = found < 0
+        else:
+            found = np.searchsorted(id_array, values)
+            missing = found >= len(ids)
+            missing[~missing] = id_array[found[~missing]] != values[~missing]
+        if missing.any():
+            # As the loop would: a game's player must be on the list.
+            raise KeyError(int(values[missing][0]))
+        return found
+
+    white, black = positions(white_col), positions(black_col)
+    codes = np.fromiter((_RESULT_CODES[r] for r in result_col), dtype=np.intp, count=count)
+    white_own, black_own = own[white], own[black]
+    simple = (white_own >= 0) & (black_own >= 0)
+    if any(t is not None for t in tournament_col):
+        simple &= np.fromiter(
+            (t is None or t in this_month for t in tournament_col), dtype=np.bool_, count=count
+        )
+    chosen = np.flatnonzero(simple)
+    codes = codes[chosen]
+    counted = _PLAYED[codes] & np.array(rated_col, dtype=np.bool_)[chosen]
+    totals = table_period_sums(
+        player=np.concatenate((white[chosen], black[chosen])),
+        own=np.concatenate((white_own[chosen], black_own[chosen])),
+        opponent=np.concatenate((black_own[chosen], white_own[chosen])),
+        score_halves=np.concatenate((_WHITE_HALVES[codes], _BLACK_HALVES[codes])),
+        played=np.concatenate((counted, counted)),
+        players=len(ids),
+        rules=rules,
+    )
+    sums = {
+        pid: engine.PeriodSums(games, halves, expected)
+        for pid, games, halves, expected in zip(
+            ids,
+            totals.games.tolist(),
+            totals.score_halves.tolist(),
+            totals.expected_hundredths.tolist(),
+            strict=True,
+        )
+        if games
+    }
+    return sums, np.flatnonzero(~simple).tolist()
 
 
 def _rated(
@@ -539,10 +649,13 @@ def _rated(
     others: Mapping[int, list[engine.GameInput]] | None,
     rules: engine.RatingRules,
     floor: int | None,
+    sums: engine.PeriodSums | None = None,
 ) -> PlannedChange:
+    """``sums``: the player's games already added up in arrays (``_table_sums``), all
+    scored with ``own``; ``games`` and ``others`` hold the rest."""
     if not others:
         result = engine.period_change(
-            rating=own, games=games, k=k.value, rules=rules, keep_lines=False
+            rating=own, games=games, k=k.value, rules=rules, keep_lines=False, start=sums
         )
         count, k_used = result.games_count, result.k
         score, expected = result.score, result.expected
@@ -552,16 +665,20 @@ def _rated(
         # A tournament begun before a list on which this player's rating changed: its
         # games use the older own rating. The engine computes each group; the 700 cap
         # and the single rounding still apply to the whole period.
-        groups = [(own, list(games)), *others.items()]
+        groups = [(own, list(games), sums), *((r, g, None) for r, g in others.items())]
         first = [
-            engine.period_change(rating=r, games=g, k=k.value, rules=rules, keep_lines=False)
-            for r, g in groups
+            engine.period_change(
+                rating=r, games=g, k=k.value, rules=rules, keep_lines=False, start=base
+            )
+            for r, g, base in groups
         ]
         count = sum(part.games_count for part in first)
         k_used = engine.cap_k(k.value, count)
         parts = [
-            engine.period_change(rating=r, games=g, k=k_used, rules=rules, keep_lines=False)
-            for r, g in groups
+            engine.period_change(
+                rating=r, games=g, k=k_used, rules=rules, keep_lines=False, start=base
+            )
+            for r, g, base in groups
         ]
         score = sum((part.score for part in parts), Fraction(0))
         expected = sum(part.expected for part in parts)
@@ -787,23 +904,9 @@ def _change_lines(plan: ClosePlan, run: RatingRun) -> Iterator[str]:
     doubled.
     """
     head = f"{plan.period_id}\t{{}}\t{plan.rating_list_id}\t{run.pk}\t"
-    # A month has few distinct scores and table expectations (exact hundredths).
-    numeric: dict[engine.Number, str] = {}
     for c in plan.changes:
         pool = c.pool_after
         pool_text = json.dumps(pool).replace("\\", "\\\\") if pool else "[]"
-        score = c.score
-        score_text = numeric.get(score)
-        if score_text is None:
-            score_text = numeric[score] = _numeric_text(score)
-        expected = c.expected
-        if isinstance(expected, float):
-            expected_text = _numeric_text(expected)
-        else:
-            cached = numeric.get(expected)
-            if cached is None:
-                cached = numeric[expected] = _numeric_text(expected)
-            expected_text = cached
         last_active = c.last_active_month
         yield (
             "\t".join(
@@ -815,8 +918,8 @@ def _change_lines(plan: ClosePlan, run: RatingRun) -> Iterator[str]:
                     _int_text(c.k_factor),
                     str(c.k_reason),
                     str(c.games),
-                    score_text,
-                    expected_text,
+                    _numeric_text(c.score),
+                    _numeric_text(c.expected),
                     str(c.event),
                     "t",
                     str(c.rated_games_after),
