@@ -99,6 +99,7 @@ class KChangeReason(models.TextChoices):
     NEW_PLAYER = "new_player", "New player"
     JUNIOR = "junior", "Junior"
     TURNED_19 = "turned_19", "Turned 19"
+    JUNIOR_2300 = "junior_2300", "Junior reached 2300"
     REACHED_2400 = "reached_2400", "Reached 2400"
     GAMES_30 = "games_30", "Completed 30 rated games"
     MANUAL = "manual", "Manual override"

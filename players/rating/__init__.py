@@ -16,7 +16,7 @@ from players.rating.expected import (
     table_pd_hundredths,
 )
 from players.rating.first_rating import first_rating
-from players.rating.k_factor import cap_k, fixed_k, k_change_reason, k_factor_for
+from players.rating.k_factor import cap_k, fixed_k, junior_age, k_change_reason, k_factor_for
 from players.rating.performance import (
     dp_from_percentage,
     performance_exact,
@@ -65,6 +65,7 @@ __all__ = [
     "expected_from_table",
     "first_rating",
     "fixed_k",
+    "junior_age",
     "k_change_reason",
     "k_factor_for",
     "not_rated_reason",

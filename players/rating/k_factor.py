@@ -16,12 +16,17 @@ FIXED_K_MIN = 1
 FIXED_K_MAX = 100
 
 
+def junior_age(birth_year: int | None, *, period_year: int) -> bool:
+    """FIDE 8.3.3: of junior age until the end of the year of the 18th birthday."""
+    return birth_year is not None and period_year - birth_year <= JUNIOR_MAX_AGE
+
+
 def is_junior(state: PlayerState, *, period_year: int) -> bool:
     """FIDE 8.3.3: junior K applies until the end of the year of the 18th birthday, under 2300.
 
     An unrated junior counts as under 2300.
     """
-    if state.birth_year is None or period_year - state.birth_year > JUNIOR_MAX_AGE:
+    if not junior_age(state.birth_year, period_year=period_year):
         return False
     return state.rating is None or state.rating < JUNIOR_BELOW
 
@@ -85,15 +90,17 @@ _FIRST_K: dict[KReason, KChangeReason] = {
 _OVERRIDES = (KReason.FIXED, KReason.MANUAL)
 
 
-def k_change_reason(old: KFactor | None, new: KFactor) -> KChangeReason | None:
+def k_change_reason(
+    old: KFactor | None, new: KFactor, *, still_junior_age: bool = False
+) -> KChangeReason | None:
     """Why K went from `old` to `new` (FIDE 8.3.3 transitions); None when nothing changed.
 
     - no previous K: the reason the first K applies (STANDARD on arrival -> RULES);
     - the new K is manual or fixed: MANUAL or FIXED;
     - the new K is the 2400 K: REACHED_2400 (also when it replaces an override);
-    - NEW_PLAYER -> STANDARD: GAMES_30; JUNIOR -> anything else under the rules: TURNED_19
-      (the engine sees only the K factors, so a junior whose rating reached 2300 also lands
-      here; the caller knows the state and may record a better reason);
+    - NEW_PLAYER -> STANDARD: GAMES_30;
+    - JUNIOR -> anything else under the rules: JUNIOR_2300 when the player is
+      ``still_junior_age`` in the new K's year (so the rating reached 2300), else TURNED_19;
     - back from an override to the rules, or anything else: RULES.
     """
     if old is None:
@@ -108,4 +115,6 @@ def k_change_reason(old: KFactor | None, new: KFactor) -> KChangeReason | None:
         return KChangeReason.REACHED_2400
     if old.reason in _OVERRIDES:
         return KChangeReason.RULES
+    if old.reason is KReason.JUNIOR and still_junior_age:
+        return KChangeReason.JUNIOR_2300
     return _RULE_TRANSITIONS.get((old.reason, new.reason), KChangeReason.RULES)

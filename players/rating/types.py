@@ -78,6 +78,7 @@ class KChangeReason(StrEnum):
     NEW_PLAYER = "new_player"
     JUNIOR = "junior"
     TURNED_19 = "turned_19"
+    JUNIOR_2300 = "junior_2300"
     REACHED_2400 = "reached_2400"
     GAMES_30 = "games_30"
     MANUAL = "manual"
@@ -93,6 +94,7 @@ _K_CHANGE_LABELS: dict[KChangeReason, str] = {
     KChangeReason.NEW_PLAYER: "new player on the list",
     KChangeReason.JUNIOR: "junior K applies",
     KChangeReason.TURNED_19: "junior K ended",
+    KChangeReason.JUNIOR_2300: "junior K ended: rating reached 2300",
     KChangeReason.REACHED_2400: "published rating reached 2400",
     KChangeReason.GAMES_30: "completed 30 rated games",
     KChangeReason.MANUAL: "set by a rating officer",

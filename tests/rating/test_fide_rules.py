@@ -20,6 +20,7 @@ from players.rating import (
     counted_difference,
     first_rating,
     fixed_k,
+    junior_age,
     k_change_reason,
     k_factor_for,
     not_rated_reason,
@@ -296,6 +297,29 @@ def test_fixed_k_refuses(value: int) -> None:
 )
 def test_k_change_reason(old: KFactor | None, new: KFactor, reason: KChangeReason | None) -> None:
     assert k_change_reason(old, new) is reason
+
+
+@pytest.mark.parametrize(
+    ("new", "still_junior_age", "reason"),
+    [
+        (KFactor(20, KReason.STANDARD), True, KChangeReason.JUNIOR_2300),
+        (KFactor(40, KReason.NEW_PLAYER), True, KChangeReason.JUNIOR_2300),
+        (KFactor(20, KReason.STANDARD), False, KChangeReason.TURNED_19),
+        (KFactor(10, KReason.REACHED_2400), True, KChangeReason.REACHED_2400),
+        (KFactor(25, KReason.MANUAL), True, KChangeReason.MANUAL),
+    ],
+)
+def test_junior_k_ends_by_age_or_by_reaching_2300(
+    new: KFactor, still_junior_age: bool, reason: KChangeReason
+) -> None:
+    old = KFactor(40, KReason.JUNIOR)
+    assert k_change_reason(old, new, still_junior_age=still_junior_age) is reason
+
+
+def test_junior_age_ends_with_the_year_of_the_18th_birthday() -> None:
+    assert junior_age(2008, period_year=2026)
+    assert not junior_age(2008, period_year=2027)
+    assert not junior_age(None, period_year=2026)
 
 
 def test_k_change_reason_follows_a_career() -> None:

@@ -131,6 +131,25 @@ def test_reaching_2400_makes_k10_for_good() -> None:
     )
 
 
+def test_junior_reaching_2300_loses_junior_k_with_that_reason() -> None:
+    # A 16-year-old at 2290 wins against 2290 (D = 0, expected 0.50): K 40 x 0.50 = +20,
+    # 2310. Still of junior age, so K falls to 20 because the rating reached 2300.
+    owner = make_owner()
+    club = make_club(owner)
+    junior = make_player(club, owner, "Junior", 2290, rated_games=80, birth_year=2010)
+    other = make_player(club, owner, "Other", 2290)
+    play(club, owner, [(junior, other, "1-0")], date=OCT)
+    close(club, owner, "2026-10")
+    row = change_of(junior, "2026-10")
+    assert (row.k_factor, row.k_reason, row.rating_after) == (40, "junior", 2310)
+    assert (row.k_next, row.k_next_reason) == (20, "standard")
+    change = KFactorChange.objects.get(
+        player=junior, source_period__month=datetime.date(2026, 10, 1)
+    )
+    assert (change.old_k, change.new_k, change.reason) == (40, 20, "junior_2300")
+    assert change.get_reason_display() == "Junior reached 2300"
+
+
 def test_junior_turning_19_changes_k_at_january() -> None:
     owner = make_owner()
     club = make_club(owner)

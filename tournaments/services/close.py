@@ -543,7 +543,11 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
             month if planned.games or start.last_active is None else start.last_active
         )
         plan.changes.append(planned)
-        reason = engine.k_change_reason(k, k_next)
+        reason = engine.k_change_reason(
+            k,
+            k_next,
+            still_junior_age=engine.junior_age(start.birth_year, period_year=next_month.year),
+        )
         # An override set or lifted from the next month is in the K history already (the
         # officer's own KFactorChange row).
         if reason is not None and start.k_override == start.k_override_next:
