@@ -48,8 +48,11 @@ from django.utils.safestring import SafeString, mark_safe
 
 from players import services
 from players.models import (
+    RATING_MAX,
+    RATING_MIN,
     Club,
     KFactorChange,
+    ListKind,
     Membership,
     Player,
     PlayerRating,
@@ -638,6 +641,36 @@ class KFactorChangeInline(ReadOnlyInline):
         )
 
 
+# The ratings a new player brings, one row of fields per list; ratings[i] in the service's
+# errors is the i-th kind here (every kind is always sent, unrated when left empty).
+ENTRY_PARTS = ("rating", "rated_games", "reached_2400")
+
+
+def _entry_fields() -> dict[str, forms.Field]:
+    fields: dict[str, forms.Field] = {}
+    for kind in ListKind.values:
+        fields[f"{kind}_rating"] = forms.IntegerField(
+            label="Rating",
+            required=False,
+            min_value=RATING_MIN,
+            max_value=RATING_MAX,
+            help_text="Empty: unrated on this list.",
+        )
+        fields[f"{kind}_rated_games"] = forms.IntegerField(
+            label="Rated games so far", required=False, min_value=0, initial=0
+        )
+        fields[f"{kind}_reached_2400"] = forms.BooleanField(
+            label="Has had a published rating of 2400 or more (K 10 for good)", required=False
+        )
+    return fields
+
+
+# A ModelForm with the entry fields declared, so the admin's fieldsets may name them.
+PlayerAddForm: type[forms.ModelForm] = type(  # type: ignore[type-arg]
+    "PlayerAddForm", (forms.ModelForm,), {**_entry_fields(), "__module__": __name__}
+)
+
+
 @admin.register(Player)
 class PlayerAdmin(ClubScopedAdmin):
     list_display = (
@@ -664,10 +697,41 @@ class PlayerAdmin(ClubScopedAdmin):
             return ("club", "created", "rating_chart")
         return ("created", "rating_chart")
 
+    field_map = {
+        f"ratings[{index}].{part}": f"{kind}_{part}"
+        for index, kind in enumerate(ListKind.values)
+        for part in ENTRY_PARTS
+    }
+
     def get_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         if obj is None:
             return tuple(f for f in self.fields if f not in ("created", "rating_chart"))
         return tuple(self.fields)
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is not None:
+            return super().get_fieldsets(request, obj)
+        # Adding: the ratings the player already holds start their history (the API's
+        # player create takes the same); later changes come only from closed periods.
+        lists = [
+            (
+                f"{label} rating the player brings",
+                {
+                    "fields": [(f"{kind}_rating", f"{kind}_rated_games"), f"{kind}_reached_2400"],
+                    "description": "An existing rating, e.g. from FIDE or the national "
+                    "federation: the start of the player's history on this list.",
+                },
+            )
+            for kind, label in ListKind.choices
+        ]
+        return [(None, {"fields": self.get_fields(request, obj)}), *lists]
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        if obj is None:
+            kwargs["form"] = PlayerAddForm
+        return super().get_form(request, obj, change, **kwargs)
 
     def service_save(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> Player:
         if change:
@@ -675,8 +739,20 @@ class PlayerAdmin(ClubScopedAdmin):
                 player=obj, by=request.user, **changed_values(form, PLAYER_FIELDS)
             )
         data = form.cleaned_data
+        ratings = [
+            {
+                "list": kind,
+                "rating": data.get(f"{kind}_rating"),
+                "rated_games": data.get(f"{kind}_rated_games") or 0,
+                "reached_2400": bool(data.get(f"{kind}_reached_2400")),
+            }
+            for kind in ListKind.values
+        ]
         return services.player_create(
-            club=data["club"], by=request.user, **{f: data[f] for f in PLAYER_FIELDS}
+            club=data["club"],
+            by=request.user,
+            ratings=ratings,
+            **{f: data[f] for f in PLAYER_FIELDS},
         )
 
     def service_delete(self, request: HttpRequest, obj: Player) -> None:

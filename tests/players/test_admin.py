@@ -191,6 +191,38 @@ def test_arbiter_adds_a_player_through_the_service(world: World) -> None:
     assert {r.k_factor for r in ratings} == {40}
 
 
+def test_adding_a_player_takes_the_ratings_they_bring(world: World) -> None:
+    client = client_for(world.a.users["arbiter"])
+    page = client.get(url(Player, "add")).content.decode()
+    assert "Blitz rating the player brings" in page and 'name="blitz_rating"' in page
+    data = player_form(
+        world.a.club, standard_rating="1850", standard_rated_games="45", rapid_rated_games=""
+    )
+    response = client.post(url(Player, "add"), data)
+    assert response.status_code == 302, response.context and response.context["errors"]
+    player = Player.objects.get(name="Nina Newcombe")
+    ratings = {r.rating_list.kind: r for r in PlayerRating.objects.filter(player=player)}
+    standard = ratings["standard"]
+    # Born 2001, 45 rated games, under 2400: K 20 from the start.
+    assert (standard.rating, standard.rated_games, standard.entry_rating, standard.k_factor) == (
+        1850,
+        45,
+        1850,
+        20,
+    )
+    assert (ratings["rapid"].rating, ratings["rapid"].k_factor) == (None, 40)
+
+
+def test_a_bad_entered_rating_is_a_field_error_and_stores_nothing(world: World) -> None:
+    client = client_for(world.a.users["arbiter"])
+    data = player_form(world.a.club, standard_rating="5000", rapid_rated_games="-1")
+    response = client.post(url(Player, "add"), data)
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert set(errors) == {"standard_rating", "rapid_rated_games"}
+    assert not Player.objects.filter(name="Nina Newcombe").exists()
+
+
 def test_bad_player_input_shows_field_errors(world: World) -> None:
     client = client_for(world.a.users["arbiter"])
     response = client.post(url(Player, "add"), player_form(world.a.club, name="", birth_year="x"))
