@@ -194,7 +194,8 @@ def test_arbiter_adds_a_player_through_the_service(world: World) -> None:
 def test_adding_a_player_takes_the_ratings_they_bring(world: World) -> None:
     client = client_for(world.a.users["arbiter"])
     page = client.get(url(Player, "add")).content.decode()
-    assert "Blitz rating the player brings" in page and 'name="blitz_rating"' in page
+    assert "Blitz rating the player brings" in page
+    assert 'name="blitz_rating"' in page
     data = player_form(
         world.a.club, standard_rating="1850", standard_rated_games="45", rapid_rated_games=""
     )
