@@ -773,6 +773,7 @@ RATING_LIST_RULES = (
     "floor",
     "first_rating_policy",
     "starting_rating",
+    "adjust_march_2024",
 )
 
 

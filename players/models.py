@@ -212,6 +212,7 @@ LIST_PRESETS: dict[str, dict[str, Any]] = {
         "floor": 1400,
         "first_rating_policy": FirstRatingPolicy.FIDE,
         "starting_rating": None,
+        "adjust_march_2024": True,
     },
     "FIDE rapid": {
         "kind": ListKind.RAPID,
@@ -222,6 +223,7 @@ LIST_PRESETS: dict[str, dict[str, Any]] = {
         "floor": 1400,
         "first_rating_policy": FirstRatingPolicy.FIDE,
         "starting_rating": None,
+        "adjust_march_2024": True,
     },
     "FIDE blitz": {
         "kind": ListKind.BLITZ,
@@ -232,6 +234,7 @@ LIST_PRESETS: dict[str, dict[str, Any]] = {
         "floor": 1400,
         "first_rating_policy": FirstRatingPolicy.FIDE,
         "starting_rating": None,
+        "adjust_march_2024": True,
     },
     "Club Elo": {
         "expected_method": ExpectedMethod.FORMULA,
@@ -241,6 +244,7 @@ LIST_PRESETS: dict[str, dict[str, Any]] = {
         "floor": None,
         "first_rating_policy": FirstRatingPolicy.FIXED,
         "starting_rating": 1500,
+        "adjust_march_2024": False,
     },
 }
 FIDE_PRESET_FOR_KIND: dict[str, str] = {
@@ -274,6 +278,12 @@ class RatingList(models.Model):
         "first rating", max_length=8, choices=FirstRatingPolicy.choices
     )
     starting_rating = models.PositiveSmallIntegerField("starting rating", null=True, blank=True)
+    adjust_march_2024 = models.BooleanField(
+        "FIDE adjustment of 1 March 2024",
+        default=False,
+        help_text="The close of February 2024 raises every published rating below 2000 by "
+        "0.4 x (2000 - R), as FIDE did once. Matters only to a history that crosses it.",
+    )
 
     class Meta:
         ordering = ["club", "kind"]

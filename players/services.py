@@ -184,6 +184,7 @@ def rating_list_update(
         "floor",
         "first_rating_policy",
         "starting_rating",
+        "adjust_march_2024",
     }
     unknown = set(rules) - allowed
     if unknown:

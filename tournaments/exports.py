@@ -109,10 +109,17 @@ def history_rows(*, player: Player) -> list[HistoryRow]:
             expected=Fraction(change.expected),
             k=change.k_factor,
             k_reason=change.k_reason,
-            note=change.get_event_display(),
+            note=_note(change),
         )
         for change in changes
     ]
+
+
+def _note(change: RatingChange) -> str:
+    if not change.adjustment:
+        return change.get_event_display()
+    # rating_after includes it: say why it is more than rating_before + change.
+    return f"{change.get_event_display()}; FIDE adjustment of 1 March 2024 +{change.adjustment}"
 
 
 def history_csv(*, player: Player) -> str:

@@ -257,6 +257,9 @@ class RatingChange(models.Model):
     rating_before = models.PositiveSmallIntegerField("rating before", null=True, blank=True)
     rating_after = models.PositiveSmallIntegerField("rating after", null=True, blank=True)
     change = models.SmallIntegerField("change", null=True, blank=True)
+    # FIDE's one-off adjustment of 1 March 2024, added after the games' change (and the
+    # floor): rating_after = rating_before + change + adjustment for a rated player.
+    adjustment = models.SmallIntegerField("FIDE 1 March 2024 adjustment", default=0)
     change_unrounded = models.DecimalField(
         "change before rounding", max_digits=12, decimal_places=4, null=True, blank=True
     )

@@ -235,6 +235,8 @@ class PeriodReport:
     games_points: int
     first_points: int
     floor_points: int
+    adjustment_points: int
+    adjusted_players: int
     gainers: list[RatingChange]
     losers: list[RatingChange]
     first_ratings: list[RatingChange]
@@ -285,7 +287,7 @@ def period_report(*, period: RatingPeriod) -> PeriodReport:
     """Who gained and lost most, first ratings, drops below the floor, and the points the
     period put into or took out of the pool: the sum of published ratings changes by the
     rated games' net change, plus first ratings, minus the ratings of players who fell
-    below the floor. Eight queries."""
+    below the floor, plus FIDE's adjustment of 1 March 2024 where it applied. Eight queries."""
     current = RatingChange.objects.filter(period=period, current=True).order_by()
     rated_events = [Event.RATED, Event.BELOW_FLOOR]
     totals: dict[str, Any] = current.aggregate(
@@ -296,10 +298,16 @@ def period_report(*, period: RatingPeriod) -> PeriodReport:
         sum_before=Sum("rating_before"),
         sum_after=Sum("rating_after"),
         games_points=Sum("change", filter=Q(event__in=rated_events)),
-        first_points=Sum("rating_after", filter=Q(event=Event.FIRST_RATING, rating_before=None)),
+        first_points=Sum(
+            F("rating_after") - F("adjustment"),
+            filter=Q(event=Event.FIRST_RATING, rating_before=None),
+        ),
         # What leaves with a player who drops below the floor: the rating after the games
         # (their games' change is already in games_points).
         floor_points=Sum(F("rating_before") + F("change"), filter=Q(event=Event.BELOW_FLOOR)),
+        # FIDE's one-off adjustment of 1 March 2024 (the close of February 2024 only).
+        adjustment_points=Sum("adjustment"),
+        adjusted_players=Count("id", filter=~Q(adjustment=0)),
     )
     rows = current.select_related("player").only(*_ROW_FIELDS)
     gainers = list(
@@ -332,6 +340,8 @@ def period_report(*, period: RatingPeriod) -> PeriodReport:
         games_points=totals["games_points"] or 0,
         first_points=totals["first_points"] or 0,
         floor_points=totals["floor_points"] or 0,
+        adjustment_points=totals["adjustment_points"] or 0,
+        adjusted_players=totals["adjusted_players"],
         gainers=gainers,
         losers=losers,
         first_ratings=first,

@@ -270,6 +270,10 @@ class RatingListOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     floor = serializers.IntegerField(allow_null=True, help_text="null: no floor.")
     first_rating_policy = serializers.ChoiceField(choices=FirstRatingPolicy.choices)
     starting_rating = serializers.IntegerField(allow_null=True)
+    adjust_march_2024 = serializers.BooleanField(
+        help_text="The close of February 2024 raises published ratings below 2000 by "
+        "0.4 x (2000 - R) (FIDE's one-off adjustment of 1 March 2024)."
+    )
 
 
 class RatingListUpdateSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -287,6 +291,7 @@ class RatingListUpdateSerializer(serializers.Serializer):  # type: ignore[type-a
     starting_rating = serializers.IntegerField(
         min_value=0, max_value=4000, required=False, allow_null=True
     )
+    adjust_march_2024 = serializers.BooleanField(required=False)
 
 
 @extend_schema(tags=["lists"], parameters=[CLUB_PARAM])

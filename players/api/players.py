@@ -122,6 +122,9 @@ class HistoryOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     rating_before = serializers.IntegerField(allow_null=True)
     rating_after = serializers.IntegerField(allow_null=True)
     change = serializers.IntegerField(allow_null=True)
+    adjustment = serializers.IntegerField(
+        help_text="FIDE's one-off adjustment of 1 March 2024, inside rating_after (else 0)."
+    )
     change_unrounded = serializers.DecimalField(
         max_digits=12, decimal_places=4, allow_null=True, coerce_to_string=False
     )

@@ -7,6 +7,7 @@ calculator and the pages do not load numpy.
 
 from __future__ import annotations
 
+from players.rating.adjustment import ADJUSTED_LIST, march_2024_adjustment
 from players.rating.change import period_change
 from players.rating.classes import apply_floor, rating_class
 from players.rating.differences import counted_difference, not_rated_reason
@@ -43,6 +44,7 @@ from players.rating.types import (
 )
 
 __all__ = [
+    "ADJUSTED_LIST",
     "CountedDifference",
     "ExpectedMethod",
     "FirstRating",
@@ -68,6 +70,7 @@ __all__ = [
     "junior_age",
     "k_change_reason",
     "k_factor_for",
+    "march_2024_adjustment",
     "not_rated_reason",
     "parse_result",
     "performance_exact",

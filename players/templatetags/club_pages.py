@@ -191,6 +191,15 @@ _POOLED = mark_safe(
 _RATED_EVENTS = {RatingChange.Event.RATED, RatingChange.Event.BELOW_FLOOR}
 
 
+def _event_note(change: RatingChange) -> str:
+    event = "" if change.event == RatingChange.Event.RATED else change.get_event_display()
+    if not change.adjustment:
+        return event
+    # The published rating is more than before + change: say why.
+    adjusted = f"FIDE adjustment of 1 March 2024: +{change.adjustment}"
+    return f"{event}; {adjusted}" if event else adjusted
+
+
 @register.simple_tag
 def history_rows(
     history: Sequence[tuple[RatingChange, PeriodGames | None]],
@@ -215,7 +224,7 @@ def history_rows(
                 change.games,
                 score(change.score),
                 figure(change.expected) if change.event in _RATED_EVENTS else "–",
-                "" if change.event == RatingChange.Event.RATED else change.get_event_display(),
+                _event_note(change),
             )
         )
         if detail is None:

@@ -92,6 +92,9 @@ class ChangeOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     rating_before = serializers.IntegerField(allow_null=True)
     rating_after = serializers.IntegerField(allow_null=True)
     change = serializers.IntegerField(allow_null=True)
+    adjustment = serializers.IntegerField(
+        help_text="FIDE's one-off adjustment of 1 March 2024, inside rating_after (else 0)."
+    )
     change_unrounded = serializers.FloatField(allow_null=True)
     k_factor = serializers.IntegerField(allow_null=True, help_text="The K used.")
     k_reason = serializers.CharField(allow_blank=True)

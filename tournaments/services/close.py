@@ -110,6 +110,8 @@ class PlannedChange:
     pool_after: list[dict[str, Any]]
     k_next: engine.KFactor
     last_active_month: datetime.date | None = None
+    # FIDE's one-off adjustment of 1 March 2024, already inside rating_after.
+    adjustment: int = 0
 
     @property
     def changed(self) -> bool:
@@ -139,6 +141,10 @@ class ClosePlan:
     @property
     def players_changed(self) -> int:
         return sum(1 for change in self.changes if change.changed)
+
+    @property
+    def players_adjusted(self) -> int:
+        return sum(1 for change in self.changes if change.adjustment)
 
     def counts_by_event(self) -> dict[str, int]:
         counts: dict[str, int] = defaultdict(int)
@@ -491,6 +497,8 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
         games_count=games_count,
     )
     oldest_pool_month = month_label(add_months(month, 1 - POOL_MONTHS))
+    # The close that publishes the list of 1 March 2024 applies FIDE's one-off adjustment.
+    adjusting = rating_list.adjust_march_2024 and next_month == engine.ADJUSTED_LIST
     first_minimum = floor if floor is not None else RATING_MIN
     done = 0
     for player_id in sorted(starts):
@@ -526,6 +534,9 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
                 oldest_pool_month,
                 first_minimum,
             )
+        if adjusting and planned.rating_after is not None:
+            planned.adjustment = engine.march_2024_adjustment(planned.rating_after)
+            planned.rating_after += planned.adjustment
         after = engine.PlayerState(
             planned.rating_after,
             planned.rated_games_after,
@@ -838,6 +849,7 @@ _CHANGE_COLUMNS = (
     "rating_before",
     "rating_after",
     "change",
+    "adjustment",
     "change_unrounded",
     "k_factor",
     "k_reason",
@@ -865,6 +877,7 @@ def _change_rows(plan: ClosePlan, run: RatingRun) -> Iterable[tuple[Any, ...]]:
             c.rating_before,
             c.rating_after,
             c.change,
+            c.adjustment,
             _decimal(c.change_unrounded),
             c.k_factor,
             c.k_reason,
@@ -918,6 +931,7 @@ def _change_lines(plan: ClosePlan, run: RatingRun) -> Iterator[str]:
                     head.format(c.player_id) + _int_text(c.rating_before),
                     _int_text(c.rating_after),
                     _int_text(c.change),
+                    str(c.adjustment),
                     _numeric_text(c.change_unrounded),
                     _int_text(c.k_factor),
                     str(c.k_reason),
@@ -1174,6 +1188,7 @@ def _summary(plan: ClosePlan) -> dict[str, Any]:
         "players_changed": plan.players_changed,
         "events": plan.counts_by_event(),
         "k_changes": len(plan.k_changes),
+        "adjusted": plan.players_adjusted,
     }
 
 
@@ -1181,9 +1196,15 @@ def _close_report(plan: ClosePlan) -> str:
     events = ", ".join(
         f"{count} {event}" for event, count in sorted(plan.counts_by_event().items())
     )
+    adjusted = (
+        f" FIDE's adjustment of 1 March 2024 raised {plan.players_adjusted} ratings below 2000."
+        if plan.players_adjusted
+        else ""
+    )
     return (
         f"Closed {plan.period}: {plan.games_count} games, {len(plan.changes)} players "
         f"({events}); {plan.players_changed} ratings changed; {len(plan.k_changes)} K changes."
+        f"{adjusted}"
     )
 
 
