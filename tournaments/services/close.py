@@ -421,6 +421,28 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
     def grouped(player: int, own_view: int, opponent: int | None, score: str, played: bool) -> None:
         other_groups[player][own_view].append(engine.GameInput(opponent, _SCORES[score], played))
 
+    def side(
+        player: int,
+        own: int | None,
+        own_view: int | None,
+        opponent: int | None,
+        score: str,
+        played: bool,
+        cache: dict[int | None, engine.GameInput],
+        event: tuple[str, tuple[Any, ...]],
+    ) -> None:
+        """One player's side of a game: toward a first rating, with the period-start
+        rating, or (rated since the tournament began) in a group of its own."""
+        if own is None:
+            pooled(player, opponent, score, played, event)
+        elif own_view is None or own_view == own:
+            item = cache.get(opponent)
+            if item is None:
+                item = cache[opponent] = engine.GameInput(opponent, _SCORES[score], played)
+            rated_games[player].append(item)
+        else:
+            grouped(player, own_view, opponent, score, played)
+
     columns = inputs.games
     games_count = len(columns[0])
     rows: Iterable[tuple[int, int, str, bool, int | None]]
@@ -436,58 +458,20 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
     else:
         rows = zip(*columns, strict=True)
 
-    # The hot loop of a federation-sized month (formula lists): kept to dict lookups.
+    # Formula lists, and the games the arrays leave out.
     for white, black, result, rated, tournament_id in rows:
         white_score, black_score, played, white_cache, black_cache = sides[result, rated]
         white_own = start_rating[white]
         black_own = start_rating[black]
         if tournament_id is None:
-            # Most games: scored with the period-start ratings, which are each side's own
-            # rating too, so no view lookups and never a group of its own.
-            if white_own is None:
-                pooled(white, black_own, white_score, played, month_event)
-            else:
-                item = white_cache.get(black_own)
-                if item is None:
-                    item = white_cache[black_own] = engine.GameInput(
-                        black_own, _SCORES[white_score], played
-                    )
-                rated_games[white].append(item)
-            if black_own is None:
-                pooled(black, white_own, black_score, played, month_event)
-            else:
-                item = black_cache.get(white_own)
-                if item is None:
-                    item = black_cache[white_own] = engine.GameInput(
-                        white_own, _SCORES[black_score], played
-                    )
-                rated_games[black].append(item)
-            continue
-        view, event = tournament_view[tournament_id]
-        white_view = view.get(white)
-        black_view = view.get(black)
-        if white_own is None:
-            pooled(white, black_view, white_score, played, event)
-        elif white_view is None or white_view == white_own:
-            item = white_cache.get(black_view)
-            if item is None:
-                item = white_cache[black_view] = engine.GameInput(
-                    black_view, _SCORES[white_score], played
-                )
-            rated_games[white].append(item)
+            # Scored with the period-start ratings, which are each side's own rating too.
+            white_view, black_view, event = white_own, black_own, month_event
         else:
-            grouped(white, white_view, black_view, white_score, played)
-        if black_own is None:
-            pooled(black, white_view, black_score, played, event)
-        elif black_view is None or black_view == black_own:
-            item = black_cache.get(white_view)
-            if item is None:
-                item = black_cache[white_view] = engine.GameInput(
-                    white_view, _SCORES[black_score], played
-                )
-            rated_games[black].append(item)
-        else:
-            grouped(black, black_view, white_view, black_score, played)
+            view, event = tournament_view[tournament_id]
+            white_view = view.get(white)
+            black_view = view.get(black)
+        side(white, white_own, white_view, black_view, white_score, played, white_cache, event)
+        side(black, black_own, black_view, white_view, black_score, played, black_cache, event)
 
     plan = ClosePlan(
         rating_list_id=rating_list.pk,
