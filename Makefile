@@ -40,6 +40,7 @@ lint: $(VENV)/.dev
 
 typecheck: $(VENV)/.dev
 	$(BIN)/mypy ratings_site players tournaments
+	$(BIN)/lint-imports
 
 check: lint typecheck
 	$(BIN)/python manage.py makemigrations --check --dry-run

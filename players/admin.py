@@ -47,6 +47,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from players import services
+from players.errors import DomainError
 from players.models import (
     RATING_MAX,
     RATING_MIN,
@@ -56,13 +57,12 @@ from players.models import (
     Membership,
     Player,
     PlayerRating,
+    RatingChange,
     RatingList,
     Role,
 )
 from players.selectors import roles_by_club
 from players.services import PLAYER_FIELDS
-from ratings_site.errors import DomainError
-from tournaments.models import RatingChange
 
 # Filters by club list only the clubs present in the user's (scoped) rows; the plain
 # related filter would list every club on the site, private ones included.

@@ -1,4 +1,5 @@
-"""Read helpers for clubs, roles and players: access scoping used by every interface.
+"""Read helpers for clubs, roles, players and what closed periods published: access
+scoping used by every interface, published lists, histories and the ratings in force.
 
 Each helper is set-based (annotate / prefetch), so a list of N rows costs a constant number
 of queries.
@@ -6,13 +7,29 @@ of queries.
 
 from __future__ import annotations
 
+import datetime
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet
 
-from players.models import Club, KFactorChange, Membership, Player, PlayerRating, RatingList, Role
-from ratings_site.errors import NotFoundError, PermissionDeniedError
+from players.errors import NotFoundError, PermissionDeniedError, ValidationFailed
+from players.models import (
+    Club,
+    FirstRatingPolicy,
+    KFactorChange,
+    ListKind,
+    Membership,
+    Player,
+    PlayerRating,
+    RatingChange,
+    RatingList,
+    RatingPeriod,
+    Role,
+    inactive_cutoff,
+)
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -101,3 +118,197 @@ def roles_by_club(user: User | None) -> dict[int, Role]:
         return {}
     rows: Any = Membership.objects.filter(user_id=user.pk).values_list("club_id", "role")
     return {club_id: Role(role) for club_id, role in rows}
+
+
+# -- periods and what they published ------------------------------------------------------
+
+
+def parse_month(value: str, *, field: str = "period") -> datetime.date:
+    """``YYYY-MM`` -> the first day of that month; ValidationFailed naming ``field``."""
+    try:
+        parsed = datetime.datetime.strptime(value.strip(), "%Y-%m").date()  # noqa: DTZ007
+    except (ValueError, AttributeError):
+        raise ValidationFailed(
+            f"{field}: {value!r} is not a month written YYYY-MM.",
+            fields={field: ["Write the month as YYYY-MM."]},
+        ) from None
+    return parsed
+
+
+def period_get(*, rating_list: RatingList, month: datetime.date) -> RatingPeriod:
+    period = (
+        RatingPeriod.objects.filter(rating_list=rating_list, month=month)
+        .select_related("rating_list__club")
+        .first()
+    )
+    if period is None:
+        raise NotFoundError(f"No period {month:%Y-%m} on the {rating_list.kind} list.")
+    return period
+
+
+def latest_closed_period(
+    *, rating_list: RatingList, before: datetime.date | None = None
+) -> RatingPeriod | None:
+    periods = RatingPeriod.objects.filter(
+        rating_list=rating_list, status=RatingPeriod.Status.CLOSED
+    )
+    if before is not None:
+        periods = periods.filter(month__lt=before)
+    return periods.order_by("-month").first()
+
+
+def published_list(
+    *, rating_list: RatingList, period: RatingPeriod | None = None
+) -> QuerySet[RatingChange]:
+    """The list published after ``period`` (default: the latest closed one), ranked.
+
+    Rows are the period's current RatingChange rows of rated players, best first, with the
+    player joined in; ``games`` is the games rated in that period and ``rated_games_after``
+    the total; ``inactive`` (FIDE) is true when the player has played no rated game on
+    the list in the 12 months up to the period.
+    """
+    if period is None:
+        period = latest_closed_period(rating_list=rating_list)
+        if period is None:
+            return RatingChange.objects.none()
+    return with_inactive(
+        RatingChange.objects.filter(period=period, current=True, rating_after__isnull=False)
+        .select_related("player", "period")
+        .order_by("-rating_after", "player__name", "player_id"),
+        period=period,
+    )
+
+
+def with_inactive(rows: QuerySet[RatingChange], *, period: RatingPeriod) -> QuerySet[RatingChange]:
+    """``rows`` (of ``period``) annotated with ``inactive``: no rated game on the list in
+    the 12 months up to the period (FIDE; still listed, flagged)."""
+    return rows.annotate(
+        inactive=ExpressionWrapper(
+            # IS NOT NULL keeps the value a plain false (never NULL) for filters.
+            Q(
+                last_active_month__isnull=False,
+                last_active_month__lte=inactive_cutoff(period.month),
+            ),
+            output_field=BooleanField(),
+        )
+    )
+
+
+def player_history(*, player: Player, rating_list: RatingList) -> QuerySet[RatingChange]:
+    """Every closed period's current row for the player on the list, oldest first."""
+    return (
+        RatingChange.objects.filter(player=player, rating_list=rating_list, current=True)
+        .select_related("period")
+        .order_by("period__month")
+    )
+
+
+InForceKey = tuple[int, datetime.date]
+
+
+def ratings_in_force(
+    *,
+    lists: Mapping[int, RatingList],
+    months: Iterable[InForceKey],
+    players: Collection[int] | None = None,
+    known: Mapping[InForceKey, Mapping[int, int | None]] | None = None,
+) -> dict[InForceKey, dict[int, int | None]]:
+    """The ratings a game is scored with, per (list id, month): the one rule the period
+    close and the player page share.
+
+    For ``month`` (a tournament's first month, or the period's own month), a player's
+    rating is the one on the list published before it: their row in the latest closed
+    period of the list before ``month``, else the rating the club entered (None:
+    unrated). On a rapid or blitz list a player unrated there who holds a standard
+    rating in force at ``month`` (same rule, on the club's standard list) uses it and
+    counts as rated (FIDE rapid and blitz regulations). On a list with a fixed starting
+    rating a player still unrated counts at it.
+    ``known`` gives the published ratings the caller has already read for some keys (the
+    close's period-start states); the rules above still apply to them. ``players`` limits
+    the players read (None: every player of the lists). At most three queries, whatever
+    the number of months, games or players.
+    """
+    wanted = list(dict.fromkeys(months))
+    known = known or {}
+    to_read = [key for key in wanted if key not in known]
+    # FIDE rapid and blitz: an unrated player who holds a standard rating at the start of
+    # the event uses it and counts as rated. The club's standard list is read with the
+    # lists themselves (same queries), found by its club and kind.
+    needs_standard = [key for key in wanted if lists[key[0]].kind != ListKind.STANDARD]
+    standard_clubs = {lists[list_id].club_id for list_id, _ in needs_standard}
+    scope = Q(rating_list_id__in={list_id for list_id, _ in to_read}) | Q(
+        rating_list__club_id__in=standard_clubs, rating_list__kind=ListKind.STANDARD
+    )
+    standard_of: dict[int, int] = {}
+    closed: dict[int, list[tuple[datetime.date, int]]] = defaultdict(list)
+    published: dict[int, dict[int, int | None]] = defaultdict(dict)
+    entries: dict[int, dict[int, int | None]] = defaultdict(dict)
+    if to_read or needs_standard:
+        for list_id, club_id, kind, month, period_id in (
+            RatingPeriod.objects.filter(scope, status=RatingPeriod.Status.CLOSED)
+            .order_by("-month")
+            .values_list(
+                "rating_list_id", "rating_list__club_id", "rating_list__kind", "month", "id"
+            )
+        ):
+            closed[list_id].append((month, period_id))
+            if kind == ListKind.STANDARD:
+                standard_of[club_id] = list_id
+
+    def source(list_id: int | None, month: datetime.date) -> int | None:
+        if list_id is None:
+            return None
+        return next((pid for m, pid in closed[list_id] if m < month), None)
+
+    def standard_list(key: InForceKey) -> int | None:
+        return standard_of.get(lists[key[0]].club_id)
+
+    sources = {source(list_id, month) for list_id, month in to_read}
+    sources |= {source(standard_list(key), key[1]) for key in needs_standard}
+    sources.discard(None)
+    if sources:
+        rows = RatingChange.objects.filter(period_id__in=sources, current=True)
+        if players is not None:
+            rows = rows.filter(player_id__in=players)
+        for period_id, player_id, rating in rows.order_by().values_list(
+            "period_id", "player_id", "rating_after"
+        ):
+            published[period_id][player_id] = rating
+    if to_read or needs_standard:
+        rated = PlayerRating.objects.filter(scope)
+        if players is not None:
+            rated = rated.filter(player_id__in=players)
+        for list_id, club_id, kind, player_id, rating in rated.order_by().values_list(
+            "rating_list_id",
+            "rating_list__club_id",
+            "rating_list__kind",
+            "player_id",
+            "entry_rating",
+        ):
+            entries[list_id][player_id] = rating
+            if kind == ListKind.STANDARD:
+                standard_of[club_id] = list_id
+
+    def published_before(list_id: int | None, month: datetime.date) -> dict[int, int | None]:
+        if list_id is None:
+            return {}
+        source_id = source(list_id, month)
+        rows_of = published.get(source_id, {}) if source_id is not None else {}
+        return {
+            player_id: rows_of.get(player_id, entered)
+            for player_id, entered in entries[list_id].items()
+        }
+
+    result: dict[InForceKey, dict[int, int | None]] = {}
+    for key in wanted:
+        list_id, month = key
+        ratings = dict(known[key]) if key in known else published_before(list_id, month)
+        rating_list = lists[list_id]
+        if rating_list.kind != ListKind.STANDARD:
+            standard = published_before(standard_list(key), month)
+            ratings = {pid: standard.get(pid) if r is None else r for pid, r in ratings.items()}
+        if rating_list.first_rating_policy == FirstRatingPolicy.FIXED:
+            fixed = rating_list.starting_rating
+            ratings = {pid: fixed if r is None else r for pid, r in ratings.items()}
+        result[key] = ratings
+    return result

@@ -1,7 +1,7 @@
 """Services for clubs, members, players and K overrides: the only code that writes them.
 
 Every function is keyword-only, checks the caller's role through the selectors, owns its
-transaction and raises ratings_site.errors domain errors (never DRF or admin errors).
+transaction and raises players.errors domain errors (never DRF or admin errors).
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from players import rating as engine
+from players.bulk import insert_rows
+from players.errors import ConflictError, NotFoundError, ValidationFailed
 from players.models import (
     FIDE_PRESET_FOR_KIND,
     K_MAX,
@@ -30,13 +32,15 @@ from players.models import (
     Player,
     PlayerRating,
     RatingList,
+    RatingPeriod,
+    RatingRun,
     Role,
     Sex,
     Title,
+    add_months,
+    month_start,
 )
 from players.selectors import User, require_role
-from ratings_site.errors import ConflictError, NotFoundError, ValidationFailed
-from tournaments.models import RatingPeriod, RatingRun, add_months, month_start
 
 # The player's own fields, as the services accept them (the admin's forms use the same).
 PLAYER_FIELDS = (
@@ -538,9 +542,6 @@ def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any
             .exists()
         )
         list_facts.append((rating_list, month, has_history))
-    # Imported here: tournaments.services imports this module (k_for) at load time.
-    from tournaments.services.bulk import insert_rows
-
     rating_rows: list[tuple[Any, ...]] = []
     k_rows: list[tuple[Any, ...]] = []
     for player, (_, entries) in zip(created, cleaned, strict=True):

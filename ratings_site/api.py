@@ -1,4 +1,4 @@
-"""API plumbing shared by every app: the one error shape and pagination.
+"""The API's exception handler: every error answer in the one error shape.
 
 Every 4xx answer has the shape ``{"error": {"code", "message", "fields"}}`` so that API
 consumers write one error path.
@@ -11,11 +11,11 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from rest_framework import exceptions
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from ratings_site.errors import DomainError
+from players.api.base import error_body
+from players.errors import DomainError
 
 
 def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -43,12 +43,6 @@ def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
     return out
 
 
-def error_body(
-    code: str, message: str, fields: dict[str, list[str]] | None = None
-) -> dict[str, Any]:
-    return {"error": {"code": code, "message": message, "fields": fields or {}}}
-
-
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DomainError):
         return Response(error_body(exc.code, exc.message, exc.fields), status=exc.status)
@@ -73,9 +67,3 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         message = str(detail) if not isinstance(detail, dict | list) else "Request failed."
         response.data = error_body(str(getattr(detail, "code", exc.default_code)), message)
     return response
-
-
-class Pagination(PageNumberPagination):
-    page_size = 50
-    page_size_query_param = "page_size"
-    max_page_size = 500

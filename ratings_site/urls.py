@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from ratings_site import views
-
 urlpatterns = [
-    path("", views.home, name="home"),
+    # Periods, runs and rating changes moved to the players app (players migration 0007):
+    # bookmarks of their old admin pages still arrive.
+    re_path(
+        r"^admin/tournaments/(?P<model>ratingperiod|ratingrun|ratingchange)/(?P<rest>.*)$",
+        RedirectView.as_view(url="/admin/players/%(model)s/%(rest)s", query_string=True),
+    ),
     path("admin/", admin.site.urls),
     path("api/v1/", include("ratings_site.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("", include("players.urls")),
-    path("", include("tournaments.urls")),
+    path("", include("ratings_site.pages.urls")),
     path("", include("tournaments.urls_exports")),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
 ]

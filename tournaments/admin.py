@@ -26,11 +26,19 @@ from players.admin import (
     report_domain_error,
     role_allows,
 )
-from players.models import KChangeReason, KReason, Player, Role
-from ratings_site.errors import DomainError
+from players.errors import DomainError
+from players.models import (
+    KChangeReason,
+    KReason,
+    Player,
+    RatingChange,
+    RatingPeriod,
+    RatingRun,
+    Role,
+)
 from tournaments import services
 from tournaments.admin_imports import import_urls
-from tournaments.models import Game, RatingChange, RatingPeriod, RatingRun, Tournament
+from tournaments.models import Game, Tournament
 
 GAME_FIELDS = ("date", "round", "white", "black", "result", "rated")
 

@@ -17,8 +17,8 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 
 from players.admin import club_ids_with, is_superuser, report_domain_error, role_allows
+from players.errors import DomainError
 from players.models import Club, ListKind, Role
-from ratings_site.errors import DomainError
 from tournaments.services.imports import ImportReport, import_file
 
 FORMAT_CHOICES = [

@@ -13,8 +13,9 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import Literal
 
-from players.models import Player, PlayerRating, RatingList, Sex
-from ratings_site.errors import NotFoundError, ValidationFailed
+from players.errors import NotFoundError, ValidationFailed
+from players.models import Player, PlayerRating, RatingChange, RatingList, RatingPeriod, Sex
+from players.selectors import latest_closed_period, parse_month, published_list
 from tournaments.interchange import (
     FORFEIT_RESULTS,
     GameResult,
@@ -28,8 +29,7 @@ from tournaments.interchange import (
     write_list_txt,
     write_trf,
 )
-from tournaments.models import Game, RatingChange, RatingPeriod, Tournament
-from tournaments.selectors import latest_closed_period, parse_month, published_list
+from tournaments.models import Game, Tournament
 
 ListFormat = Literal["csv", "txt"]
 LIST_FORMATS: tuple[str, ...] = ("csv", "txt")

@@ -10,9 +10,9 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
+from players.errors import DomainError, NotFoundError
 from players.models import Club, Player
 from players.selectors import club_get_visible, rating_list_get
-from ratings_site.errors import DomainError, NotFoundError
 from tournaments.exports import export_period, history_csv, list_export, tournament_trf
 from tournaments.models import Tournament
 

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
 from players.api.schema import ClubAutoSchema
-from ratings_site.errors import ValidationFailed
+from players.errors import ValidationFailed
 
 
 class TokenInSerializer(serializers.Serializer):  # type: ignore[type-arg]

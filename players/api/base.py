@@ -1,4 +1,5 @@
-"""The base of every view under /api/v1/clubs/{club}/: club lookup and role check.
+"""The bases of the API: the one error shape, pagination, and every view under
+/api/v1/clubs/{club}/ with its club lookup and role check.
 
 The club comes from the URL's slug through ``clubs_visible_to`` (via the selector
 ``club_get_visible``), so a private club and everything under it answer 404 to anyone who
@@ -12,6 +13,7 @@ from typing import Any, ClassVar
 import django_filters
 from rest_framework import exceptions
 from rest_framework.generics import GenericAPIView
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -19,7 +21,18 @@ from rest_framework.request import Request
 from players.api.schema import ClubAutoSchema
 from players.models import Club, Role
 from players.selectors import club_get_visible, require_role
-from ratings_site.api import Pagination
+
+
+def error_body(
+    code: str, message: str, fields: dict[str, list[str]] | None = None
+) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "fields": fields or {}}}
+
+
+class Pagination(PageNumberPagination):
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 500
 
 
 class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]

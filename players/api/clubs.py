@@ -24,8 +24,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from players import services
-from players.api.base import ClubScopedView, StrictBooleanFilter
+from players.api.base import ClubScopedView, Pagination, StrictBooleanFilter
 from players.api.schema import ClubAutoSchema
+from players.errors import NotFoundError
 from players.models import (
     LIST_PRESETS,
     Club,
@@ -38,8 +39,6 @@ from players.models import (
     Role,
 )
 from players.selectors import club_members, clubs_visible_to, rating_list_get, roles_by_club
-from ratings_site.api import Pagination
-from ratings_site.errors import NotFoundError
 
 CLUB_PARAM = OpenApiParameter("club", str, OpenApiParameter.PATH, description="The club's slug.")
 LIST_PARAM = OpenApiParameter(

@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from players import services
 from players.api.base import ClubScopedView, StrictBooleanFilter
 from players.api.clubs import CLUB_PARAM
+from players.errors import NotFoundError
 from players.models import (
     KChangeReason,
     KFactorChange,
@@ -28,20 +29,19 @@ from players.models import (
     ListKind,
     Player,
     PlayerRating,
+    RatingChange,
     RatingList,
     Role,
     Sex,
     Title,
 )
 from players.selectors import (
+    player_history,
     player_k_history,
     player_ratings_for_list,
     players_for_club,
     rating_list_get,
 )
-from ratings_site.errors import NotFoundError
-from tournaments.models import RatingChange
-from tournaments.selectors import player_history
 
 PLAYER_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The player's id.")
 LIST_QUERY_PARAM = OpenApiParameter(

@@ -142,7 +142,7 @@ SPECTACULAR_SETTINGS = {
         "KPolicyEnum": "players.models.KPolicy",
         "RoleEnum": "players.models.Role",
         "KReasonEnum": "players.models.KReason",
-        "PeriodStatusEnum": "tournaments.models.RatingPeriod.Status",
+        "PeriodStatusEnum": "players.models.RatingPeriod.Status",
         "ResultEnum": "tournaments.models.Result",
     },
 }

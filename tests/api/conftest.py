@@ -23,9 +23,9 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from players import services as player_services
-from players.models import Club, Player, Role
+from players.models import Club, Player, RatingPeriod, Role
 from tournaments import services as game_services
-from tournaments.models import Game, RatingPeriod, Tournament
+from tournaments.models import Game, Tournament
 
 ROLES = ("owner", "officer", "arbiter", "viewer")
 PASSWORD = "a-long-test-password-42"

@@ -31,10 +31,10 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 
-from players.models import Club, Player, PlayerRating, RatingList, Title
+from players.models import Club, Player, PlayerRating, RatingList, RatingPeriod, Title
 from players.services import club_create
 from tests.benchmarks.report import emit, ratio, traced_peak_mb
-from tournaments.models import Game, RatingPeriod, Tournament
+from tournaments.models import Game, Tournament
 from tournaments.services import period_close
 
 pytestmark = [pytest.mark.benchmark, pytest.mark.django_db]

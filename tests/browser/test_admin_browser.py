@@ -6,11 +6,10 @@ from typing import Any
 
 import pytest
 
-from players.models import RatingList, Role
+from players.models import RatingChange, RatingList, RatingPeriod, Role
 from players.services import club_create, membership_set
 from tests.players.admin_world import JANUARY, PASSWORD, make_user
 from tests.tournaments.helpers import make_player, play
-from tournaments.models import RatingChange, RatingPeriod
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,7 +43,7 @@ def test_officer_previews_and_closes_a_period(page: Any, live_server: Any, scree
     page.click("input[type=submit]")
     page.wait_for_selector("#site-name")
 
-    page.goto(f"{live_server.url}/admin/tournaments/ratingperiod/")
+    page.goto(f"{live_server.url}/admin/players/ratingperiod/")
     page.check(f"input[name=_selected_action][value='{period.pk}']")
     page.select_option("select[name=action]", "preview_period")
     page.click("button[name=index]")

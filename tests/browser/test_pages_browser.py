@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from players.models import RatingChange
 from tests.pages_data import ClubData, build_club
-from tournaments.models import RatingChange
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,10 +10,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Model
 
-from players.models import Club, Player, Role
+from players.models import Club, Player, RatingPeriod, Role
 from players.services import club_create, membership_set
 from tests.tournaments.helpers import close, make_player, period_of, play
-from tournaments.models import RatingPeriod, Tournament
+from tournaments.models import Tournament
 from tournaments.services import tournament_create
 
 PASSWORD = "correct horse battery staple"

@@ -20,13 +20,14 @@ from players.models import (
     Membership,
     Player,
     PlayerRating,
+    RatingChange,
     RatingList,
+    RatingRun,
     Role,
 )
 from players.services import membership_remove, player_create
 from tests.players.admin_world import World, build_world, club_of, make_user
 from tests.tournaments.helpers import close, make_player, play
-from tournaments.models import RatingChange, RatingRun
 
 pytestmark = pytest.mark.django_db
 

@@ -16,9 +16,10 @@ from players.models import (
     Player,
     PlayerRating,
     RatingList,
+    RatingPeriod,
     Role,
 )
-from tournaments.models import Game, RatingPeriod
+from tournaments.models import Game
 
 
 def _club() -> tuple[Club, RatingList]:

@@ -11,10 +11,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from players.models import Membership, Role
-from players.selectors_pages import LIST_PAGE_SIZE
+from players.models import Membership, RatingChange, Role
+from ratings_site.pages.lists import LIST_PAGE_SIZE
 from tests.pages_data import ClubData, build_club
-from tournaments.models import RatingChange
 
 pytestmark = pytest.mark.django_db
 
@@ -228,8 +227,8 @@ def test_player_page_ratings_class_k_history_chart_and_games(
 
 
 def test_per_game_changes_add_up_to_the_published_change(client: Client, data: ClubData) -> None:
-    from players.selectors_pages import player_lists
-    from tournaments.selectors_pages import player_games
+    from ratings_site.pages.games import player_games
+    from ratings_site.pages.lists import player_lists
 
     for player in [data.players["alice"], data.players["omar"], *data.crowd]:
         lists = player_lists(player=player)

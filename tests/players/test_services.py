@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from players.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationFailed
 from players.models import KFactorChange, Membership, PlayerRating, RatingList, Role
 from players.selectors import clubs_visible_to, membership_role, require_role
 from players.services import (
@@ -13,12 +14,6 @@ from players.services import (
     membership_set,
     player_create,
     player_update,
-)
-from ratings_site.errors import (
-    ConflictError,
-    NotFoundError,
-    PermissionDeniedError,
-    ValidationFailed,
 )
 
 pytestmark = pytest.mark.django_db

@@ -8,10 +8,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 
-from players.models import Club, Player, RatingList
+from players.models import Club, Player, RatingChange, RatingList, RatingPeriod, RatingRun
+from players.selectors import parse_month
 from players.services import club_create, player_create
-from tournaments.models import RatingChange, RatingPeriod, RatingRun
-from tournaments.selectors import parse_month
 from tournaments.services import games_create_bulk, period_close
 
 

@@ -8,9 +8,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from players.models import Club, KFactorChange, Player, PlayerRating, Role
+from players.models import Club, KFactorChange, Player, PlayerRating, RatingPeriod, Role
 from players.services import club_create, membership_set
-from tournaments.models import Game, RatingPeriod, Tournament
+from tournaments.models import Game, Tournament
 
 FILES = Path(__file__).parent / "files"
 ROLES = ("owner", "officer", "arbiter", "viewer")

@@ -9,10 +9,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 from django.urls import reverse
 
-from players.models import Player
+from players.models import Player, RatingChange, RatingPeriod, RatingRun
 from players.services import membership_set
 from tests.players.admin_world import World, build_world
-from tournaments.models import Game, RatingChange, RatingPeriod, RatingRun, Tournament
+from tournaments.models import Game, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -8,11 +8,10 @@ import datetime
 
 import pytest
 
-from players.models import Club, Membership, Player, RatingList
+from players.models import Club, Membership, Player, RatingChange, RatingList, add_months
+from players.selectors import parse_month
 from players.services import player_create
 from tests.tournaments.helpers import close, make_club, make_owner, make_player, period_of, play
-from tournaments.models import RatingChange, add_months
-from tournaments.selectors import parse_month
 
 pytestmark = pytest.mark.django_db
 SEP = datetime.date(2026, 9, 5)
@@ -73,8 +72,8 @@ def test_unrated_on_rapid_without_a_standard_rating_still_pools() -> None:
 
 
 def test_player_page_figures_add_up_for_a_standard_rating_on_rapid() -> None:
-    from players.selectors_pages import player_lists
-    from tournaments.selectors_pages import player_games
+    from ratings_site.pages.games import player_games
+    from ratings_site.pages.lists import player_lists
 
     owner = make_owner()
     club = make_club(owner)
@@ -116,7 +115,7 @@ def _flags(club: Club, month: str) -> dict[str, list[str]]:
 
 
 def _active_on_page(club: Club, month: str) -> set[str]:
-    from players.selectors_pages import ListFilters, rating_list_page
+    from ratings_site.pages.lists import ListFilters, rating_list_page
 
     page = rating_list_page(
         rating_list=RatingList.objects.get(club=club, kind="standard"),

@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from players.models import PlayerRating
-from ratings_site.errors import ConflictError, PermissionDeniedError
+from players.errors import ConflictError, PermissionDeniedError
+from players.models import PlayerRating, RatingChange, RatingPeriod, RatingRun
 from tests.tournaments.helpers import (
     change_of,
     close,
@@ -20,7 +20,7 @@ from tests.tournaments.helpers import (
     play,
     standard,
 )
-from tournaments.models import Game, RatingChange, RatingPeriod, RatingRun
+from tournaments.models import Game
 from tournaments.services import close as close_module
 from tournaments.services import (
     game_delete,

@@ -9,8 +9,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
+from players.models import RatingChange
 from tests.tournaments.helpers import make_club, make_player, period_of, play
-from tournaments.models import Game, RatingChange
+from tournaments.models import Game
 from tournaments.services import game_update, period_reopen
 
 pytestmark = pytest.mark.django_db

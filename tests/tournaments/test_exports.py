@@ -12,11 +12,11 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
-from players.models import Player
+from players.models import Player, RatingChange, RatingPeriod
 from tests.tournaments.import_world import ImportWorld, build_import_world, read
 from tournaments.exports import tournament_record, tournament_trf
 from tournaments.interchange import parse_trf
-from tournaments.models import Game, RatingChange, RatingPeriod, Tournament
+from tournaments.models import Game, Tournament
 from tournaments.services import period_close
 from tournaments.services.imports import import_trf
 

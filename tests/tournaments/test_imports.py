@@ -6,9 +6,9 @@ import datetime
 
 import pytest
 
-from players.models import Player, PlayerRating, Role
+from players.errors import NotFoundError, PermissionDeniedError, ValidationFailed
+from players.models import Player, PlayerRating, RatingPeriod, Role
 from players.services import player_create
-from ratings_site.errors import NotFoundError, PermissionDeniedError, ValidationFailed
 from tests.tournaments.import_world import (
     ImportWorld,
     build_import_world,
@@ -18,7 +18,7 @@ from tests.tournaments.import_world import (
 )
 from tournaments.exports import tournament_trf
 from tournaments.interchange import parse_trf
-from tournaments.models import Game, RatingPeriod, Tournament
+from tournaments.models import Game, Tournament
 from tournaments.services import game_create, period_close
 from tournaments.services.imports import import_csv, import_file, import_pgn, import_trf
 

@@ -10,8 +10,17 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from players.models import Club, KFactorChange, Membership, Player, PlayerRating
-from tournaments.models import Game, RatingChange, RatingPeriod, RatingRun
+from players.models import (
+    Club,
+    KFactorChange,
+    Membership,
+    Player,
+    PlayerRating,
+    RatingChange,
+    RatingPeriod,
+    RatingRun,
+)
+from tournaments.models import Game
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ import re
 import pytest
 from django.test import Client
 
+from players.models import RatingChange, RatingRun
 from players.services import rating_list_update
 from tests.tournaments.helpers import change_of, close, make_club, make_owner, make_player, play
-from tournaments.models import RatingChange, RatingRun
 from tournaments.services import list_replay, period_reopen
 
 pytestmark = pytest.mark.django_db

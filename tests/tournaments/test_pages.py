@@ -10,9 +10,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import Sum
 from django.test import Client
 
-from players.models import Membership, Role
+from players.models import Membership, RatingChange, Role
 from tests.pages_data import ClubData, build_club
-from tournaments.models import RatingChange
 
 pytestmark = pytest.mark.django_db
 URL = "/clubs/riverside/lists/standard/periods/{}/"

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from players.models import Club, KFactorChange, Player, PlayerRating
+from players.models import Club, KFactorChange, Player, PlayerRating, RatingChange
 from players.services import club_create, player_create
 from tests.tournaments.helpers import make_owner, period_of
-from tournaments.models import Game, RatingChange
+from tournaments.models import Game
 from tournaments.services import (
     game_update,
     games_create_bulk,

@@ -18,11 +18,10 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from players.api.base import ClubScopedView
+from players.api.base import ClubScopedView, error_body
 from players.api.clubs import CLUB_PARAM
 from players.api.schema import ErrorSerializer
 from players.models import ListKind, Role
-from ratings_site.api import error_body
 from tournaments.services.imports import FORMATS, import_file
 
 #: Uploads above this size are refused before they are read (a 100,000-game TRF is ~12 MB).

@@ -27,16 +27,10 @@ from rest_framework.response import Response
 
 from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM, LIST_PARAM
-from players.models import RatingList, Role
-from players.selectors import rating_list_get
-from ratings_site.errors import ConflictError, NotFoundError
-from tournaments.models import RatingChange, RatingPeriod, add_months
-from tournaments.selectors import (
-    parse_month,
-    period_get,
-    periods_with_counts,
-    published_list,
-)
+from players.errors import ConflictError, NotFoundError
+from players.models import RatingChange, RatingList, RatingPeriod, Role, add_months
+from players.selectors import parse_month, period_get, published_list, rating_list_get
+from tournaments.selectors import periods_with_counts
 from tournaments.services import (
     list_replay,
     period_close,

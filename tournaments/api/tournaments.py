@@ -19,10 +19,11 @@ from rest_framework.response import Response
 
 from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
-from players.models import ListKind, Role
-from ratings_site.errors import NotFoundError
-from tournaments.models import Game, RatingPeriod, Result, Tournament
-from tournaments.selectors import games_for_club, parse_month, tournaments_for_club
+from players.errors import NotFoundError
+from players.models import ListKind, RatingPeriod, Role
+from players.selectors import parse_month
+from tournaments.models import Game, Result, Tournament
+from tournaments.selectors import games_for_club, tournaments_for_club
 from tournaments.services import games as game_services
 
 ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)

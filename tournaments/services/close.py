@@ -39,28 +39,23 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from players import rating as engine
+from players.errors import ConflictError
 from players.models import (
     RATING_MIN,
     KFactorChange,
     PlayerRating,
-    RatingList,
-    Role,
-)
-from players.rating.bulk import table_period_sums
-from players.selectors import User, require_role
-from players.services import k_for
-from ratings_site.errors import ConflictError
-from tournaments.models import (
-    RESULT_SCORES,
-    Game,
     RatingChange,
+    RatingList,
     RatingPeriod,
     RatingRun,
-    Tournament,
+    Role,
     add_months,
     month_label,
 )
-from tournaments.selectors import ratings_in_force
+from players.rating.bulk import table_period_sums
+from players.selectors import User, ratings_in_force, require_role
+from players.services import k_for
+from tournaments.models import RESULT_SCORES, Game, Tournament
 
 Progress = Callable[[int], None]
 GameColumns = tuple[list[int], list[int], list[str], list[bool], list[int | None]]

@@ -13,11 +13,11 @@ from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
 
-from players.models import Club, Player, RatingList, Role
+from players.bulk import insert_rows
+from players.errors import ConflictError, ValidationFailed
+from players.models import Club, Player, RatingList, RatingPeriod, Role, month_start
 from players.selectors import User, require_role
-from ratings_site.errors import ConflictError, ValidationFailed
-from tournaments.models import Game, RatingPeriod, Result, Tournament, month_start
-from tournaments.services.bulk import insert_rows
+from tournaments.models import Game, Result, Tournament
 
 _GAME_KEYS = {"list", "date", "white", "black", "result", "tournament", "round", "rated"}
 

@@ -34,10 +34,20 @@ from typing import Any, Literal
 from django.db import DataError, transaction
 from django.db.models.functions import Lower
 
-from players.models import Club, Player, RatingList, Role, Sex, Title
+from players.errors import ConflictError, DomainError, ValidationFailed
+from players.models import (
+    Club,
+    Player,
+    RatingList,
+    RatingPeriod,
+    Role,
+    Sex,
+    Title,
+    month_label,
+    month_start,
+)
 from players.selectors import User, require_role
 from players.services import players_add_bulk
-from ratings_site.errors import ConflictError, DomainError, ValidationFailed
 from tournaments.interchange import (
     ByeKind,
     InterchangeError,
@@ -50,7 +60,7 @@ from tournaments.interchange import (
     parse_pgn,
     parse_trf,
 )
-from tournaments.models import Game, RatingPeriod, Tournament, month_label, month_start
+from tournaments.models import Game, Tournament
 from tournaments.services.games import games_add, tournament_add
 
 __all__ = [

@@ -7,10 +7,9 @@ import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from players.models import RatingList, Role
+from players.errors import ConflictError
+from players.models import RatingList, RatingPeriod, RatingRun, Role, month_label, month_start
 from players.selectors import User, require_role
-from ratings_site.errors import ConflictError
-from tournaments.models import RatingPeriod, RatingRun, month_label, month_start
 
 
 def period_open(*, rating_list: RatingList, month: datetime.date, by: User) -> RatingPeriod:

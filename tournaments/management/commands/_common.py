@@ -7,8 +7,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError
 
+from players.errors import DomainError
 from players.models import Club, RatingList
-from ratings_site.errors import DomainError
 
 
 def acting_user(username: str | None) -> Any:

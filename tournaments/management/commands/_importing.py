@@ -12,8 +12,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
+from players.errors import DomainError
 from players.models import Club, ListKind, Membership, Role
-from ratings_site.errors import DomainError
 from tournaments.services.imports import ImportReport, import_file
 
 

@@ -32,9 +32,18 @@ from django.utils import timezone
 from tqdm import tqdm
 
 from players import rating as engine
-from players.models import Club, KFactorChange, Player, PlayerRating, RatingList
+from players.models import (
+    Club,
+    KFactorChange,
+    Player,
+    PlayerRating,
+    RatingChange,
+    RatingList,
+    RatingPeriod,
+    RatingRun,
+)
 from players.services import club_create, k_for
-from tournaments.models import RESULT_SCORES, Game, RatingChange, RatingPeriod, RatingRun
+from tournaments.models import RESULT_SCORES, Game
 from tournaments.services import period_close, period_preview
 
 FULL = {"players": 200_000, "games": 1_000_000}

@@ -7,11 +7,10 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
-from players.models import PlayerRating
-from ratings_site.errors import DomainError
+from players.errors import DomainError
+from players.models import PlayerRating, RatingChange
+from players.selectors import parse_month, period_get
 from tournaments.management.commands._common import acting_user, domain_error, rating_list_for
-from tournaments.models import RatingChange
-from tournaments.selectors import parse_month, period_get
 from tournaments.services import period_close, period_preview
 from tournaments.services.close import ClosePlan
 

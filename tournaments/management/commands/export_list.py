@@ -7,9 +7,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from players.errors import DomainError
 from players.models import Club, ListKind
 from players.selectors import rating_list_get
-from ratings_site.errors import DomainError
 from tournaments.exports import LIST_FORMATS, export_period, list_export
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings_site.errors import DomainError
+from players.errors import DomainError
 from tournaments.exports import tournament_trf
 from tournaments.management.commands.export_list import _deliver
 from tournaments.models import Tournament

@@ -25,9 +25,18 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.utils import timezone
 
 from players import services as player_services
-from players.models import Club, ListKind, Player, RatingList, Role
+from players.models import (
+    Club,
+    ListKind,
+    Player,
+    RatingList,
+    RatingPeriod,
+    Role,
+    add_months,
+    month_start,
+)
 from tournaments import services
-from tournaments.models import Game, RatingPeriod, Tournament, add_months, month_start
+from tournaments.models import Game, Tournament
 
 CLUB_NAME = "Riverside Chess Club"
 CLUB_SLUG = "riverside"

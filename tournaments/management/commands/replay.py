@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
-from ratings_site.errors import DomainError
+from players.errors import DomainError
 from tournaments.management.commands._common import acting_user, domain_error, rating_list_for
 from tournaments.services import list_replay
 

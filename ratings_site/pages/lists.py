@@ -1,7 +1,7 @@
 """Read helpers for the public pages: clubs, a club's home, a rating list, a player.
 
-Kept apart from players/selectors.py (the tracker's) so both can grow without merge
-conflicts. Every helper costs a fixed number of queries whatever the number of players:
+Shaped for the pages (ranks, filters, page windows); the tracker's own reads stay in
+players/selectors.py. Every helper costs a fixed number of queries whatever the number of players:
 rows come in with ``select_related``/``values`` and are shaped in Python, never fetched
 one by one.
 """
@@ -18,6 +18,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 
 from players import rating as engine
+from players.errors import NotFoundError
 from players.models import (
     Club,
     KFactorChange,
@@ -25,12 +26,13 @@ from players.models import (
     ListKind,
     Player,
     PlayerRating,
+    RatingChange,
     RatingList,
+    RatingPeriod,
+    inactive_cutoff,
 )
-from players.selectors import User, clubs_visible_to
-from ratings_site.errors import NotFoundError
-from tournaments.models import RatingChange, RatingPeriod, Tournament, inactive_cutoff
-from tournaments.selectors import parse_month, with_inactive
+from players.selectors import User, clubs_visible_to, parse_month, with_inactive
+from tournaments.models import Tournament
 
 LIST_PAGE_SIZE = 100
 TOP_PLAYERS = 10

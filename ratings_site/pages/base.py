@@ -13,9 +13,9 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from players.errors import DomainError, NotFoundError
 from players.models import Club
 from players.selectors import club_get_visible
-from ratings_site.errors import DomainError, NotFoundError
 
 P = ParamSpec("P")
 ClubView = Callable[Concatenate[HttpRequest, Club, P], HttpResponse]

@@ -11,11 +11,10 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
-from players.models import Club, KReason, Player, Title
-from players.selectors_pages import RankedRow
+from players.models import Club, KReason, Player, RatingChange, Title
+from ratings_site.pages.games import PeriodGames
+from ratings_site.pages.lists import RankedRow
 from ratings_site.templatetags.ratings import figure, score, signed
-from tournaments.models import RatingChange
-from tournaments.selectors_pages import PeriodGames
 
 register = template.Library()
 _TITLES = dict(Title.choices)

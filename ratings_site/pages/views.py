@@ -8,9 +8,13 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from players.api.calculator import run_calculation
 from players.charts import history_chart
-from players.forms import CalculatorForm, GameFormSet, ListFilterForm, calculation_data
+from players.errors import ValidationFailed
 from players.models import Club
-from players.selectors_pages import (
+from ratings_site.pages.base import club_page
+from ratings_site.pages.forms import CalculatorForm, GameFormSet, ListFilterForm, calculation_data
+from ratings_site.pages.games import period_report as period_report_data
+from ratings_site.pages.games import player_games
+from ratings_site.pages.lists import (
     JUNIOR_MAX_AGE,
     ListFilters,
     closed_period_for_page,
@@ -20,10 +24,7 @@ from players.selectors_pages import (
     rating_list_for_page,
     rating_list_page,
 )
-from players.selectors_pages import club_home as club_home_data
-from ratings_site.errors import ValidationFailed
-from ratings_site.pages import club_page
-from tournaments.selectors_pages import player_games
+from ratings_site.pages.lists import club_home as club_home_data
 
 # What the page opens with, as if posted: the seeds' default example, 1500 at K 20 beating
 # a 1700 player. Opening with a worked result shows at once what the page does.
@@ -54,7 +55,7 @@ def calculator(request: HttpRequest) -> HttpResponse:
         rows = [g.cleaned_data if g.is_valid() else {} for g in games.forms]
         games = GameFormSet(initial=[*rows, {"result": "1"}], prefix="games")
     fragment = request.headers.get("X-Fragment") == "result"
-    template = "players/_calculator_result.html" if fragment else "players/calculator.html"
+    template = "pages/_calculator_result.html" if fragment else "pages/calculator.html"
     status = 200 if valid else 400
     return render(
         request, template, {"form": form, "games": games, "result": result}, status=status
@@ -68,14 +69,14 @@ def calculator(request: HttpRequest) -> HttpResponse:
 def clubs_index(request: HttpRequest) -> HttpResponse:
     """The clubs the visitor may see (public ones, plus their own)."""
     clubs = list(clubs_for_index(user=request.user))
-    return render(request, "players/clubs.html", {"clubs": clubs})
+    return render(request, "pages/clubs.html", {"clubs": clubs})
 
 
 @require_safe
 @club_page
 def club_home(request: HttpRequest, club: Club) -> HttpResponse:
     return render(
-        request, "players/club_home.html", {"club": club, "home": club_home_data(club=club)}
+        request, "pages/club_home.html", {"club": club, "home": club_home_data(club=club)}
     )
 
 
@@ -108,7 +109,7 @@ def rating_list(request: HttpRequest, club: Club, kind: str) -> HttpResponse:
     keep.pop("page", None)
     return render(
         request,
-        "players/rating_list.html",
+        "pages/rating_list.html",
         {
             "club": club,
             "rating_list": the_list,
@@ -145,7 +146,7 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
         )
     return render(
         request,
-        "players/player.html",
+        "pages/player.html",
         {
             "club": club,
             "player": player,
@@ -153,4 +154,24 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
             "sections": sections,
             "events": games.events,
         },
+    )
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    """The front page lists the clubs the visitor may see, like /clubs/."""
+    return render(request, "home.html", {"clubs": list(clubs_for_index(user=request.user))})
+
+
+@require_safe
+@club_page
+def period_report(request: HttpRequest, club: Club, kind: str, month: str) -> HttpResponse:
+    """What one closed period did to the list."""
+    the_list = rating_list_for_page(club=club, kind=kind)
+    period = closed_period_for_page(rating_list=the_list, label=month)
+    assert period is not None  # a label always names one period or raises
+    return render(
+        request,
+        "pages/period_report.html",
+        {"club": club, "rating_list": the_list, "report": period_report_data(period=period)},
     )

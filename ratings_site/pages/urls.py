@@ -1,15 +1,21 @@
-"""The players app's pages: the calculator and the public club pages."""
+"""The public pages: the front page, the calculator and the club pages."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from players import views
+from ratings_site.pages import views
 
 urlpatterns = [
+    path("", views.home, name="home"),
     path("calculator/", views.calculator, name="calculator"),
     path("clubs/", views.clubs_index, name="clubs"),
     path("clubs/<slug:club>/", views.club_home, name="club"),
     path("clubs/<slug:club>/lists/<slug:kind>/", views.rating_list, name="rating-list"),
     path("clubs/<slug:club>/players/<int:player_id>/", views.player_detail, name="player"),
+    path(
+        "clubs/<slug:club>/lists/<slug:kind>/periods/<str:month>/",
+        views.period_report,
+        name="period-report",
+    ),
 ]

@@ -1,8 +1,8 @@
 """Read helpers for the public pages: a player's games per period, performances per
 event, and a period's report.
 
-Kept apart from tournaments/selectors.py (the tracker's) so both can grow without merge
-conflicts. A fixed number of queries each; the per-game figures come from the rules
+They read both apps (games from tournaments, published changes from players), so they live
+with the pages on the top floor. A fixed number of queries each; the per-game figures come from the rules
 engine (``period_change`` with its game lines), never from arithmetic here.
 """
 
@@ -17,15 +17,9 @@ from typing import Any
 from django.db.models import Count, F, Q, Sum
 
 from players import rating as engine
-from players.models import Player, RatingList
-from tournaments.models import (
-    RESULT_SCORES,
-    Game,
-    RatingChange,
-    RatingPeriod,
-    Tournament,
-)
-from tournaments.selectors import ratings_in_force
+from players.models import Player, RatingChange, RatingList, RatingPeriod
+from players.selectors import ratings_in_force
+from tournaments.models import RESULT_SCORES, Game, Tournament
 
 Event = RatingChange.Event
 _SCORES = {"1": Fraction(1), "1/2": Fraction(1, 2), "0": Fraction(0)}

@@ -1,9 +1,4 @@
-"""Clubs, members and roles, players, their rating lists, current ratings and K history.
-
-Only services write these rows (players/services.py, tournaments/services/). Invariants the
-rules depend on are also database constraints, so a bug elsewhere cannot store a rating of
--5 or a second standard list.
-"""
+"""Rating lists with their rules, players' current state on each list, and K history."""
 
 from __future__ import annotations
 
@@ -14,190 +9,17 @@ from django.db import models
 from django.db.models import Q
 
 from players import rating as engine
-
-RATING_MIN = 0
-RATING_MAX = 4000
-K_MIN = 1
-K_MAX = 100
-
-
-def rating_range_check(field: str, name: str) -> models.CheckConstraint:
-    return models.CheckConstraint(
-        condition=Q(**{f"{field}__isnull": True})
-        | Q(**{f"{field}__gte": RATING_MIN, f"{field}__lte": RATING_MAX}),
-        name=name,
-    )
-
-
-def k_range_check(field: str, name: str) -> models.CheckConstraint:
-    return models.CheckConstraint(
-        condition=Q(**{f"{field}__isnull": True})
-        | Q(**{f"{field}__gte": K_MIN, f"{field}__lte": K_MAX}),
-        name=name,
-    )
-
-
-class Role(models.TextChoices):
-    """A member's role in one club. Each role includes the rights of the ones below it."""
-
-    VIEWER = "viewer", "Viewer"
-    ARBITER = "arbiter", "Arbiter"
-    OFFICER = "officer", "Rating officer"
-    OWNER = "owner", "Owner"
-
-    @classmethod
-    def rank(cls, role: str) -> int:
-        return _ROLE_ORDER.index(cls(role))
-
-    @classmethod
-    def at_least(cls, role: str) -> list[Role]:
-        """Roles that include ``role``'s rights, e.g. for ``role__in=Role.at_least(...)``."""
-        return list(_ROLE_ORDER[cls.rank(role) :])
-
-    @classmethod
-    def includes(cls, held: str, required: str) -> bool:
-        return cls.rank(held) >= cls.rank(required)
-
-
-_ROLE_ORDER: tuple[Role, ...] = (Role.VIEWER, Role.ARBITER, Role.OFFICER, Role.OWNER)
-
-
-class ListKind(models.TextChoices):
-    # Same values as players.rating.ListKind; the engine stays free of Django.
-    STANDARD = "standard", "Standard"
-    RAPID = "rapid", "Rapid"
-    BLITZ = "blitz", "Blitz"
-
-
-class ExpectedMethod(models.TextChoices):
-    FIDE_TABLE = "fide_table", "FIDE table (8.1.2)"
-    FORMULA = "formula", "Elo formula"
-
-
-class KPolicy(models.TextChoices):
-    FIDE = "fide", "FIDE rules (8.3.3)"
-    FIXED = "fixed", "Fixed K"
-
-
-class FirstRatingPolicy(models.TextChoices):
-    FIDE = "fide", "FIDE 8.2 (5 games against rated opponents)"
-    FIXED = "fixed", "Fixed starting rating"
-
-
-class KReason(models.TextChoices):
-    # Same values as players.rating.KReason.
-    REACHED_2400 = "reached_2400", "10: published rating reached 2400"
-    JUNIOR = "junior", "40: junior under 2300"
-    NEW_PLAYER = "new_player", "40: fewer than 30 rated games"
-    STANDARD = "standard", "20: standard"
-    FIXED = "fixed", "Fixed by the list"
-    MANUAL = "manual", "Set by the rating officer"
-
-
-class KChangeReason(models.TextChoices):
-    # Same values as players.rating.KChangeReason.
-    NEW_PLAYER = "new_player", "New player"
-    JUNIOR = "junior", "Junior"
-    TURNED_19 = "turned_19", "Turned 19"
-    JUNIOR_2300 = "junior_2300", "Junior reached 2300"
-    REACHED_2400 = "reached_2400", "Reached 2400"
-    GAMES_30 = "games_30", "Completed 30 rated games"
-    MANUAL = "manual", "Manual override"
-    FIXED = "fixed", "Fixed by the list"
-    RULES = "rules", "Rules"
-
-
-class Sex(models.TextChoices):
-    MALE = "M", "Male"
-    FEMALE = "F", "Female"
-
-
-class Title(models.TextChoices):
-    GM = "GM", "Grandmaster"
-    IM = "IM", "International Master"
-    FM = "FM", "FIDE Master"
-    CM = "CM", "Candidate Master"
-    WGM = "WGM", "Woman Grandmaster"
-    WIM = "WIM", "Woman International Master"
-    WFM = "WFM", "Woman FIDE Master"
-    WCM = "WCM", "Woman Candidate Master"
-
-
-class Club(models.Model):
-    """The tenant: every other row belongs to exactly one club."""
-
-    slug = models.SlugField("slug", max_length=50, unique=True)
-    name = models.CharField("name", max_length=200)
-    public = models.BooleanField(
-        "public", default=False, help_text="Anyone, anonymous too, may read a public club."
-    )
-    created = models.DateTimeField("created", auto_now_add=True)
-
-    class Meta:
-        ordering = ["name", "id"]
-        verbose_name = "club"
-        verbose_name_plural = "clubs"
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class Membership(models.Model):
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
-    )
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
-    role = models.CharField("role", max_length=16, choices=Role.choices, default=Role.VIEWER)
-    created = models.DateTimeField("created", auto_now_add=True)
-
-    class Meta:
-        ordering = ["club", "user"]
-        verbose_name = "membership"
-        verbose_name_plural = "memberships"
-        constraints = [
-            models.UniqueConstraint(fields=["user", "club"], name="membership_user_club_unique"),
-            models.CheckConstraint(condition=Q(role__in=Role.values), name="membership_role_valid"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.user} in {self.club}: {self.role}"
-
-
-class Player(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
-    name = models.CharField("name", max_length=200)
-    birth_date = models.DateField("birth date", null=True, blank=True)
-    # Kept equal to birth_date's year by the services when a date is known; the K rules
-    # need only the year, and many players give only that.
-    birth_year = models.PositiveSmallIntegerField("birth year", null=True, blank=True)
-    sex = models.CharField("sex", max_length=1, choices=Sex.choices, blank=True)
-    federation = models.CharField("federation", max_length=3, blank=True)
-    title = models.CharField("title", max_length=3, choices=Title.choices, blank=True)
-    fide_id = models.PositiveBigIntegerField("FIDE ID", null=True, blank=True)
-    active = models.BooleanField("active", default=True)
-    created = models.DateTimeField("created", auto_now_add=True)
-
-    class Meta:
-        ordering = ["name", "id"]
-        verbose_name = "player"
-        verbose_name_plural = "players"
-        constraints = [
-            models.UniqueConstraint(
-                fields=["club", "fide_id"],
-                condition=Q(fide_id__isnull=False),
-                name="player_fide_id_unique_in_club",
-            ),
-            models.CheckConstraint(
-                condition=Q(birth_year__isnull=True)
-                | Q(birth_year__gte=1850, birth_year__lte=2200),
-                name="player_birth_year_range",
-            ),
-        ]
-        indexes = [models.Index(fields=["club", "name"], name="player_club_name_idx")]
-
-    def __str__(self) -> str:
-        return self.name
-
+from players.models.clubs import Club, Player
+from players.models.common import (
+    ExpectedMethod,
+    FirstRatingPolicy,
+    KChangeReason,
+    KPolicy,
+    KReason,
+    ListKind,
+    k_range_check,
+    rating_range_check,
+)
 
 # Presets offered when a list is created or reset. "Club Elo" is the common club setup:
 # the Elo formula without the 400-point cap, one K of 20 for everyone, no floor, and new
@@ -398,7 +220,7 @@ class KFactorChange(models.Model):
     reason = models.CharField("why it changed", max_length=16, choices=KChangeReason.choices)
     note = models.CharField("note", max_length=500, blank=True)
     run = models.ForeignKey(
-        "tournaments.RatingRun",
+        "players.RatingRun",
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
@@ -407,7 +229,7 @@ class KFactorChange(models.Model):
     # The closed period whose close produced this change; a replay marks the rows of the
     # periods it recomputes current=False and writes new ones.
     source_period = models.ForeignKey(
-        "tournaments.RatingPeriod",
+        "players.RatingPeriod",
         on_delete=models.CASCADE,
         null=True,
         blank=True,

@@ -1,0 +1,77 @@
+"""Clubs, members and roles, players, their rating lists and everything recorded about
+them: current ratings, K history, monthly periods, published rating changes and runs.
+
+Only services write these rows (players/services/, tournaments/services/). Invariants the
+rules depend on are also database constraints, so a bug elsewhere cannot store a rating of
+-5 or a second standard list.
+"""
+
+from players.models.clubs import Club, Membership, Player
+from players.models.common import (
+    K_MAX,
+    K_MIN,
+    RATING_MAX,
+    RATING_MIN,
+    ExpectedMethod,
+    FirstRatingPolicy,
+    KChangeReason,
+    KPolicy,
+    KReason,
+    ListKind,
+    Role,
+    Sex,
+    Title,
+    k_range_check,
+    rating_range_check,
+)
+from players.models.lists import (
+    FIDE_PRESET_FOR_KIND,
+    LIST_PRESETS,
+    KFactorChange,
+    PlayerRating,
+    RatingList,
+)
+from players.models.periods import (
+    INACTIVE_AFTER_MONTHS,
+    RatingChange,
+    RatingPeriod,
+    RatingRun,
+    add_months,
+    inactive_cutoff,
+    month_label,
+    month_start,
+)
+
+__all__ = [
+    "FIDE_PRESET_FOR_KIND",
+    "INACTIVE_AFTER_MONTHS",
+    "K_MAX",
+    "K_MIN",
+    "LIST_PRESETS",
+    "RATING_MAX",
+    "RATING_MIN",
+    "Club",
+    "ExpectedMethod",
+    "FirstRatingPolicy",
+    "KChangeReason",
+    "KFactorChange",
+    "KPolicy",
+    "KReason",
+    "ListKind",
+    "Membership",
+    "Player",
+    "PlayerRating",
+    "RatingChange",
+    "RatingList",
+    "RatingPeriod",
+    "RatingRun",
+    "Role",
+    "Sex",
+    "Title",
+    "add_months",
+    "inactive_cutoff",
+    "k_range_check",
+    "month_label",
+    "month_start",
+    "rating_range_check",
+]
