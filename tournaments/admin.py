@@ -389,7 +389,7 @@ def _number(value: Any, places: int = 2) -> str:
     return f"{float(value):.{places}f}"
 
 
-def preview_rows(plan: services.ClosePlan) -> list[PreviewRow]:
+def preview_rows(plan: services.PeriodPlan) -> list[PreviewRow]:
     """The plan's changes, with player names (one query) and labels, best rating first."""
     names = dict(
         Player.objects.filter(pk__in=[c.player_id for c in plan.changes]).values_list("pk", "name")
@@ -417,7 +417,7 @@ def preview_rows(plan: services.ClosePlan) -> list[PreviewRow]:
     return rows
 
 
-def preview_k_changes(plan: services.ClosePlan) -> list[dict[str, Any]]:
+def preview_k_changes(plan: services.PeriodPlan) -> list[dict[str, Any]]:
     names = dict(
         Player.objects.filter(pk__in=[k.player_id for k in plan.k_changes]).values_list(
             "pk", "name"

@@ -22,18 +22,6 @@ class Result(models.TextChoices):
     DOUBLE_FORFEIT = "--", "-- (both forfeit)"
 
 
-# White's score and whether the game was played over the board; forfeits are recorded but
-# never rated (FIDE 8.1: unplayed games are not rated).
-RESULT_SCORES: dict[str, tuple[str, str, bool]] = {
-    Result.WHITE_WINS: ("1", "0", True),
-    Result.BLACK_WINS: ("0", "1", True),
-    Result.DRAW: ("1/2", "1/2", True),
-    Result.WHITE_FORFEIT_WIN: ("1", "0", False),
-    Result.BLACK_FORFEIT_WIN: ("0", "1", False),
-    Result.DOUBLE_FORFEIT: ("0", "0", False),
-}
-
-
 class Tournament(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
     name = models.CharField("name", max_length=200)

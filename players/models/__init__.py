@@ -36,11 +36,9 @@ from players.models.periods import (
     RatingChange,
     RatingPeriod,
     RatingRun,
-    add_months,
     inactive_cutoff,
-    month_label,
-    month_start,
 )
+from players.rating.months import add_months, month_label, month_start
 
 __all__ = [
     "FIDE_PRESET_FOR_KIND",

@@ -20,6 +20,8 @@ from players.models.common import (
     k_range_check,
     rating_range_check,
 )
+from players.rating.period import ListSettings
+from players.rating.systems import SYSTEMS
 
 # Presets offered when a list is created or reset. "Club Elo" is the common club setup:
 # the Elo formula without the 400-point cap, one K of 20 for everyone, no floor, and new
@@ -27,6 +29,7 @@ from players.models.common import (
 LIST_PRESETS: dict[str, dict[str, Any]] = {
     "FIDE standard": {
         "kind": ListKind.STANDARD,
+        "system": "fide",
         "expected_method": ExpectedMethod.FIDE_TABLE,
         "apply_400_rule": True,
         "k_policy": KPolicy.FIDE,
@@ -38,6 +41,7 @@ LIST_PRESETS: dict[str, dict[str, Any]] = {
     },
     "FIDE rapid": {
         "kind": ListKind.RAPID,
+        "system": "fide",
         "expected_method": ExpectedMethod.FIDE_TABLE,
         "apply_400_rule": True,
         "k_policy": KPolicy.FIDE,
@@ -49,6 +53,7 @@ LIST_PRESETS: dict[str, dict[str, Any]] = {
     },
     "FIDE blitz": {
         "kind": ListKind.BLITZ,
+        "system": "fide",
         "expected_method": ExpectedMethod.FIDE_TABLE,
         "apply_400_rule": True,
         "k_policy": KPolicy.FIDE,
@@ -59,6 +64,7 @@ LIST_PRESETS: dict[str, dict[str, Any]] = {
         "adjust_march_2024": True,
     },
     "Club Elo": {
+        "system": "elo",
         "expected_method": ExpectedMethod.FORMULA,
         "apply_400_rule": False,
         "k_policy": KPolicy.FIXED,
@@ -86,6 +92,14 @@ class RatingList(models.Model):
         max_length=32,
         blank=True,
         help_text="The preset the rules were last set from; blank once changed by hand.",
+    )
+    # Which rating system turns the list's periods into ratings (players.rating.systems);
+    # the rules below are that system's settings.
+    system = models.CharField(
+        "rating system",
+        max_length=16,
+        choices=[(system.name, system.label) for system in SYSTEMS.values()],
+        default="fide",
     )
     expected_method = models.CharField(
         "expected score", max_length=16, choices=ExpectedMethod.choices
@@ -117,6 +131,9 @@ class RatingList(models.Model):
                 condition=Q(kind__in=ListKind.values), name="ratinglist_kind_valid"
             ),
             models.CheckConstraint(
+                condition=Q(system__in=list(SYSTEMS)), name="ratinglist_system_valid"
+            ),
+            models.CheckConstraint(
                 condition=Q(expected_method__in=ExpectedMethod.values),
                 name="ratinglist_method_valid",
             ),
@@ -140,10 +157,18 @@ class RatingList(models.Model):
 
     def rules(self) -> engine.RatingRules:
         """The engine's rules for games on this list."""
-        return engine.RatingRules(
-            list_kind=engine.ListKind(self.kind),
+        return self.settings().rules()
+
+    def settings(self) -> ListSettings:
+        """The list's rules as its rating system takes them."""
+        return ListSettings(
+            system=self.system,
+            kind=engine.ListKind(self.kind),
             method=engine.ExpectedMethod(self.expected_method),
             apply_400_rule=self.apply_400_rule,
+            fixed_k=self.fixed_k if self.k_policy == KPolicy.FIXED else None,
+            floor=self.floor,
+            adjust_march_2024=self.adjust_march_2024,
         )
 
 

@@ -16,21 +16,7 @@ from django.db.models import Q
 from players.models.clubs import Player
 from players.models.common import KReason, k_range_check, rating_range_check
 from players.models.lists import RatingList
-
-
-def month_label(month: datetime.date) -> str:
-    return month.strftime("%Y-%m")
-
-
-def month_start(day: datetime.date) -> datetime.date:
-    return day.replace(day=1)
-
-
-def add_months(month: datetime.date, count: int) -> datetime.date:
-    """The first day of the month ``count`` months after ``month``'s."""
-    index = month.year * 12 + month.month - 1 + count
-    return datetime.date(index // 12, index % 12 + 1, 1)
-
+from players.rating.months import add_months, month_label
 
 # FIDE: no rated game for a year makes a player inactive.
 INACTIVE_AFTER_MONTHS = 12

@@ -118,3 +118,21 @@ def k_change_reason(
     if old.reason is KReason.JUNIOR and still_junior_age:
         return KChangeReason.JUNIOR_2300
     return _RULE_TRANSITIONS.get((old.reason, new.reason), KChangeReason.RULES)
+
+
+def list_k(
+    state: PlayerState,
+    *,
+    list_fixed_k: int | None,
+    k_override: int | None,
+    period_year: int,
+    list_kind: ListKind,
+) -> KFactor:
+    """The K a player has for a period on a list: the officer's override, else the list's
+    one K (``list_fixed_k``, a club's own Elo list), else FIDE 8.3.3 from the player's state
+    at the period's start."""
+    if k_override is not None:
+        return KFactor(k_override, KReason.MANUAL)
+    if list_fixed_k is not None:
+        return fixed_k(list_fixed_k)
+    return k_factor_for(state, period_year=period_year, list_kind=list_kind)

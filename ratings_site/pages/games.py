@@ -18,8 +18,9 @@ from django.db.models import Count, F, Q, Sum
 
 from players import rating as engine
 from players.models import Player, RatingChange, RatingList, RatingPeriod
+from players.rating.period import GAME_RESULTS
 from players.selectors import ratings_in_force
-from tournaments.models import RESULT_SCORES, Game, Tournament
+from tournaments.models import Game, Tournament
 
 Event = RatingChange.Event
 _SCORES = {"1": Fraction(1), "1/2": Fraction(1, 2), "0": Fraction(0)}
@@ -147,7 +148,7 @@ def player_games(
     for game in games:
         white = game.white_id == player.pk
         opponent = game.black if white else game.white
-        white_score, black_score, played = RESULT_SCORES[game.result]
+        white_score, black_score, played = GAME_RESULTS[game.result]
         score = _SCORES[white_score if white else black_score]
         played = played and game.rated
         month = view_month(game)

@@ -11,6 +11,8 @@ from django.db import models
 
 from players import models as player_models
 from players import rating as engine
+from players.rating.period import GAME_RESULTS, PeriodEvent
+from tournaments.models import Result
 
 
 @pytest.mark.parametrize(
@@ -20,9 +22,14 @@ from players import rating as engine
         (player_models.ExpectedMethod, engine.ExpectedMethod),
         (player_models.KReason, engine.KReason),
         (player_models.KChangeReason, engine.KChangeReason),
+        (player_models.RatingChange.Event, PeriodEvent),
+        (Result, GAME_RESULTS),
     ],
 )
 def test_model_choices_have_the_engine_values(
-    model_enum: type[models.TextChoices], engine_enum: type[Enum]
+    model_enum: type[models.TextChoices], engine_enum: type[Enum] | dict[str, object]
 ) -> None:
-    assert set(model_enum.values) == {member.value for member in engine_enum}
+    engine_values = (
+        set(engine_enum) if isinstance(engine_enum, dict) else {m.value for m in engine_enum}
+    )
+    assert set(model_enum.values) == engine_values

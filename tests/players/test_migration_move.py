@@ -45,8 +45,9 @@ def test_demo_database_migrates_across_the_move_with_every_row() -> None:
         # The layout before the move: the models are the tournaments app's again, with
         # the same rows, and so are their content types.
         old_state = old.loader.project_state(BEFORE).apps
-        assert old_state.get_model("tournaments", "RatingChange").objects.count() == (
-            before["tournaments_ratingchange"]
+        assert (
+            old_state.get_model("tournaments", "RatingChange").objects.count()
+            == (before["tournaments_ratingchange"])
         )
         content_type = old_state.get_model("contenttypes", "ContentType")
         assert content_type.objects.filter(app_label="tournaments", model="ratingrun").exists()
@@ -56,9 +57,12 @@ def test_demo_database_migrates_across_the_move_with_every_row() -> None:
 
     assert _counts() == before
     content_types = current_apps.get_model("contenttypes", "ContentType")
-    assert content_types.objects.get_for_model(
-        current_apps.get_model("players", "RatingChange")
-    ).app_label == "players"
+    assert (
+        content_types.objects.get_for_model(
+            current_apps.get_model("players", "RatingChange")
+        ).app_label
+        == "players"
+    )
     assert not content_types.objects.filter(app_label="tournaments", model="ratingrun").exists()
     again = Client().get("/clubs/riverside/lists/standard/")
     assert again.status_code == 200

@@ -1,10 +1,11 @@
-"""The close adds up most games in arrays (players.rating.bulk) and loops over the rest:
+"""The close adds up most games in arrays (players.rating.period_sums) and loops over the rest:
 the plan must be exactly the one the loop alone computes, on data that mixes every case
 (unrated players, forfeits, games marked not rated, a tournament begun the month before,
 2650+ players on standard and 2600+ players 600 apart on rapid)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import itertools
 from typing import Any
@@ -13,10 +14,14 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from players.rating.period import PeriodGames
+from players.rating.period_sums import table_sums
+from players.rating.systems import elo
 from players.services import player_create, rating_list_update
 from tests.tournaments.helpers import make_club, make_owner, period_of
-from tournaments.services import close as close_module
 from tournaments.services import games_create_bulk, period_close, period_preview, tournament_create
+from tournaments.services.close import compute_plan
+from tournaments.services.close.read import read_inputs
 
 RESULTS = ["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"]
 OCT, NOV = datetime.date(2026, 10, 1), datetime.date(2026, 11, 1)
@@ -46,10 +51,6 @@ def months(draw: Any) -> dict[str, Any]:
     }
 
 
-def _loop_only(columns: Any, start_rating: Any, this_month: Any, rules: Any) -> Any:
-    return {}, list(range(len(columns[0])))
-
-
 @pytest.mark.django_db
 @settings(
     max_examples=25,
@@ -69,7 +70,7 @@ def _loop_only(columns: Any, start_rating: Any, this_month: Any, rules: Any) -> 
         "november": [((0, 1), "1-0", True), ((2, 0), "1/2-1/2", True)],
     }
 )
-def test_bulk_plan_equals_loop_plan(data: dict[str, Any], monkeypatch: Any) -> None:
+def test_bulk_plan_equals_loop_plan(data: dict[str, Any]) -> None:
     owner = make_owner(f"bulk-{next(_serial)}")
     club = make_club(owner, slug=f"bulk-{next(_serial)}")
     kind = data["kind"]
@@ -118,9 +119,8 @@ def test_bulk_plan_equals_loop_plan(data: dict[str, Any], monkeypatch: Any) -> N
 
     november = period_of(club, "2026-11", kind)
     bulk = period_preview(period=november)
-    with monkeypatch.context() as patch:
-        patch.setattr(close_module, "_table_sums", _loop_only)
-        loop = period_preview(period=november)
+    # The same inputs through the loop alone (no arrays).
+    loop = elo.plan_period(read_inputs(rating_list=november.rating_list, period=november))
     assert bulk.changes == loop.changes
     assert bulk.k_changes == loop.k_changes
     assert bulk.games_count == loop.games_count
@@ -139,11 +139,14 @@ def test_a_game_of_a_player_off_the_list_is_an_error() -> None:
         games=[{"list": "standard", "date": NOV, "white": a, "black": b, "result": "1-0"}],
     )
     period = period_of(club, "2026-11")
-    inputs = close_module.read_inputs(rating_list=period.rating_list, period=period)
-    del inputs.starts[b.pk]
-    del inputs.start_ratings[b.pk]
+    inputs = read_inputs(rating_list=period.rating_list, period=period)
+    without_b = dataclasses.replace(
+        inputs,
+        starts={pid: s for pid, s in inputs.starts.items() if pid != b.pk},
+        start_ratings={pid: r for pid, r in inputs.start_ratings.items() if pid != b.pk},
+    )
     with pytest.raises(KeyError):
-        close_module.compute_plan(inputs)
+        compute_plan(without_b)
 
 
 @pytest.mark.parametrize("spread", [1, 10**9], ids=["dense ids", "sparse ids"])
@@ -152,12 +155,18 @@ def test_table_sums_find_players_by_id_dense_or_sparse(spread: int) -> None:
     from players.rating import RatingRules
 
     a, b, c = 5, 5 + spread, 5 + 2 * spread
-    columns = ([a, b, c, a], [b, c, a, c], ["1-0", "1/2-1/2", "0-1", "+-"], [True] * 4, [None] * 4)
+    columns = PeriodGames(
+        white=[a, b, c, a],
+        black=[b, c, a, c],
+        result=["1-0", "1/2-1/2", "0-1", "+-"],
+        rated=[True] * 4,
+        tournament=[None] * 4,
+    )
     ratings = {a: 1800, b: 1700, c: None}
-    sums, rest = close_module._table_sums(columns, ratings, set(), RatingRules())
+    sums, rest = table_sums(columns, ratings, set(), RatingRules())
     # Game 0 (a 1800 beats b 1700) is the only one between two rated players that counts;
     # game 3 is a forfeit between a and unrated c, left to the loop like games 1 and 2.
     assert sums == {a: (1, 2, 64), b: (1, 0, 36)}
     assert rest == [1, 2, 3]
     with pytest.raises(KeyError):
-        close_module._table_sums(columns, {a: 1800, b: 1700}, set(), RatingRules())
+        table_sums(columns, {a: 1800, b: 1700}, set(), RatingRules())

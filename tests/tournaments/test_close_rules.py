@@ -21,7 +21,6 @@ from tests.tournaments.helpers import (
     standard,
 )
 from tournaments.models import Game
-from tournaments.services import close as close_module
 from tournaments.services import (
     game_delete,
     game_update,
@@ -30,6 +29,7 @@ from tournaments.services import (
     period_preview,
     period_reopen,
 )
+from tournaments.services.close import write as close_write
 
 pytestmark = pytest.mark.django_db
 OCT = datetime.date(2026, 10, 5)
@@ -93,7 +93,7 @@ def test_failed_close_leaves_no_trace(monkeypatch: pytest.MonkeyPatch) -> None:
         assert RatingChange.objects.exists()
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(close_module, "update_player_ratings", explode)
+    monkeypatch.setattr(close_write, "update_player_ratings", explode)
     with pytest.raises(RuntimeError, match="disk full"):
         close(club, owner, "2026-10")
     assert not RatingChange.objects.exists()

@@ -18,9 +18,9 @@ from players.errors import ConflictError
 from players.models import RatingChange, RatingPeriod
 from tests.tournaments.helpers import make_club, make_owner, make_player, period_of, play
 from tournaments.models import Game
-from tournaments.services import close as close_module
 from tournaments.services import games as games_module
 from tournaments.services import games_create_bulk, period_close
+from tournaments.services.close import run as close_module
 
 pytestmark = [
     pytest.mark.postgres,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tournaments.services.close import ClosePlan, list_replay, period_close, period_preview
+from players.rating.period import PeriodPlan
+from tournaments.services.close import list_replay, period_close, period_preview
 from tournaments.services.games import (
     game_create,
     game_delete,
@@ -17,7 +18,7 @@ from tournaments.services.games import (
 from tournaments.services.periods import period_open, period_reopen
 
 __all__ = [
-    "ClosePlan",
+    "PeriodPlan",
     "game_create",
     "game_delete",
     "game_update",

@@ -42,8 +42,9 @@ from players.models import (
     RatingPeriod,
     RatingRun,
 )
+from players.rating.period import GAME_RESULTS
 from players.services import club_create, k_for
-from tournaments.models import RESULT_SCORES, Game
+from tournaments.models import Game
 from tournaments.services import period_close, period_preview
 
 FULL = {"players": 200_000, "games": 1_000_000}
@@ -219,7 +220,7 @@ def naive_close(*, rating_list: RatingList, period: RatingPeriod, by: Any, slice
             for game in Game.objects.filter(period=period).filter(
                 Q(white_id=player.pk) | Q(black_id=player.pk)
             ):
-                white_score, black_score, played = RESULT_SCORES[game.result]
+                white_score, black_score, played = GAME_RESULTS[game.result]
                 is_white = game.white_id == player.pk
                 opponent = PlayerRating.objects.get(
                     rating_list=rating_list,

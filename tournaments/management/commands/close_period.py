@@ -9,13 +9,13 @@ from tqdm import tqdm
 
 from players.errors import DomainError
 from players.models import PlayerRating, RatingChange
+from players.rating.period import PeriodPlan
 from players.selectors import parse_month, period_get
 from tournaments.management.commands._common import acting_user, domain_error, rating_list_for
 from tournaments.services import period_close, period_preview
-from tournaments.services.close import ClosePlan
 
 
-def changes_table(plan: ClosePlan, names: dict[int, str], limit: int) -> list[str]:
+def changes_table(plan: PeriodPlan, names: dict[int, str], limit: int) -> list[str]:
     """The plan's players who played or whose rating changed, as aligned text rows."""
     header = f"{'player':<30} {'before':>6} {'after':>6} {'change':>7} {'K':>3} {'games':>5}  event"
     rows = [header, "-" * len(header)]

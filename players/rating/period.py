@@ -1,0 +1,188 @@
+"""A period's close as plain values: what a rating system reads (``PeriodInputs``) and what
+it plans (``PeriodPlan``). No Django: the tracker reads these from the database
+(tournaments/services/close/read.py) and writes the plan back (.../write.py); a rating
+system (``players.rating.systems``) turns one into the other.
+
+Records are NamedTuples: immutable and built by keyword, and cheap to make by the hundred
+thousand (a frozen dataclass sets each field through ``object.__setattr__``).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from players.rating.months import add_months, month_label
+from players.rating.types import (
+    ExpectedMethod,
+    KChangeReason,
+    KFactor,
+    KReason,
+    ListKind,
+    Number,
+    RatingRules,
+)
+
+# FIDE 8.2: games toward a first rating may be pooled over at most 26 months.
+POOL_MONTHS = 26
+
+# A game's result code -> white's score, black's score, and whether it was played over the
+# board; forfeits are recorded but never rated (FIDE 8.1: unplayed games are not rated).
+GAME_RESULTS: dict[str, tuple[str, str, bool]] = {
+    "1-0": ("1", "0", True),
+    "0-1": ("0", "1", True),
+    "1/2-1/2": ("1/2", "1/2", True),
+    "+-": ("1", "0", False),
+    "-+": ("0", "1", False),
+    "--": ("0", "0", False),
+}
+SCORES: dict[str, Fraction] = {"1": Fraction(1), "1/2": Fraction(1, 2), "0": Fraction(0)}
+
+
+class PeriodEvent(StrEnum):
+    """What a period did to a player on a list (RatingChange.event)."""
+
+    RATED = "rated"
+    FIRST_RATING = "first_rating"
+    BELOW_FLOOR = "below_floor"
+    NOT_YET_RATED = "not_yet_rated"
+    NO_RATED_GAMES = "no_rated_games"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListSettings:
+    """A list's rules as a rating system needs them."""
+
+    system: str
+    kind: ListKind
+    method: ExpectedMethod
+    apply_400_rule: bool
+    # None: K by FIDE 8.3.3; otherwise the list's one K for everyone.
+    fixed_k: int | None
+    floor: int | None
+    adjust_march_2024: bool
+
+    def rules(self) -> RatingRules:
+        return RatingRules(
+            list_kind=self.kind, method=self.method, apply_400_rule=self.apply_400_rule
+        )
+
+
+class PlayerStart(NamedTuple):
+    """A player's state at the start of a period, as the close reads it."""
+
+    rating: int | None
+    rated_games: int
+    reached_2400: bool
+    pool: list[dict[str, Any]]
+    birth_year: int | None
+    # The officer's K override in force for this period, and for the next one.
+    k_override: int | None
+    k_override_next: int | None = None
+    # None: the player's first period on the list.
+    last_active: datetime.date | None = None
+
+
+class PeriodGames(NamedTuple):
+    """A period's games, one sequence per column (the database hands them over as
+    columns, and the arrays want them so)."""
+
+    white: Sequence[int]
+    black: Sequence[int]
+    result: Sequence[str]
+    rated: Sequence[bool]
+    tournament: Sequence[int | None]
+
+    @classmethod
+    def empty(cls) -> PeriodGames:
+        return cls(white=[], black=[], result=[], rated=[], tournament=[])
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PeriodInputs:
+    """Everything a rating system needs to plan one period of one list."""
+
+    settings: ListSettings
+    month: datetime.date
+    starts: Mapping[int, PlayerStart]
+    # Player id -> the rating in force at the period's start (the ratings a game is scored
+    # with; on a fixed-start list an unrated player counts at the starting rating).
+    start_ratings: Mapping[int, int | None]
+    games: PeriodGames
+    # Tournament id -> (start date, end date), for the period's tournaments.
+    tournaments: Mapping[int, tuple[datetime.date, datetime.date]]
+    # The start month of a tournament begun before the period -> player id -> the rating
+    # in force then (FIDE 8.2.4: a tournament is rated with the list at its start).
+    ratings_at: Mapping[datetime.date, Mapping[int, int | None]]
+
+
+class PlannedChange(NamedTuple):
+    """What the close writes for one player: one RatingChange row, and the state the next
+    period starts from."""
+
+    player_id: int
+    rating_before: int | None
+    rating_after: int | None
+    change: int | None
+    change_unrounded: Number | None
+    k_factor: int | None
+    k_reason: str
+    games: int
+    score: Fraction
+    expected: Number
+    event: PeriodEvent
+    rated_games_after: int
+    reached_2400_after: bool
+    pool_after: list[dict[str, Any]]
+    k_next: KFactor
+    last_active_month: datetime.date | None
+    # FIDE's one-off adjustment of 1 March 2024, already inside rating_after.
+    adjustment: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return self.rating_after != self.rating_before
+
+
+class PlannedKChange(NamedTuple):
+    player_id: int
+    old: KFactor | None
+    new: KFactor
+    reason: KChangeReason
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PeriodPlan:
+    """Exactly what closing a period writes; a preview shows it unwritten."""
+
+    month: datetime.date
+    games_count: int
+    changes: tuple[PlannedChange, ...]
+    k_changes: tuple[PlannedKChange, ...]
+
+    @property
+    def period(self) -> str:
+        return month_label(self.month)
+
+    @property
+    def next_month(self) -> datetime.date:
+        return add_months(self.month, 1)
+
+    @property
+    def players_changed(self) -> int:
+        return sum(1 for change in self.changes if change.changed)
+
+    @property
+    def players_adjusted(self) -> int:
+        return sum(1 for change in self.changes if change.adjustment)
+
+    def counts_by_event(self) -> dict[str, int]:
+        return dict(Counter(str(change.event) for change in self.changes))
+
+
+NO_K = KFactor(0, KReason.STANDARD)

@@ -1,0 +1,100 @@
+"""A period's games between two rated players, added up per player in arrays.
+
+The bridge between the close's game columns (player ids, result codes) and
+``bulk.table_period_sums`` (player indexes, scores in halves): most of a federation-sized
+month goes through here instead of a Python loop over two million game sides. Imports
+numpy, so the calculator and the pages (which import ``players.rating``) never load it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from players.rating.bulk import table_period_sums
+from players.rating.period import GAME_RESULTS, PeriodGames
+from players.rating.types import PeriodSums, RatingRules
+
+_HALVES = {"1": 2, "1/2": 1, "0": 0}
+_RESULT_CODES = {result: code for code, result in enumerate(GAME_RESULTS)}
+# By result code: white's and black's score in halves, and whether the game was played.
+_WHITE_HALVES = np.array([_HALVES[w] for w, _, _ in GAME_RESULTS.values()], dtype=np.int64)
+_BLACK_HALVES = np.array([_HALVES[b] for _, b, _ in GAME_RESULTS.values()], dtype=np.int64)
+_PLAYED = np.array([played for _, _, played in GAME_RESULTS.values()], dtype=np.bool_)
+
+
+def table_sums(
+    columns: PeriodGames,
+    start_rating: Mapping[int, int | None],
+    this_month: set[int],
+    rules: RatingRules,
+) -> tuple[dict[int, PeriodSums], list[int]]:
+    """The period's games between two rated players scored with the period-start ratings
+    (no tournament, or one begun this month), added up per player by ``table_period_sums``.
+    Returns the sums by player id, and the positions of the other games (an unrated side,
+    a tournament begun earlier), left to the caller's loop. A game of a player not in
+    ``start_rating`` raises KeyError, as the loop would.
+    """
+    white_col, black_col, result_col, rated_col, tournament_col = columns
+    count = len(white_col)
+    ids = sorted(start_rating)
+    id_array = np.array(ids, dtype=np.int64)
+    own = np.array([-1 if (r := start_rating[pid]) is None else r for pid in ids], dtype=np.int64)
+
+    # Player id -> position in ids: a direct table when the ids are dense enough (ids of
+    # one list usually are), else a binary search.
+    low, high = (ids[0], ids[-1]) if ids else (0, -1)
+    table: np.ndarray[Any, np.dtype[np.intp]] | None = None
+    if high - low < 4 * len(ids) + 1_000_000:
+        table = np.full(high - low + 1, -1, dtype=np.intp)
+        table[id_array - low] = np.arange(len(ids), dtype=np.intp)
+
+    def positions(column: Any) -> np.ndarray[Any, np.dtype[np.intp]]:
+        values = np.array(column, dtype=np.int64)
+        if table is not None:
+            inside = (values >= low) & (values <= high)
+            found = np.full(len(values), -1, dtype=np.intp)
+            found[inside] = table[values[inside] - low]
+            missing = found < 0
+        else:
+            found = np.searchsorted(id_array, values)
+            missing = found >= len(ids)
+            missing[~missing] = id_array[found[~missing]] != values[~missing]
+        if missing.any():
+            raise KeyError(int(values[missing][0]))
+        return found
+
+    white, black = positions(white_col), positions(black_col)
+    codes = np.fromiter((_RESULT_CODES[r] for r in result_col), dtype=np.intp, count=count)
+    white_own, black_own = own[white], own[black]
+    simple = (white_own >= 0) & (black_own >= 0)
+    if any(t is not None for t in tournament_col):
+        simple &= np.fromiter(
+            (t is None or t in this_month for t in tournament_col), dtype=np.bool_, count=count
+        )
+    chosen = np.flatnonzero(simple)
+    codes = codes[chosen]
+    counted = _PLAYED[codes] & np.array(rated_col, dtype=np.bool_)[chosen]
+    totals = table_period_sums(
+        player=np.concatenate((white[chosen], black[chosen])),
+        own=np.concatenate((white_own[chosen], black_own[chosen])),
+        opponent=np.concatenate((black_own[chosen], white_own[chosen])),
+        score_halves=np.concatenate((_WHITE_HALVES[codes], _BLACK_HALVES[codes])),
+        played=np.concatenate((counted, counted)),
+        players=len(ids),
+        rules=rules,
+    )
+    sums = {
+        pid: PeriodSums(games, halves, expected)
+        for pid, games, halves, expected in zip(
+            ids,
+            totals.games.tolist(),
+            totals.score_halves.tolist(),
+            totals.expected_hundredths.tolist(),
+            strict=True,
+        )
+        if games
+    }
+    return sums, np.flatnonzero(~simple).tolist()

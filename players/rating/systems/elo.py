@@ -1,0 +1,441 @@
+"""The Elo family: FIDE's Rating Regulations, and a club's plain Elo list (formula, fixed
+K, no floor), as one rating system over the list's rules.
+
+``plan_period`` turns a period's inputs into its plan: per game, the ratings in force at
+the start of its tournament (FIDE 8.2.4); per rated player, K from the state at the
+period's start, the engine's period change over all their games (the 700 rule, one
+rounding), then the floor; per unrated player, their games join the pool toward a first
+rating (FIDE 8.2). Then each player's K for the next period, and a K change wherever its
+value or reason changed.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from players.rating.adjustment import ADJUSTED_LIST, march_2024_adjustment
+from players.rating.change import period_change
+from players.rating.classes import apply_floor
+from players.rating.first_rating import first_rating
+from players.rating.k_factor import cap_k, junior_age, k_change_reason, list_k
+from players.rating.months import add_months, month_label
+from players.rating.period import (
+    GAME_RESULTS,
+    NO_K,
+    POOL_MONTHS,
+    SCORES,
+    ListSettings,
+    PeriodEvent,
+    PeriodInputs,
+    PeriodPlan,
+    PlannedChange,
+    PlannedKChange,
+    PlayerStart,
+)
+from players.rating.rounding import round_half_away
+from players.rating.types import (
+    ExpectedMethod,
+    GameInput,
+    KFactor,
+    Number,
+    PeriodSums,
+    PlayerState,
+    RatingRules,
+)
+
+Progress = Callable[[int], None]
+# A period's events of an unrated player: event key -> (order key, [[opponent, score, played]]).
+Events = dict[str, tuple[tuple[Any, ...], list[list[Any]]]]
+# Where the arrays (period_sums.table_sums) put most games: sums by player, and the
+# positions of the games they leave to the loop.
+ArraySums = Callable[..., tuple[dict[int, PeriodSums], list[int]]]
+
+# Published ratings and first ratings are never below zero (RATING_MIN).
+_LOWEST_RATING = 0
+
+
+def k_for(settings: ListSettings, state: PlayerState, k_override: int | None, year: int) -> KFactor:
+    return list_k(
+        state,
+        list_fixed_k=settings.fixed_k,
+        k_override=k_override,
+        period_year=year,
+        list_kind=settings.kind,
+    )
+
+
+class _Sides:
+    """The period's games, sorted into what each player's side of a game is for: toward a
+    first rating, with the period-start rating, or (rated since its tournament began) in a
+    group of its own."""
+
+    def __init__(self) -> None:
+        self.rated: dict[int, list[GameInput]] = defaultdict(list)
+        # Rare: games whose own rating for the difference is not the period-start rating.
+        self.other_groups: dict[int, dict[int, list[GameInput]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
+        self.new_events: dict[int, Events] = defaultdict(dict)
+        # GameInput objects are shared: a month has few distinct (opponent, score, played).
+        self._caches: dict[tuple[str, bool], dict[int | None, GameInput]] = {}
+
+    def cache(self, score: str, counted: bool) -> dict[int | None, GameInput]:
+        return self._caches.setdefault((score, counted), {})
+
+    def side(
+        self,
+        player: int,
+        own: int | None,
+        own_view: int | None,
+        opponent: int | None,
+        score: str,
+        played: bool,
+        cache: dict[int | None, GameInput],
+        event: tuple[str, tuple[Any, ...]],
+    ) -> None:
+        if own is None:
+            events = self.new_events[player]
+            key, order = event
+            if key not in events:
+                events[key] = (order, [])
+            events[key][1].append([opponent, score, played])
+        elif own_view is None or own_view == own:
+            item = cache.get(opponent)
+            if item is None:
+                item = cache[opponent] = GameInput(opponent, SCORES[score], played)
+            self.rated[player].append(item)
+        else:
+            self.other_groups[player][own_view].append(GameInput(opponent, SCORES[score], played))
+
+
+def sort_games(
+    inputs: PeriodInputs, array_sums: ArraySums | None
+) -> tuple[_Sides, dict[int, PeriodSums]]:
+    """Every game's two sides, each scored with the ratings in force at its tournament's
+    start; on FIDE-table lists most games are added up in arrays (``array_sums``) first."""
+    month = inputs.month
+    label = month_label(month)
+    start_rating = inputs.start_ratings
+    sides = _Sides()
+    month_event = (f"m{label}", (month, 1, 0))
+    # tournament id -> (the ratings in force at its start, its event key and order)
+    tournament_view = {
+        tid: (
+            start_rating
+            if began.replace(day=1) == month
+            else inputs.ratings_at[began.replace(day=1)],
+            (f"t{tid}", (began, 0, tid)),
+        )
+        for tid, (began, _) in inputs.tournaments.items()
+    }
+    by_result: dict[tuple[str, bool], tuple[Any, ...]] = {}
+    for result, (white_score, black_score, played) in GAME_RESULTS.items():
+        for rated in (True, False):
+            counted = played and rated
+            by_result[(result, rated)] = (
+                white_score,
+                black_score,
+                counted,
+                sides.cache(white_score, counted),
+                sides.cache(black_score, counted),
+            )
+
+    columns = inputs.games
+    rows: Iterable[tuple[int, int, str, bool, int | None]]
+    sums: dict[int, PeriodSums] = {}
+    if array_sums is not None and len(columns.white):
+        this_month = {tid for tid, (began, _) in inputs.tournaments.items() if began >= month}
+        sums, rest = array_sums(columns, start_rating, this_month, inputs.settings.rules())
+        rows = (
+            (columns[0][i], columns[1][i], columns[2][i], columns[3][i], columns[4][i])
+            for i in rest
+        )
+    else:
+        rows = zip(*columns, strict=True)
+
+    side = sides.side
+    for white, black, result, rated, tournament_id in rows:
+        white_score, black_score, played, white_cache, black_cache = by_result[result, rated]
+        white_own = start_rating[white]
+        black_own = start_rating[black]
+        if tournament_id is None:
+            # Scored with the period-start ratings, which are each side's own rating too.
+            white_view, black_view, event = white_own, black_own, month_event
+        else:
+            view, event = tournament_view[tournament_id]
+            white_view = view.get(white)
+            black_view = view.get(black)
+        side(white, white_own, white_view, black_view, white_score, played, white_cache, event)
+        side(black, black_own, black_view, white_view, black_score, played, black_cache, event)
+    return sides, sums
+
+
+def plan_period(
+    inputs: PeriodInputs,
+    *,
+    array_sums: ArraySums | None = None,
+    progress: Progress | None = None,
+) -> PeriodPlan:
+    """The period's new ratings, K factors and K changes. ``array_sums``: the numpy sums
+    (``players.rating.period_sums.table_sums``), used on FIDE-table lists only (a formula's
+    float sums depend on the order they are added in)."""
+    settings = inputs.settings
+    rules = settings.rules()
+    if rules.method is not ExpectedMethod.FIDE_TABLE:
+        array_sums = None
+    sides, sums = sort_games(inputs, array_sums)
+    month = inputs.month
+    next_month = add_months(month, 1)
+    label = month_label(month)
+    oldest_pool_month = month_label(add_months(month, 1 - POOL_MONTHS))
+    # The close that publishes the list of 1 March 2024 applies FIDE's one-off adjustment.
+    adjusting = settings.adjust_march_2024 and next_month == ADJUSTED_LIST
+    floor = settings.floor
+    first_minimum = floor if floor is not None else _LOWEST_RATING
+    changes: list[PlannedChange] = []
+    k_changes: list[PlannedKChange] = []
+    starts = inputs.starts
+    done = 0
+    for player_id in sorted(starts):
+        start = starts[player_id]
+        k = k_for(
+            settings,
+            PlayerState(start.rating, start.rated_games, start.birth_year, start.reached_2400),
+            start.k_override,
+            month.year,
+        )
+        own = inputs.start_ratings[player_id]
+        if own is not None:
+            planned = _rated(
+                player_id,
+                start,
+                own,
+                k,
+                sides.rated.get(player_id, ()),
+                sides.other_groups.get(player_id),
+                rules,
+                floor,
+                sums.get(player_id),
+            )
+        else:
+            planned = _unrated(
+                player_id,
+                start,
+                sides.new_events.get(player_id),
+                label,
+                oldest_pool_month,
+                first_minimum,
+            )
+        rating_after = planned.rating_after
+        adjustment = 0
+        if adjusting and rating_after is not None:
+            adjustment = march_2024_adjustment(rating_after)
+            rating_after += adjustment
+        k_next = k_for(
+            settings,
+            PlayerState(
+                rating_after,
+                planned.rated_games_after,
+                start.birth_year,
+                planned.reached_2400_after,
+            ),
+            start.k_override_next,
+            next_month.year,
+        )
+        changes.append(
+            planned._replace(
+                rating_after=rating_after,
+                adjustment=adjustment,
+                k_next=k_next,
+                last_active_month=(
+                    month if planned.games or start.last_active is None else start.last_active
+                ),
+            )
+        )
+        reason = k_change_reason(
+            k, k_next, still_junior_age=junior_age(start.birth_year, period_year=next_month.year)
+        )
+        # An override set or lifted from the next month is in the K history already (the
+        # officer's own KFactorChange row).
+        if reason is not None and start.k_override == start.k_override_next:
+            k_changes.append(PlannedKChange(player_id, k, k_next, reason))
+        done += 1
+        if progress is not None and done % 1000 == 0:
+            progress(1000)
+    if progress is not None and done % 1000:
+        progress(done % 1000)
+    return PeriodPlan(
+        month=month,
+        games_count=len(inputs.games.white),
+        changes=tuple(changes),
+        k_changes=tuple(k_changes),
+    )
+
+
+def _unchanged(
+    player_id: int,
+    start: PlayerStart,
+    k: KFactor | None,
+    event: PeriodEvent,
+    *,
+    rating: int | None,
+    games: int = 0,
+    score: Fraction = Fraction(0),
+    pool: list[dict[str, Any]] | None = None,
+) -> PlannedChange:
+    """A player whose rating the period leaves as it was."""
+    rated = rating is not None
+    return PlannedChange(
+        player_id=player_id,
+        rating_before=rating,
+        rating_after=rating,
+        change=0 if rated else None,
+        change_unrounded=0 if rated else None,
+        k_factor=k.value if k is not None else None,
+        k_reason=k.reason if k is not None else "",
+        games=games,
+        score=score,
+        expected=0,
+        event=event,
+        rated_games_after=start.rated_games,
+        reached_2400_after=start.reached_2400,
+        pool_after=start.pool if pool is None else pool,
+        k_next=NO_K,
+        last_active_month=None,
+    )
+
+
+def _rated(
+    player_id: int,
+    start: PlayerStart,
+    own: int,
+    k: KFactor,
+    games: Sequence[GameInput],
+    others: Mapping[int, list[GameInput]] | None,
+    rules: RatingRules,
+    floor: int | None,
+    sums: PeriodSums | None = None,
+) -> PlannedChange:
+    """``sums``: the player's games already added up in arrays, all scored with ``own``;
+    ``games`` and ``others`` hold the rest."""
+    if not others:
+        result = period_change(
+            rating=own, games=games, k=k.value, rules=rules, keep_lines=False, start=sums
+        )
+        count, k_used = result.games_count, result.k
+        score, expected = result.score, result.expected
+        unrounded: Number = result.change_unrounded
+        change = result.change
+    else:
+        # A tournament begun before a list on which this player's rating changed: its
+        # games use the older own rating. The engine computes each group; the 700 cap
+        # and the single rounding still apply to the whole period.
+        groups = [(own, list(games), sums), *((r, g, None) for r, g in others.items())]
+        count = sum(
+            period_change(
+                rating=r, games=g, k=k.value, rules=rules, keep_lines=False, start=s
+            ).games_count
+            for r, g, s in groups
+        )
+        k_used = cap_k(k.value, count)
+        parts = [
+            period_change(rating=r, games=g, k=k_used, rules=rules, keep_lines=False, start=s)
+            for r, g, s in groups
+        ]
+        score = sum((part.score for part in parts), Fraction(0))
+        expected = sum(part.expected for part in parts)
+        unrounded = sum(part.change_unrounded for part in parts)
+        change = round_half_away(unrounded)
+    if count == 0:
+        return _unchanged(player_id, start, k, PeriodEvent.NO_RATED_GAMES, rating=start.rating)
+    new_rating = apply_floor(own + change, floor)
+    if new_rating is None:
+        event = PeriodEvent.BELOW_FLOOR
+    else:
+        event = PeriodEvent.RATED if start.rating is not None else PeriodEvent.FIRST_RATING
+    return PlannedChange(
+        player_id=player_id,
+        rating_before=start.rating,
+        rating_after=new_rating,
+        change=change,
+        change_unrounded=unrounded,
+        k_factor=k_used,
+        k_reason=k.reason,
+        games=count,
+        score=score,
+        expected=expected,
+        event=event,
+        rated_games_after=start.rated_games + count,
+        reached_2400_after=start.reached_2400 or (new_rating is not None and new_rating >= 2400),
+        pool_after=[],
+        k_next=NO_K,
+        last_active_month=None,
+    )
+
+
+def _pool_game_order(game: list[Any]) -> tuple[Any, ...]:
+    opponent, score, played = game
+    return (opponent is None, opponent or 0, score, played)
+
+
+def _unrated(
+    player_id: int,
+    start: PlayerStart,
+    events: Events | None,
+    label: str,
+    oldest_pool_month: str,
+    minimum: int,
+) -> PlannedChange:
+    if not events:
+        return _unchanged(player_id, start, None, PeriodEvent.NO_RATED_GAMES, rating=None)
+    pool = [event for event in start.pool if event["month"] >= oldest_pool_month]
+    for key, (_, games) in sorted(events.items(), key=lambda item: item[1][0]):
+        # The database returns a period's games in no fixed order (an edited game moves);
+        # sorting keeps the stored pool identical however the games were entered.
+        games.sort(key=_pool_game_order)
+        pool.append({"event": key, "month": label, "games": games})
+    first = first_rating(
+        [
+            [GameInput(opp, SCORES[score], played) for opp, score, played in event["games"]]
+            for event in pool
+        ],
+        minimum=minimum,
+    )
+    if first.rating is not None:
+        return PlannedChange(
+            player_id=player_id,
+            rating_before=None,
+            rating_after=first.rating,
+            change=None,
+            change_unrounded=None,
+            k_factor=None,
+            k_reason="",
+            games=first.games_counted,
+            score=first.score,
+            expected=0,
+            event=PeriodEvent.FIRST_RATING,
+            rated_games_after=start.rated_games + first.games_counted,
+            reached_2400_after=start.reached_2400 or first.rating >= 2400,
+            pool_after=[],
+            k_next=NO_K,
+            last_active_month=None,
+        )
+    this_period = [
+        SCORES[score]
+        for _, games in events.values()
+        for opp, score, played in games
+        if played and opp is not None
+    ]
+    return _unchanged(
+        player_id,
+        start,
+        None,
+        PeriodEvent.NOT_YET_RATED,
+        rating=None,
+        games=len(this_period),
+        score=sum(this_period, Fraction(0)),
+        pool=pool,
+    )

@@ -1,0 +1,14 @@
+"""The period close, preview and replay: read (``read.py``), plan (the list's rating
+system in ``players.rating.systems``), write (``write.py``), tied together in ``run.py``."""
+
+from __future__ import annotations
+
+from tournaments.services.close.run import (
+    compute_plan,
+    list_replay,
+    period_close,
+    period_preview,
+    replay_targets,
+)
+
+__all__ = ["compute_plan", "list_replay", "period_close", "period_preview", "replay_targets"]

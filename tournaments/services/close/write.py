@@ -1,0 +1,238 @@
+"""The close's write step: a plan's rows through the one bulk path (``players.bulk``):
+COPY on PostgreSQL (the RatingChange rows prebuilt as COPY text), multi-row INSERTs
+elsewhere; then every PlayerRating in one UPDATE ... FROM."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Iterable, Iterator
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.db import connection
+from django.utils import timezone
+
+from players.bulk import copy_text, insert_rows
+from players.models import KFactorChange, PlayerRating, RatingChange
+from players.rating.period import PeriodPlan
+from players.rating.types import Number
+
+# The RatingChange fields the close writes, in the order of the rows below.
+CHANGE_FIELDS = (
+    "period",
+    "player",
+    "rating_list",
+    "run",
+    "rating_before",
+    "rating_after",
+    "change",
+    "adjustment",
+    "change_unrounded",
+    "k_factor",
+    "k_reason",
+    "games",
+    "score",
+    "expected",
+    "event",
+    "current",
+    "rated_games_after",
+    "reached_2400_after",
+    "pool_after",
+    "k_next",
+    "k_next_reason",
+    "last_active_month",
+)
+K_CHANGE_FIELDS = (
+    "player",
+    "rating_list",
+    "effective_month",
+    "old_k",
+    "new_k",
+    "new_reason",
+    "reason",
+    "note",
+    "run",
+    "source_period",
+    "current",
+    "created_by",
+    "created_at",
+)
+
+
+def _columns(model: Any, fields: Iterable[str]) -> list[str]:
+    return [model._meta.get_field(name).column for name in fields]
+
+
+def decimal(value: Number | None) -> Decimal | None:
+    """Four decimal places for the database. Table figures are exact hundredths, which a
+    float carries exactly to far more than four places; formula figures are floats."""
+    if value is None:
+        return None
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return Decimal(value.numerator)
+    return Decimal(f"{float(value):.4f}")
+
+
+def _numeric_text(value: Number | None) -> str:
+    """``decimal`` as COPY text: the very string psycopg sends for that Decimal."""
+    if value is None:
+        return "\\N"
+    if isinstance(value, Fraction):
+        numerator, denominator = value.numerator, value.denominator
+        if denominator == 1:
+            return str(numerator)
+        # What float(Fraction) does, without the numbers.Rational detour.
+        return f"{numerator / denominator:.4f}"
+    return f"{float(value):.4f}"
+
+
+def _int_text(value: int | None) -> str:
+    return "\\N" if value is None else str(value)
+
+
+def _change_rows(
+    plan: PeriodPlan, period_id: int, list_id: int, run_id: int
+) -> Iterator[tuple[Any, ...]]:
+    for c in plan.changes:
+        yield (
+            period_id,
+            c.player_id,
+            list_id,
+            run_id,
+            c.rating_before,
+            c.rating_after,
+            c.change,
+            c.adjustment,
+            decimal(c.change_unrounded),
+            c.k_factor,
+            c.k_reason,
+            c.games,
+            decimal(c.score),
+            decimal(c.expected),
+            c.event.value,
+            True,
+            c.rated_games_after,
+            c.reached_2400_after,
+            c.pool_after,
+            c.k_next.value,
+            c.k_next.reason.value,
+            c.last_active_month,
+        )
+
+
+def _change_lines(plan: PeriodPlan, period_id: int, list_id: int, run_id: int) -> Iterator[str]:
+    """The rows of ``_change_rows`` in COPY's text format, built as strings.
+
+    Only integers, dates, booleans, choice values (plain words) and JSON reach here; JSON
+    from json.dumps holds no tab or newline (escaped), only backslashes, which COPY needs
+    doubled.
+    """
+    head = f"{period_id}\t{{}}\t{list_id}\t{run_id}\t"
+    for c in plan.changes:
+        pool = c.pool_after
+        last_active = c.last_active_month
+        yield (
+            "\t".join(
+                (
+                    head.format(c.player_id) + _int_text(c.rating_before),
+                    _int_text(c.rating_after),
+                    _int_text(c.change),
+                    str(c.adjustment),
+                    _numeric_text(c.change_unrounded),
+                    _int_text(c.k_factor),
+                    str(c.k_reason),
+                    str(c.games),
+                    _numeric_text(c.score),
+                    _numeric_text(c.expected),
+                    c.event.value,
+                    "t",
+                    str(c.rated_games_after),
+                    "t" if c.reached_2400_after else "f",
+                    json.dumps(pool).replace("\\", "\\\\") if pool else "[]",
+                    str(c.k_next.value),
+                    c.k_next.reason.value,
+                    "\\N" if last_active is None else last_active.isoformat(),
+                )
+            )
+            + "\n"
+        )
+
+
+def insert_changes(plan: PeriodPlan, *, period_id: int, list_id: int, run_id: int) -> None:
+    if connection.vendor == "postgresql":
+        lines = _change_lines(plan, period_id, list_id, run_id)
+        copy_text(RatingChange, _columns(RatingChange, CHANGE_FIELDS), lines)
+    else:
+        insert_rows(RatingChange, CHANGE_FIELDS, _change_rows(plan, period_id, list_id, run_id))
+
+
+def insert_k_changes(
+    plan: PeriodPlan, *, period_id: int, list_id: int, run_id: int, by_id: int | None
+) -> None:
+    if not plan.k_changes:
+        return
+    effective: datetime.date = plan.next_month
+    now = timezone.now()
+    if connection.vendor == "postgresql":
+        # COPY text too: a month where many players turn 19 or reach 30 games has tens of
+        # thousands of K changes.
+        middle = f"\t{list_id}\t{effective.isoformat()}\t"
+        tail = f"\t\t{run_id}\t{period_id}\tt\t{_int_text(by_id)}\t{now.isoformat()}\n"
+        copy_text(
+            KFactorChange,
+            _columns(KFactorChange, K_CHANGE_FIELDS),
+            (
+                f"{k.player_id}{middle}{_int_text(k.old.value if k.old is not None else None)}"
+                f"\t{k.new.value}\t{k.new.reason.value}\t{k.reason.value}{tail}"
+                for k in plan.k_changes
+            ),
+        )
+        return
+    insert_rows(
+        KFactorChange,
+        K_CHANGE_FIELDS,
+        (
+            (
+                k.player_id,
+                list_id,
+                effective,
+                k.old.value if k.old is not None else None,
+                k.new.value,
+                k.new.reason.value,
+                k.reason.value,
+                "",
+                run_id,
+                period_id,
+                True,
+                by_id,
+                now,
+            )
+            for k in plan.k_changes
+        ),
+    )
+
+
+def update_player_ratings(*, list_id: int, period_id: int) -> int:
+    """Copy each player's state after the period onto PlayerRating in one statement."""
+    target = PlayerRating._meta.db_table
+    source = RatingChange._meta.db_table
+    sql = (
+        f"UPDATE {target} SET rating = rc.rating_after, rated_games = rc.rated_games_after, "  # noqa: S608
+        "reached_2400 = rc.reached_2400_after, pool = rc.pool_after, k_factor = rc.k_next, "
+        f"k_reason = rc.k_next_reason, updated = %s FROM {source} AS rc "
+        f"WHERE rc.period_id = %s AND rc.current = %s AND rc.player_id = {target}.player_id "
+        f"AND {target}.rating_list_id = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [timezone.now(), period_id, True, list_id])
+        return int(cursor.rowcount)
+
+
+def write_plan(
+    plan: PeriodPlan, *, period_id: int, list_id: int, run_id: int, by_id: int | None
+) -> None:
+    insert_changes(plan, period_id=period_id, list_id=list_id, run_id=run_id)
+    insert_k_changes(plan, period_id=period_id, list_id=list_id, run_id=run_id, by_id=by_id)
+    update_player_ratings(list_id=list_id, period_id=period_id)
