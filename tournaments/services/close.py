@@ -42,6 +42,7 @@ from players import rating as engine
 from players.models import (
     RATING_MIN,
     KFactorChange,
+    ListKind,
     PlayerRating,
     RatingList,
     Role,
@@ -60,7 +61,7 @@ from tournaments.models import (
     add_months,
     month_label,
 )
-from tournaments.selectors import ratings_in_force
+from tournaments.selectors import ratings_in_force, with_fixed_start
 
 Progress = Callable[[int], None]
 GameColumns = tuple[list[int], list[int], list[str], list[bool], list[int | None]]
@@ -169,6 +170,9 @@ class CloseInputs:
     tournaments: dict[int, tuple[datetime.date, datetime.date]]
     # start month of a tournament begun before the period -> player id -> rating in force
     ratings_at: dict[datetime.date, dict[int, int | None]]
+    # Rapid and blitz: player id -> the standard rating in force at the period's start, for
+    # the players unrated on the list who count as rated with it (their K depends on it).
+    standard_ratings: dict[int, int] = field(default_factory=dict)
 
 
 @contextmanager
@@ -341,10 +345,34 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> CloseInputs
         lists={rating_list.pk: rating_list},
         months=[(rating_list.pk, month), *((rating_list.pk, m) for m in early_months)],
         known={(rating_list.pk, month): {pid: start.rating for pid, start in starts.items()}},
+        fixed_start=False,
     )
-    start_ratings = in_force[(rating_list.pk, month)]
-    ratings_at = {m: in_force[(rating_list.pk, m)] for m in early_months}
-    return CloseInputs(rating_list, period, starts, start_ratings, games, tournaments, ratings_at)
+    # Before the fixed starting rating is applied, a rating in force for a player unrated
+    # on the list can only be their standard rating.
+    at_start = in_force[(rating_list.pk, month)]
+    standard_ratings = (
+        {}
+        if rating_list.kind == ListKind.STANDARD
+        else {
+            pid: rating
+            for pid, rating in at_start.items()
+            if rating is not None and starts[pid].rating is None
+        }
+    )
+    start_ratings = with_fixed_start(rating_list, at_start)
+    ratings_at = {
+        m: with_fixed_start(rating_list, in_force[(rating_list.pk, m)]) for m in early_months
+    }
+    return CloseInputs(
+        rating_list,
+        period,
+        starts,
+        start_ratings,
+        games,
+        tournaments,
+        ratings_at,
+        standard_ratings,
+    )
 
 
 # -- computing ------------------------------------------------------------------------------
@@ -372,6 +400,7 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
     # already counts at the starting rating, for themselves and for their opponents.
     start_rating = inputs.start_ratings
     views = inputs.ratings_at
+    standard_ratings = inputs.standard_ratings
 
     rated_games: dict[int, list[engine.GameInput]] = defaultdict(list)
     # Rare: games whose own rating for the difference is not the period-start rating.
@@ -490,11 +519,13 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
         state = engine.PlayerState(
             start.rating, start.rated_games, start.birth_year, start.reached_2400
         )
+        standard = standard_ratings.get(player_id)
         k = k_for(
             rating_list=rating_list,
             state=state,
             k_override=start.k_override,
             period_year=month.year,
+            standard_rating=standard,
         )
         own = start_rating[player_id]
         if own is not None:
@@ -527,11 +558,14 @@ def compute_plan(inputs: CloseInputs, *, progress: Progress | None = None) -> Cl
             start.birth_year,
             planned.reached_2400_after,
         )
+        # Still unrated here: the standard rating of this period's start is the best the
+        # close knows for the next one (whose close reads the one then in force).
         k_next = k_for(
             rating_list=rating_list,
             state=after,
             k_override=start.k_override_next,
             period_year=next_month.year,
+            standard_rating=standard,
         )
         planned.k_next = k_next
         planned.last_active_month = (
