@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from django.db.models import BooleanField, Count, ExpressionWrapper, Q, QuerySet
 
@@ -17,7 +18,14 @@ from players.models import (
     RatingList,
 )
 from ratings_site.errors import NotFoundError, ValidationFailed
-from tournaments.models import Game, RatingChange, RatingPeriod, Tournament, inactive_cutoff
+from tournaments.models import (
+    Game,
+    RatingChange,
+    RatingPeriod,
+    Tournament,
+    add_months,
+    inactive_cutoff,
+)
 
 
 def parse_month(value: str, *, field: str = "period") -> datetime.date:
@@ -252,3 +260,63 @@ def with_fixed_start(
         return ratings
     fixed = rating_list.starting_rating
     return {pid: fixed if r is None else r for pid, r in ratings.items()}
+
+
+@dataclass(frozen=True)
+class CloseOutlook:
+    """What closing a period will do, counted without computing it (the admin's
+    confirmation): the rows the close writes are one per player of the list."""
+
+    period: RatingPeriod
+    games: int
+    rated_games: int
+    players_played: int
+    players_listed: int
+    # The list the close publishes is dated the first of the next month.
+    list_date: datetime.date
+    # Why the close will refuse it ("": it can be closed), as far as its status tells.
+    refusal: str
+
+
+def periods_close_outlook(*, periods: Sequence[RatingPeriod]) -> list[CloseOutlook]:
+    """For each period, in the order given: its games, the players who played, the
+    players of its list, and the list's date. Two queries per period and one for all."""
+    games = {
+        row["period_id"]: row
+        for row in Game.objects.filter(period__in=periods)
+        .values("period_id")
+        .annotate(total=Count("id"), rated=Count("id", filter=Q(rated=True)))
+        .order_by()
+    }
+    refusals = {
+        RatingPeriod.Status.CLOSED: "already closed",
+        RatingPeriod.Status.NEEDS_REPLAY: "reopened: replay the list instead",
+    }
+    outlook = []
+    for period in periods:
+        in_period = Game.objects.filter(period=period).order_by()
+        played = in_period.values("white_id").union(in_period.values("black_id")).count()
+        # As the close reads its players: from their entry month on, or earlier if they play.
+        listed = (
+            PlayerRating.objects.filter(rating_list_id=period.rating_list_id)
+            .filter(
+                Q(entry_month__isnull=True)
+                | Q(entry_month__lte=period.month)
+                | Q(player_id__in=in_period.values("white_id"))
+                | Q(player_id__in=in_period.values("black_id"))
+            )
+            .count()
+        )
+        counts = games.get(period.pk, {"total": 0, "rated": 0})
+        outlook.append(
+            CloseOutlook(
+                period=period,
+                games=counts["total"],
+                rated_games=counts["rated"],
+                players_played=played,
+                players_listed=listed,
+                list_date=add_months(period.month, 1),
+                refusal=refusals.get(RatingPeriod.Status(period.status), ""),
+            )
+        )
+    return outlook
