@@ -212,6 +212,7 @@ def ratings_in_force(
     months: Iterable[InForceKey],
     players: Collection[int] | None = None,
     known: Mapping[InForceKey, Mapping[int, int | None]] | None = None,
+    fixed_start: bool = True,
 ) -> dict[InForceKey, dict[int, int | None]]:
     """The ratings a game is scored with, per (list id, month): the one rule the period
     close and the player page share.
@@ -222,7 +223,9 @@ def ratings_in_force(
     unrated). On a rapid or blitz list a player unrated there who holds a standard
     rating in force at ``month`` (same rule, on the club's standard list) uses it and
     counts as rated (FIDE rapid and blitz regulations). On a list with a fixed starting
-    rating a player still unrated counts at it.
+    rating a player still unrated counts at it (``with_fixed_start``), unless
+    ``fixed_start`` is False: the close applies it itself, after telling who counts
+    through the standard rating (their K depends on it).
     ``known`` gives the published ratings the caller has already read for some keys (the
     close's period-start states); the rules above still apply to them. ``players`` limits
     the players read (None: every player of the lists). At most three queries, whatever
@@ -307,8 +310,16 @@ def ratings_in_force(
         if rating_list.kind != ListKind.STANDARD:
             standard = published_before(standard_list(key), month)
             ratings = {pid: standard.get(pid) if r is None else r for pid, r in ratings.items()}
-        if rating_list.first_rating_policy == FirstRatingPolicy.FIXED:
-            fixed = rating_list.starting_rating
-            ratings = {pid: fixed if r is None else r for pid, r in ratings.items()}
-        result[key] = ratings
+        result[key] = with_fixed_start(rating_list, ratings) if fixed_start else ratings
     return result
+
+
+def with_fixed_start(
+    rating_list: RatingList, ratings: dict[int, int | None]
+) -> dict[int, int | None]:
+    """On a list with a fixed starting rating a player still unrated counts at it; other
+    lists: ``ratings`` itself."""
+    if rating_list.first_rating_policy != FirstRatingPolicy.FIXED:
+        return ratings
+    fixed = rating_list.starting_rating
+    return {pid: fixed if r is None else r for pid, r in ratings.items()}

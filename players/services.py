@@ -59,25 +59,28 @@ def _invalid(field: str, message: str) -> ValidationFailed:
     return ValidationFailed(f"{field}: {message}", fields={field: [message]})
 
 
-# A dict lookup instead of an enum call: k_for runs twice per player in a close.
-_ENGINE_KINDS = {kind.value: kind for kind in engine.ListKind}
-
-
 def k_for(
     *,
     rating_list: RatingList,
     state: engine.PlayerState,
     k_override: int | None,
     period_year: int,
+    standard_rating: int | None = None,
 ) -> engine.KFactor:
-    """The K a player has for a period: the officer's override, the list's fixed K, or
-    FIDE 8.3.3 from the player's state at the period's start (the engine decides)."""
-    if k_override is not None:
-        return engine.KFactor(k_override, engine.KReason.MANUAL)
-    if rating_list.k_policy == KPolicy.FIXED and rating_list.fixed_k is not None:
-        return engine.fixed_k(rating_list.fixed_k)
-    return engine.k_factor_for(
-        state, period_year=period_year, list_kind=_ENGINE_KINDS[rating_list.kind]
+    """The K a player has for a period on ``rating_list`` (the engine's ``list_k``: the
+    officer's override, the list's fixed K, or FIDE 8.3.3 from the player's state).
+
+    ``standard_rating``: the player's standard rating in force at the period's start; on a
+    rapid or blitz list where the player is unrated it is the rating they count as rated
+    with, K included (None: none, or not known to matter).
+    """
+    return engine.list_k(
+        state,
+        list_fixed_k=rating_list.settings().fixed_k,
+        k_override=k_override,
+        period_year=period_year,
+        list_kind=engine.ListKind(rating_list.kind),
+        standard_rating=standard_rating,
     )
 
 
@@ -325,6 +328,13 @@ def _entries_by_kind(
     return entries
 
 
+def _entered_standard(entries: Mapping[str, Mapping[str, Any]]) -> int | None:
+    """A new player's standard rating in force: the one entered (nothing is published for
+    them yet). On rapid and blitz an unrated player counts as rated with it, K included."""
+    rating: int | None = entries.get(ListKind.STANDARD, {}).get("rating")
+    return rating
+
+
 def _player_ratings_create(
     *,
     player: Player,
@@ -346,7 +356,13 @@ def _player_ratings_create(
             .exists()
         )
         state = engine.PlayerState(rating, rated_games, player.birth_year, reached)
-        k = k_for(rating_list=rating_list, state=state, k_override=None, period_year=month.year)
+        k = k_for(
+            rating_list=rating_list,
+            state=state,
+            k_override=None,
+            period_year=month.year,
+            standard_rating=_entered_standard(entries),
+        )
         ratings.append(
             PlayerRating(
                 player=player,
@@ -457,7 +473,13 @@ def k_override_set(
             if locked.k_factor is not None and locked.k_reason
             else None
         )
-        new = k_for(rating_list=rating_list, state=state, k_override=k, period_year=month.year)
+        new = k_for(
+            rating_list=rating_list,
+            state=state,
+            k_override=k,
+            period_year=month.year,
+            standard_rating=_current_standard(locked, rating_list),
+        )
         locked.k_override = k
         locked.k_override_note = note.strip() if k is not None else ""
         locked.k_factor, locked.k_reason = new.value, new.reason
@@ -488,6 +510,22 @@ def k_override_set(
                 created_by_id=by.pk,
             )
     return locked
+
+
+def _current_standard(player_rating: PlayerRating, rating_list: RatingList) -> int | None:
+    """The player's standard rating now, when they are unrated on ``rating_list``, a rapid
+    or blitz list (they count as rated with it, K included); None where it cannot matter."""
+    if player_rating.rating is not None or rating_list.kind == ListKind.STANDARD:
+        return None
+    return (
+        PlayerRating.objects.filter(
+            player_id=player_rating.player_id,
+            rating_list__club_id=rating_list.club_id,
+            rating_list__kind=ListKind.STANDARD,
+        )
+        .values_list("rating", flat=True)
+        .first()
+    )
 
 
 def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any]]) -> list[Player]:
@@ -551,7 +589,13 @@ def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any
             rated_games = entry.get("rated_games", 0)
             reached = entry.get("reached_2400", False)
             state = engine.PlayerState(rating, rated_games, player.birth_year, reached)
-            k = k_for(rating_list=rating_list, state=state, k_override=None, period_year=month.year)
+            k = k_for(
+                rating_list=rating_list,
+                state=state,
+                k_override=None,
+                period_year=month.year,
+                standard_rating=_entered_standard(entries),
+            )
             rating_rows.append(
                 (
                     player.pk,

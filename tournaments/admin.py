@@ -39,6 +39,7 @@ from players.models import (
 from tournaments import services
 from tournaments.admin_imports import import_urls
 from tournaments.models import Game, Tournament
+from tournaments.selectors import periods_close_outlook
 
 GAME_FIELDS = ("date", "round", "white", "black", "result", "rated")
 
@@ -316,10 +317,20 @@ class RatingPeriodAdmin(ClubScopedAdmin):
         return TemplateResponse(request, "admin/tournaments/ratingperiod/preview.html", context)
 
     @admin.action(description="Close the period (publish the list)", permissions=["period_action"])
-    def close_period(self, request: HttpRequest, queryset: QuerySet[RatingPeriod]) -> None:
+    def close_period(
+        self, request: HttpRequest, queryset: QuerySet[RatingPeriod]
+    ) -> HttpResponse | None:
         periods = self._periods(queryset)
         if not self._allowed(request, periods):
-            return
+            return None
+        if not periods:
+            # Selected ids outside the user's clubs fall out of the scoped queryset.
+            messages.error(request, "None of the selected periods is in your clubs.")
+            return None
+        # Publishing is undone only by a reopen and a replay: ask first, as Django's own
+        # delete action does. The confirmation (or the preview) posts back post=yes.
+        if request.POST.get("post") != "yes":
+            return self._confirm_close(request, periods)
         for period in periods:
             try:
                 run = services.period_close(period=period, by=request.user)
@@ -327,6 +338,21 @@ class RatingPeriodAdmin(ClubScopedAdmin):
                 report_domain_error(request, error, prefix=f"{period}: ")
             else:
                 messages.success(request, f"{period}: closed. {run_summary(run)}")
+        return None
+
+    def _confirm_close(self, request: HttpRequest, periods: list[RatingPeriod]) -> HttpResponse:
+        items = periods_close_outlook(periods=periods)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Close the period?" if len(items) == 1 else "Close the periods?",
+            "opts": self.opts,
+            "items": items,
+            "can_close": any(not item.refusal for item in items),
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(
+            request, "admin/tournaments/ratingperiod/close_confirmation.html", context
+        )
 
     @admin.action(description="Reopen the period (for corrections)", permissions=["period_action"])
     def reopen_period(self, request: HttpRequest, queryset: QuerySet[RatingPeriod]) -> None:

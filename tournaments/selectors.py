@@ -1,16 +1,15 @@
-"""Read helpers for periods, games and published ratings. Set-based: no query per row."""
+"""Read helpers for tournaments, games and the periods that hold them. Set-based: no query
+per row."""
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
 
-from players.models import (
-    Club,
-    RatingList,
-    RatingPeriod,
-)
+from players.models import Club, PlayerRating, RatingList, RatingPeriod, add_months
 from tournaments.models import Game, Tournament
 
 
@@ -44,3 +43,63 @@ def open_periods_with_games(
         Q(rating_list=rating_list, month__lt=before) & ~Q(status=RatingPeriod.Status.CLOSED),
         games__isnull=False,
     ).distinct()
+
+
+@dataclass(frozen=True)
+class CloseOutlook:
+    """What closing a period will do, counted without computing it (the admin's
+    confirmation): the rows the close writes are one per player of the list."""
+
+    period: RatingPeriod
+    games: int
+    rated_games: int
+    players_played: int
+    players_listed: int
+    # The list the close publishes is dated the first of the next month.
+    list_date: datetime.date
+    # Why the close will refuse it ("": it can be closed), as far as its status tells.
+    refusal: str
+
+
+def periods_close_outlook(*, periods: Sequence[RatingPeriod]) -> list[CloseOutlook]:
+    """For each period, in the order given: its games, the players who played, the
+    players of its list, and the list's date. Two queries per period and one for all."""
+    games = {
+        row["period_id"]: row
+        for row in Game.objects.filter(period__in=periods)
+        .values("period_id")
+        .annotate(total=Count("id"), rated=Count("id", filter=Q(rated=True)))
+        .order_by()
+    }
+    refusals = {
+        RatingPeriod.Status.CLOSED: "already closed",
+        RatingPeriod.Status.NEEDS_REPLAY: "reopened: replay the list instead",
+    }
+    outlook = []
+    for period in periods:
+        in_period = Game.objects.filter(period=period).order_by()
+        played = in_period.values("white_id").union(in_period.values("black_id")).count()
+        # As the close reads its players: from their entry month on, or earlier if they play.
+        listed = (
+            PlayerRating.objects.filter(rating_list_id=period.rating_list_id)
+            .filter(
+                Q(entry_month__isnull=True)
+                | Q(entry_month__lte=period.month)
+                | Q(player_id__in=in_period.values("white_id"))
+                | Q(player_id__in=in_period.values("black_id"))
+            )
+            .count()
+        )
+        counts = games.get(period.pk, {"total": 0, "rated": 0})
+        outlook.append(
+            CloseOutlook(
+                period=period,
+                games=counts["total"],
+                rated_games=counts["rated"],
+                players_played=played,
+                players_listed=listed,
+                list_date=add_months(period.month, 1),
+                refusal=refusals.get(RatingPeriod.Status(period.status), ""),
+            )
+        )
+    return outlook

@@ -17,7 +17,14 @@ from players.rating.expected import (
     table_pd_hundredths,
 )
 from players.rating.first_rating import first_rating
-from players.rating.k_factor import cap_k, fixed_k, junior_age, k_change_reason, k_factor_for
+from players.rating.k_factor import (
+    cap_k,
+    fixed_k,
+    junior_age,
+    k_change_reason,
+    k_factor_for,
+    list_k,
+)
 from players.rating.performance import (
     dp_from_percentage,
     performance_exact,
@@ -70,6 +77,7 @@ __all__ = [
     "junior_age",
     "k_change_reason",
     "k_factor_for",
+    "list_k",
     "march_2024_adjustment",
     "not_rated_reason",
     "parse_result",

@@ -31,16 +31,46 @@ def is_junior(state: PlayerState, *, period_year: int) -> bool:
     return state.rating is None or state.rating < JUNIOR_BELOW
 
 
-def k_factor_for(state: PlayerState, *, period_year: int, list_kind: ListKind) -> KFactor:
+def counted_state(
+    state: PlayerState, *, list_kind: ListKind, standard_rating: int | None
+) -> PlayerState:
+    """FIDE Rapid and Blitz Rating Regulations: the state the K rules of 8.3.3 see.
+
+    On a rapid or blitz list a player unrated there who holds a standard rating in force
+    uses it and counts as rated: the four rules then read that rating (rule 1: a published
+    rating of 2400 or more; rule 2: junior only under 2300) with the rated games the
+    player has on this list (rule 3: 30 or more completed means no K 40 for a new player).
+    Anyone else (rated on this list, no standard rating, the standard list itself): the
+    state unchanged.
+    """
+    if state.rating is not None or standard_rating is None or list_kind is ListKind.STANDARD:
+        return state
+    return PlayerState(
+        standard_rating,
+        state.rated_games,
+        state.birth_year,
+        state.reached_2400 or standard_rating >= ELITE_FROM,
+    )
+
+
+def k_factor_for(
+    state: PlayerState,
+    *,
+    period_year: int,
+    list_kind: ListKind,
+    standard_rating: int | None = None,
+) -> KFactor:
     """FIDE 8.3.3: K for a whole period from the player's state at its start.
 
     Order (reproduces FIDE's published K): 10 once a published rating has reached 2400
     (forever); 40 for a junior under 2300; 40 until 30 rated games are completed; else 20.
     An unrated player gets JUNIOR when the junior rule applies, otherwise NEW_PLAYER (40):
     an unrated player has by definition not completed a rated record on this list.
-    `list_kind` is accepted because rapid and blitz may diverge; today they use the same rules.
+    Rapid and blitz use the same four rules (Rapid and Blitz Rating Regulations 2024);
+    there, ``standard_rating`` is the standard rating in force at the period's start, which
+    a player unrated on the list counts as rated with (``counted_state``).
     """
-    del list_kind  # same four rules on every list (Rapid and Blitz Regulations 2024)
+    state = counted_state(state, list_kind=list_kind, standard_rating=standard_rating)
     if state.reached_2400:
         return KFactor(K_ELITE, KReason.REACHED_2400)
     if is_junior(state, period_year=period_year):
@@ -127,12 +157,15 @@ def list_k(
     k_override: int | None,
     period_year: int,
     list_kind: ListKind,
+    standard_rating: int | None = None,
 ) -> KFactor:
     """The K a player has for a period on a list: the officer's override, else the list's
     one K (``list_fixed_k``, a club's own Elo list), else FIDE 8.3.3 from the player's state
-    at the period's start."""
+    at the period's start (``standard_rating``: see ``k_factor_for``)."""
     if k_override is not None:
         return KFactor(k_override, KReason.MANUAL)
     if list_fixed_k is not None:
         return fixed_k(list_fixed_k)
-    return k_factor_for(state, period_year=period_year, list_kind=list_kind)
+    return k_factor_for(
+        state, period_year=period_year, list_kind=list_kind, standard_rating=standard_rating
+    )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -119,6 +119,9 @@ class PeriodInputs:
     # The start month of a tournament begun before the period -> player id -> the rating
     # in force then (FIDE 8.2.4: a tournament is rated with the list at its start).
     ratings_at: Mapping[datetime.date, Mapping[int, int | None]]
+    # Rapid and blitz: player id -> the standard rating in force at the period's start, for
+    # the players unrated on the list who count as rated with it (their K depends on it).
+    standard_ratings: Mapping[int, int] = field(default_factory=dict)
 
 
 class PlannedChange(NamedTuple):

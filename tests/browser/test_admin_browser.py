@@ -75,3 +75,52 @@ def test_officer_previews_and_closes_a_period(page: Any, live_server: Any, scree
         assert name in listing
         assert str(rating) in listing
     assert rating_after["Ada Lovelace"] != 1850
+
+
+def test_closing_from_the_list_asks_first(page: Any, live_server: Any, screenshot: Any) -> None:
+    root = make_user("root", superuser=True)
+    club = club_create(name="Riverside Chess Club", slug="riverside", public=True, by=root)
+    officer = make_user("officer")
+    membership_set(club=club, user=officer, role=Role.OFFICER, by=root)
+    a, b = (make_player(club, root, name, 1850) for name in ("Ada Lovelace", "Bobby Bishop"))
+    play(club, root, [(a, b, "1-0")], date=JANUARY)
+    period = RatingPeriod.objects.get(rating_list__club=club, rating_list__kind="standard")
+    changelist = f"{live_server.url}/admin/players/ratingperiod/"
+
+    page.goto(f"{live_server.url}/admin/")
+    page.fill("#id_username", "officer")
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    page.wait_for_selector("#site-name")
+
+    def choose_close() -> None:
+        page.goto(changelist)
+        page.check(f"input[name=_selected_action][value='{period.pk}']")
+        page.select_option("select[name=action]", "close_period")
+        page.click("button[name=index]")
+        page.locator("#close-outlook").wait_for()
+
+    # The action shows what closing will do and writes nothing.
+    choose_close()
+    outlook = page.locator("#close-outlook tbody tr").inner_text()
+    assert "2025-01" in outlook
+    assert "2025-02-01" in outlook  # the list the close publishes
+    screenshot("admin-period-close-confirmation")
+    period.refresh_from_db()
+    assert period.status == "open"
+
+    # "No, take me back" returns to the periods, still open.
+    page.click("text=No, take me back")
+    page.wait_for_selector("#result_list")
+    assert page.url.split("?")[0] == changelist
+    period.refresh_from_db()
+    assert period.status == "open"
+
+    # "Yes" closes.
+    choose_close()
+    page.click("#confirm-close")
+    page.wait_for_selector(".messagelist")
+    assert "closed" in page.locator(".messagelist").inner_text()
+    period.refresh_from_db()
+    assert period.status == "closed"
+    assert period.closed_by_id == officer.pk

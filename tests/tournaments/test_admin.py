@@ -15,6 +15,7 @@ from tests.players.admin_world import World, build_world
 from tournaments.models import Game, Tournament
 
 pytestmark = pytest.mark.django_db
+CONFIRM_TEMPLATE = "admin/tournaments/ratingperiod/close_confirmation.html"
 
 
 @pytest.fixture(autouse=True)
@@ -75,10 +76,61 @@ def test_preview_shows_the_table_the_close_would_write(world: World) -> None:
     assert not RatingChange.objects.filter(period=world.a.open).exists()
 
 
+def test_close_asks_for_confirmation_and_writes_nothing(world: World) -> None:
+    client = client_for(world.a.users["officer"])
+    runs = RatingRun.objects.count()
+    response = run_action(client, "close_period", [world.a.open])
+    assert response.status_code == 200
+    assert response.templates[0].name == CONFIRM_TEMPLATE
+    html = response.content.decode()
+    # What closing will do, from build_world: February has two games (Arthur v Anna,
+    # Aaron v Alice), all four players of the list played, and the list it publishes is
+    # dated the first of March.
+    (item,) = response.context["items"]
+    assert (item.games, item.rated_games, item.players_played, item.players_listed) == (2, 2, 4, 4)
+    assert "2025-03-01" in html
+    # The form posts back the action, the selected period and post=yes; Cancel goes back.
+    assert '<input type="hidden" name="action" value="close_period">' in html
+    assert f'<input type="hidden" name="_selected_action" value="{world.a.open.pk}">' in html
+    assert '<input type="hidden" name="post" value="yes">' in html
+    assert f'href="{url(RatingPeriod, "changelist")}"' in html
+    assert 'id="confirm-close"' in html
+    # Nothing written.
+    world.a.open.refresh_from_db()
+    assert world.a.open.status == "open"
+    assert RatingRun.objects.count() == runs
+    assert not RatingChange.objects.filter(period=world.a.open).exists()
+
+
+def test_close_after_confirmation_publishes(world: World) -> None:
+    client = client_for(world.a.users["officer"])
+    response = run_action(client, "close_period", [world.a.open], post="yes")
+    assert any("closed" in text for text in messages_of(response))
+    world.a.open.refresh_from_db()
+    assert world.a.open.status == "closed"
+    assert RatingChange.objects.filter(period=world.a.open).count() == 4
+
+
+def test_confirmation_says_which_periods_cannot_be_closed(world: World) -> None:
+    client = client_for(world.a.users["officer"])
+    response = run_action(client, "close_period", [world.a.closed])
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "already closed" in html
+    # Nothing in the selection can be closed: no button to confirm.
+    assert 'id="confirm-close"' not in html
+    both = run_action(client, "close_period", [world.a.closed, world.a.open])
+    assert [item.period for item in both.context["items"]] == [world.a.closed, world.a.open]
+    assert 'id="confirm-close"' in both.content.decode()
+
+
 def test_preview_then_close_from_the_preview_page(world: World) -> None:
     client = client_for(world.a.users["officer"])
-    preview = run_action(client, "preview_period", [world.a.open]).context["rows"]
-    response = run_action(client, "close_period", [world.a.open])
+    preview_page = run_action(client, "preview_period", [world.a.open])
+    preview = preview_page.context["rows"]
+    # The preview is the confirmation: its button posts post=yes.
+    assert '<input type="hidden" name="post" value="yes">' in preview_page.content.decode()
+    response = run_action(client, "close_period", [world.a.open], post="yes")
     assert any("closed" in text for text in messages_of(response))
     world.a.open.refresh_from_db()
     assert world.a.open.status == "closed"
@@ -93,7 +145,7 @@ def test_preview_then_close_from_the_preview_page(world: World) -> None:
 def test_closing_a_closed_period_shows_an_error_not_a_500(world: World) -> None:
     client = client_for(world.a.users["officer"])
     runs = RatingRun.objects.count()
-    response = run_action(client, "close_period", [world.a.closed])
+    response = run_action(client, "close_period", [world.a.closed], post="yes")
     assert response.status_code == 200
     assert any("already closed" in text for text in messages_of(response))
     assert RatingRun.objects.count() == runs
@@ -128,16 +180,21 @@ def test_below_officer_cannot_run_period_actions(world: World, role: str) -> Non
     action_form = listing.context["action_form"]
     offered = [] if action_form is None else [n for n, _ in action_form.fields["action"].choices]
     assert not {"preview_period", "close_period", "reopen_period", "replay_list"} & set(offered)
-    run_action(client, "close_period", [world.a.open])
-    world.a.open.refresh_from_db()
-    assert world.a.open.status == "open"
+    for confirmed in ({}, {"post": "yes"}):
+        response = run_action(client, "close_period", [world.a.open], **confirmed)
+        assert CONFIRM_TEMPLATE not in [t.name for t in response.templates]
+        world.a.open.refresh_from_db()
+        assert world.a.open.status == "open"
 
 
 def test_officer_cannot_act_on_another_clubs_period(world: World) -> None:
     client = client_for(world.a.users["officer"])
-    run_action(client, "close_period", [world.b.open])
-    world.b.open.refresh_from_db()
-    assert world.b.open.status == "open"
+    for confirmed in ({}, {"post": "yes"}):
+        response = run_action(client, "close_period", [world.b.open], **confirmed)
+        assert CONFIRM_TEMPLATE not in [t.name for t in response.templates]
+        assert any("None of the selected periods" in text for text in messages_of(response))
+        world.b.open.refresh_from_db()
+        assert world.b.open.status == "open"
 
 
 # -- games and tournaments --------------------------------------------------------------

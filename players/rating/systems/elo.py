@@ -57,13 +57,20 @@ ArraySums = Callable[..., tuple[dict[int, PeriodSums], list[int]]]
 _LOWEST_RATING = 0
 
 
-def k_for(settings: ListSettings, state: PlayerState, k_override: int | None, year: int) -> KFactor:
+def k_for(
+    settings: ListSettings,
+    state: PlayerState,
+    k_override: int | None,
+    year: int,
+    standard_rating: int | None,
+) -> KFactor:
     return list_k(
         state,
         list_fixed_k=settings.fixed_k,
         k_override=k_override,
         period_year=year,
         list_kind=settings.kind,
+        standard_rating=standard_rating,
     )
 
 
@@ -198,14 +205,17 @@ def plan_period(
     changes: list[PlannedChange] = []
     k_changes: list[PlannedKChange] = []
     starts = inputs.starts
+    standard_ratings = inputs.standard_ratings
     done = 0
     for player_id in sorted(starts):
         start = starts[player_id]
+        standard = standard_ratings.get(player_id)
         k = k_for(
             settings,
             PlayerState(start.rating, start.rated_games, start.birth_year, start.reached_2400),
             start.k_override,
             month.year,
+            standard,
         )
         own = inputs.start_ratings[player_id]
         if own is not None:
@@ -244,6 +254,9 @@ def plan_period(
             ),
             start.k_override_next,
             next_month.year,
+            # Still unrated here: the standard rating of this period's start is the best the
+            # plan knows for the next one (whose close reads the one then in force).
+            standard,
         )
         changes.append(
             planned._replace(

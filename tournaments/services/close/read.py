@@ -19,6 +19,7 @@ from django.db.models import QuerySet
 from players import rating as engine
 from players.models import (
     KFactorChange,
+    ListKind,
     PlayerRating,
     RatingChange,
     RatingList,
@@ -27,7 +28,7 @@ from players.models import (
     add_months,
 )
 from players.rating.period import PeriodGames, PeriodInputs, PlayerStart
-from players.selectors import ratings_in_force
+from players.selectors import ratings_in_force, with_fixed_start
 from tournaments.models import Game, Tournament
 
 
@@ -187,13 +188,29 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> PeriodInput
         lists={rating_list.pk: rating_list},
         months=[(rating_list.pk, month), *((rating_list.pk, m) for m in early_months)],
         known={(rating_list.pk, month): {pid: start.rating for pid, start in starts.items()}},
+        fixed_start=False,
+    )
+    # Before the fixed starting rating is applied, a rating in force for a player unrated
+    # on the list can only be their standard rating.
+    at_start = in_force[(rating_list.pk, month)]
+    standard_ratings = (
+        {}
+        if rating_list.kind == ListKind.STANDARD
+        else {
+            pid: rating
+            for pid, rating in at_start.items()
+            if rating is not None and starts[pid].rating is None
+        }
     )
     return PeriodInputs(
         settings=rating_list.settings(),
         month=month,
         starts=starts,
-        start_ratings=in_force[(rating_list.pk, month)],
+        start_ratings=with_fixed_start(rating_list, at_start),
         games=games,
         tournaments=tournaments,
-        ratings_at={m: in_force[(rating_list.pk, m)] for m in early_months},
+        ratings_at={
+            m: with_fixed_start(rating_list, in_force[(rating_list.pk, m)]) for m in early_months
+        },
+        standard_ratings=standard_ratings,
     )
