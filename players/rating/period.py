@@ -189,3 +189,28 @@ class PeriodPlan:
 
 
 NO_K = KFactor(0, KReason.STANDARD)
+
+
+def view_month(month: datetime.date, tournament_start: datetime.date | None) -> datetime.date:
+    """FIDE 8.2.4: the month whose list (the one published before it) scores a game of the
+    period ``month``: its tournament's first month when the tournament began in an earlier
+    month, else the period's own."""
+    if tournament_start is not None:
+        began = tournament_start.replace(day=1)
+        if began < month:
+            return began
+    return month
+
+
+def own_rating_for_game(own_start: int | None, own_view: int | None) -> int | None:
+    """The player's own rating for a game's difference (FIDE 8.2.4, 8.3.1).
+
+    ``own_start``: the player's rating in force at the period's start; ``own_view``: at
+    the start of the game's tournament (``view_month``). None: the player is unrated at
+    the period's start and the game counts toward a first rating. A player rated since
+    the tournament began (``own_view`` None) is unrated for the opponents but uses their
+    period-start rating themselves; otherwise the rating at the tournament's start.
+    """
+    if own_start is None or own_view is None:
+        return own_start
+    return own_view

@@ -2,8 +2,10 @@
 event, and a period's report.
 
 They read both apps (games from tournaments, published changes from players), so they live
-with the pages on the top floor. A fixed number of queries each; the per-game figures come from the rules
-engine (``period_change`` with its game lines), never from arithmetic here.
+with the pages on the top floor. A fixed number of queries each. The per-game figures come
+from the rules engine: the close's own grouping of a period's games (``view_month``,
+``own_rating_for_game``), the K the close recorded, and ``period_change``'s game lines;
+never from arithmetic here.
 """
 
 from __future__ import annotations
@@ -18,12 +20,11 @@ from django.db.models import Count, F, Q, Sum
 
 from players import rating as engine
 from players.models import Player, RatingChange, RatingList, RatingPeriod
-from players.rating.period import GAME_RESULTS
+from players.rating.period import GAME_RESULTS, SCORES, own_rating_for_game, view_month
 from players.selectors import ratings_in_force
 from tournaments.models import Game, Tournament
 
 Event = RatingChange.Event
-_SCORES = {"1": Fraction(1), "1/2": Fraction(1, 2), "0": Fraction(0)}
 REPORT_ROWS = 10
 
 
@@ -127,19 +128,15 @@ def player_games(
     )
     months = {c.period_id: c.period.month for c in changes.values()}
 
-    def view_month(game: Game) -> datetime.date:
-        own = months[game.period_id]
-        if game.tournament is not None:
-            began = game.tournament.start_date.replace(day=1)
-            if began < own:
-                return began
-        return own
+    def scored_month(game: Game) -> datetime.date:
+        began = game.tournament.start_date if game.tournament is not None else None
+        return view_month(months[game.period_id], began)
 
     involved = {player.pk} | {g.white_id if g.black_id == player.pk else g.black_id for g in games}
     period_keys = {c.period_id: (c.rating_list_id, months[c.period_id]) for c in changes.values()}
     in_force = ratings_in_force(
         lists=lists,
-        months=[*period_keys.values(), *((g.rating_list_id, view_month(g)) for g in games)],
+        months=[*period_keys.values(), *((g.rating_list_id, scored_month(g)) for g in games)],
         players=involved,
     )
 
@@ -149,9 +146,9 @@ def player_games(
         white = game.white_id == player.pk
         opponent = game.black if white else game.white
         white_score, black_score, played = GAME_RESULTS[game.result]
-        score = _SCORES[white_score if white else black_score]
+        score = SCORES[white_score if white else black_score]
         played = played and game.rated
-        month = view_month(game)
+        month = scored_month(game)
         detail = GameDetail(
             game=game,
             opponent=opponent,
@@ -193,11 +190,13 @@ def _period_games(
     # own_start: the player's rating in force at the period's start, as the close used it.
     if own_start is None or change.k_factor is None:
         return PeriodGames(change, details, toward_first_rating=True)
-    # As in the close: games scored with an older own rating (a tournament begun before a
-    # list on which the player's rating changed) form their own group; K is the K used.
+    # The close's grouping (the engine's own_rating_for_game): games scored with an older
+    # own rating (a tournament begun before a list on which the player's rating changed)
+    # form their own group; K is the K the close recorded.
     groups: dict[int, list[GameDetail]] = defaultdict(list)
     for detail in details:
-        own = detail.own_rating if detail.own_rating is not None else own_start
+        own = own_rating_for_game(own_start, detail.own_rating)
+        assert own is not None  # own_start is not None
         groups[own].append(detail)
     rules = rating_list.rules()
     total: engine.Number = 0

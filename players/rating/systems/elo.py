@@ -34,6 +34,8 @@ from players.rating.period import (
     PlannedChange,
     PlannedKChange,
     PlayerStart,
+    own_rating_for_game,
+    view_month,
 )
 from players.rating.rounding import round_half_away
 from players.rating.types import (
@@ -103,19 +105,20 @@ class _Sides:
         cache: dict[int | None, GameInput],
         event: tuple[str, tuple[Any, ...]],
     ) -> None:
-        if own is None:
+        counted = own_rating_for_game(own, own_view)
+        if counted is None:
             events = self.new_events[player]
             key, order = event
             if key not in events:
                 events[key] = (order, [])
             events[key][1].append([opponent, score, played])
-        elif own_view is None or own_view == own:
+        elif counted == own:
             item = cache.get(opponent)
             if item is None:
                 item = cache[opponent] = GameInput(opponent, SCORES[score], played)
             self.rated[player].append(item)
         else:
-            self.other_groups[player][own_view].append(GameInput(opponent, SCORES[score], played))
+            self.other_groups[player][counted].append(GameInput(opponent, SCORES[score], played))
 
 
 def sort_games(
@@ -132,8 +135,8 @@ def sort_games(
     tournament_view = {
         tid: (
             start_rating
-            if began.replace(day=1) == month
-            else inputs.ratings_at[began.replace(day=1)],
+            if (scored := view_month(month, began)) == month
+            else inputs.ratings_at[scored],
             (f"t{tid}", (began, 0, tid)),
         )
         for tid, (began, _) in inputs.tournaments.items()
