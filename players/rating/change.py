@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
@@ -91,7 +92,9 @@ def period_change(
         if not table:
             raise ValueError("period sums are in table hundredths: the list must use the table")
         count, score_halves, expected_hundredths = start
-    expected_float = 0.0
+    # Formula expectations are summed with math.fsum: exactly rounded, so the total does not
+    # depend on the order the games come in (the database returns them in no fixed order).
+    expected_floats: list[float] = []
     for game in games:
         opponent = game.opponent_rating
         if not game.played:
@@ -134,7 +137,7 @@ def period_change(
             expected_hundredths += expected
         else:
             expected = expected_from_formula(counted)
-            expected_float += expected
+            expected_floats.append(expected)
         if rows is not None:
             note = (
                 f"400-point rule: {opponent} counted as {rating - counted}"
@@ -155,8 +158,8 @@ def period_change(
         magnitude = (abs(total_hundredths) + 50) // 100
         change = magnitude if total_hundredths >= 0 else -magnitude
     else:
-        total_expected = expected_float
-        change_unrounded = k_used * (score_halves / 2 - expected_float)
+        total_expected = math.fsum(expected_floats)
+        change_unrounded = k_used * (score_halves / 2 - total_expected)
         change = round_half_away(change_unrounded)
 
     lines: tuple[GameLine, ...] = ()

@@ -349,7 +349,8 @@ def _rated(
         # A tournament begun before a list on which this player's rating changed: its
         # games use the older own rating. The engine computes each group; the 700 cap
         # and the single rounding still apply to the whole period.
-        groups = [(own, list(games), sums), *((r, g, None) for r, g in others.items())]
+        # In rating order: the float sums below then do not depend on the games' order.
+        groups = [(own, list(games), sums), *((r, g, None) for r, g in sorted(others.items()))]
         count = sum(
             period_change(
                 rating=r, games=g, k=k.value, rules=rules, keep_lines=False, start=s

@@ -1,0 +1,193 @@
+"""Properties of a period's plan, without a database: the plan is a function of its
+inputs (planning leaves them as they were, in any game order), the arrays give the loop's
+plan, and a replay (re-planning from a corrected month on, from the states the months
+before left) publishes exactly what planning the corrected months afresh publishes."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import datetime
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from players.rating import ExpectedMethod, ListKind
+from players.rating.months import add_months
+from players.rating.period import (
+    ListSettings,
+    PeriodGames,
+    PeriodInputs,
+    PeriodPlan,
+    PlayerStart,
+    starts_after,
+)
+from players.rating.period_sums import table_sums
+from players.rating.systems import elo
+
+FIRST = datetime.date(2026, 10, 1)
+RESULTS = ["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"]
+
+player_st = st.tuples(
+    st.one_of(st.none(), st.integers(1350, 2700), st.sampled_from([1400, 2400, 2650])),
+    st.integers(0, 40),
+    st.sampled_from([None, 1990, 2008, 2010]),
+)
+
+
+def settings_for(kind: ListKind, method: ExpectedMethod, cap: bool) -> ListSettings:
+    return ListSettings(
+        system="fide",
+        kind=kind,
+        method=method,
+        apply_400_rule=cap,
+        fixed_k=None,
+        floor=1400,
+        adjust_march_2024=False,
+    )
+
+
+@st.composite
+def leagues(draw: Any) -> dict[str, Any]:
+    players = draw(st.lists(player_st, min_size=2, max_size=7))
+    n = len(players)
+    pair = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).filter(lambda p: p[0] != p[1])
+    game = st.tuples(pair, st.sampled_from(RESULTS), st.booleans(), st.booleans())
+    months = [draw(st.lists(game, min_size=0, max_size=10)) for _ in range(3)]
+    return {
+        "players": players,
+        "months": months,
+        "settings": settings_for(
+            draw(st.sampled_from(list(ListKind))),
+            draw(st.sampled_from(list(ExpectedMethod))),
+            draw(st.booleans()),
+        ),
+    }
+
+
+def month_inputs(
+    league: dict[str, Any],
+    index: int,
+    starts: dict[int, PlayerStart],
+    earlier: dict[datetime.date, dict[int, int | None]],
+) -> PeriodInputs:
+    """Month ``index``'s inputs. A game flagged "in the tournament" belongs to one that
+    began the month before (from the second month on): scored with that month's list."""
+    month = add_months(FIRST, index)
+    games = league["months"][index]
+    tournament = 1 if index else None
+    tournaments = (
+        {1: (add_months(month, -1) + datetime.timedelta(days=27), month)} if tournament else {}
+    )
+    return PeriodInputs(
+        settings=league["settings"],
+        month=month,
+        starts=starts,
+        start_ratings={pid: start.rating for pid, start in starts.items()},
+        games=PeriodGames(
+            white=[w for (w, _), _, _, _ in games],
+            black=[b for (_, b), _, _, _ in games],
+            result=[result for _, result, _, _ in games],
+            rated=[rated for _, _, rated, _ in games],
+            tournament=[tournament if in_event else None for _, _, _, in_event in games],
+        ),
+        tournaments=tournaments,
+        ratings_at={add_months(month, -1): earlier[add_months(month, -1)]} if index else {},
+    )
+
+
+def first_starts(league: dict[str, Any]) -> dict[int, PlayerStart]:
+    return {
+        pid: PlayerStart(
+            rating=rating,
+            rated_games=games,
+            reached_2400=rating is not None and rating >= 2400,
+            pool=[],
+            birth_year=birth,
+            k_override=None,
+        )
+        for pid, (rating, games, birth) in enumerate(league["players"])
+    }
+
+
+def chain(
+    league: dict[str, Any],
+    *,
+    start_at: int = 0,
+    starts: dict[int, PlayerStart] | None = None,
+    earlier: dict[datetime.date, dict[int, int | None]] | None = None,
+) -> list[PeriodPlan]:
+    """Plan the months from ``start_at`` on, each from the states the one before left."""
+    starts = first_starts(league) if starts is None else starts
+    earlier = dict(earlier or {})
+    plans = []
+    for index in range(start_at, len(league["months"])):
+        inputs = month_inputs(league, index, starts, earlier)
+        earlier[inputs.month] = dict(inputs.start_ratings)
+        plan = elo.plan_period(inputs, array_sums=table_sums)
+        plans.append(plan)
+        starts = starts_after(plan, starts)
+    return plans
+
+
+@settings(max_examples=150, deadline=None)
+@given(league=leagues(), data=st.data())
+def test_replay_from_a_corrected_month_equals_planning_it_afresh(
+    league: dict[str, Any], data: st.DataObject
+) -> None:
+    before = chain(league)
+    # Correct one game of one month: its result.
+    fix_month = data.draw(st.integers(0, 2))
+    corrected = copy.deepcopy(league)
+    if corrected["months"][fix_month]:
+        at = data.draw(st.integers(0, len(corrected["months"][fix_month]) - 1))
+        pair, _, rated, in_event = corrected["months"][fix_month][at]
+        corrected["months"][fix_month][at] = (
+            pair,
+            data.draw(st.sampled_from(RESULTS)),
+            rated,
+            in_event,
+        )
+    fresh = chain(corrected)
+
+    # The replay: the months before the corrected one stand; re-plan from its start state.
+    starts = first_starts(league)
+    earlier: dict[datetime.date, dict[int, int | None]] = {}
+    for index, plan in enumerate(before[:fix_month]):
+        earlier[add_months(FIRST, index)] = {pid: s.rating for pid, s in starts.items()}
+        starts = starts_after(plan, starts)
+    replayed = chain(corrected, start_at=fix_month, starts=starts, earlier=earlier)
+    assert before[:fix_month] + replayed == fresh
+
+
+@settings(max_examples=150, deadline=None)
+@given(league=leagues(), order=st.randoms(use_true_random=False))
+def test_a_plan_depends_on_its_inputs_only(league: dict[str, Any], order: Any) -> None:
+    starts = starts_after(chain(league)[0], first_starts(league))
+    earlier = {FIRST: {pid: s.rating for pid, s in first_starts(league).items()}}
+    inputs = month_inputs(league, 1, starts, earlier)
+    kept = copy.deepcopy(inputs)
+    plan = elo.plan_period(inputs, array_sums=table_sums)
+    # Planning leaves the inputs as they were, and planning again gives the same plan.
+    assert inputs == kept
+    assert elo.plan_period(inputs, array_sums=table_sums) == plan
+    # The games' order does not matter (the database returns them in no fixed order).
+    positions = list(range(len(inputs.games.white)))
+    order.shuffle(positions)
+    shuffled = PeriodGames(*([column[i] for i in positions] for column in inputs.games))
+    assert elo.plan_period(dataclasses.replace(kept, games=shuffled), array_sums=table_sums) == plan
+
+
+@settings(max_examples=150, deadline=None)
+@given(league=leagues())
+def test_the_arrays_give_the_loops_plan(league: dict[str, Any]) -> None:
+    for plan_index in range(3):
+        starts = first_starts(league)
+        earlier: dict[datetime.date, dict[int, int | None]] = {}
+        for index in range(plan_index + 1):
+            inputs = month_inputs(league, index, starts, earlier)
+            earlier[inputs.month] = dict(inputs.start_ratings)
+            with_arrays = elo.plan_period(inputs, array_sums=table_sums)
+            assert elo.plan_period(inputs) == with_arrays
+            starts = starts_after(with_arrays, starts)
