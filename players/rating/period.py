@@ -22,7 +22,6 @@ from players.rating.types import (
     ExpectedMethod,
     KChangeReason,
     KFactor,
-    KReason,
     ListKind,
     Number,
     RatingRules,
@@ -186,9 +185,6 @@ class PeriodPlan:
 
     def counts_by_event(self) -> dict[str, int]:
         return dict(Counter(str(change.event) for change in self.changes))
-
-
-NO_K = KFactor(0, KReason.STANDARD)
 
 
 def view_month(month: datetime.date, tournament_start: datetime.date | None) -> datetime.date:

@@ -11,10 +11,12 @@ value or reason changed.
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from players.rating.adjustment import ADJUSTED_LIST, march_2024_adjustment
 from players.rating.change import period_change
@@ -24,7 +26,6 @@ from players.rating.k_factor import cap_k, junior_age, k_change_reason, list_k
 from players.rating.months import add_months, month_label
 from players.rating.period import (
     GAME_RESULTS,
-    NO_K,
     POOL_MONTHS,
     SCORES,
     ListSettings,
@@ -183,6 +184,36 @@ def sort_games(
     return sides, sums
 
 
+@dataclass(frozen=True, slots=True)
+class _Month:
+    """What every player's plan of one period shares."""
+
+    settings: ListSettings
+    rules: RatingRules
+    month: datetime.date
+    next_month: datetime.date
+    label: str
+    oldest_pool_month: str
+    # The close that publishes the list of 1 March 2024 applies FIDE's one-off adjustment.
+    adjusting: bool
+    first_minimum: int
+
+    @classmethod
+    def of(cls, inputs: PeriodInputs) -> _Month:
+        settings, month = inputs.settings, inputs.month
+        next_month = add_months(month, 1)
+        return cls(
+            settings=settings,
+            rules=settings.rules(),
+            month=month,
+            next_month=next_month,
+            label=month_label(month),
+            oldest_pool_month=month_label(add_months(month, 1 - POOL_MONTHS)),
+            adjusting=settings.adjust_march_2024 and next_month == ADJUSTED_LIST,
+            first_minimum=settings.floor if settings.floor is not None else _LOWEST_RATING,
+        )
+
+
 def plan_period(
     inputs: PeriodInputs,
     *,
@@ -192,107 +223,127 @@ def plan_period(
     """The period's new ratings, K factors and K changes. ``array_sums``: the numpy sums
     (``players.rating.period_sums.table_sums``), used on FIDE-table lists only (a formula's
     float sums depend on the order they are added in)."""
-    settings = inputs.settings
-    rules = settings.rules()
-    if rules.method is not ExpectedMethod.FIDE_TABLE:
+    at = _Month.of(inputs)
+    if at.rules.method is not ExpectedMethod.FIDE_TABLE:
         array_sums = None
     sides, sums = sort_games(inputs, array_sums)
-    month = inputs.month
-    next_month = add_months(month, 1)
-    label = month_label(month)
-    oldest_pool_month = month_label(add_months(month, 1 - POOL_MONTHS))
-    # The close that publishes the list of 1 March 2024 applies FIDE's one-off adjustment.
-    adjusting = settings.adjust_march_2024 and next_month == ADJUSTED_LIST
-    floor = settings.floor
-    first_minimum = floor if floor is not None else _LOWEST_RATING
     changes: list[PlannedChange] = []
     k_changes: list[PlannedKChange] = []
     starts = inputs.starts
-    standard_ratings = inputs.standard_ratings
-    done = 0
-    for player_id in sorted(starts):
-        start = starts[player_id]
-        standard = standard_ratings.get(player_id)
-        k = k_for(
-            settings,
-            PlayerState(start.rating, start.rated_games, start.birth_year, start.reached_2400),
-            start.k_override,
-            month.year,
-            standard,
-        )
-        own = inputs.start_ratings[player_id]
-        if own is not None:
-            planned = _rated(
-                player_id,
-                start,
-                own,
-                k,
-                sides.rated.get(player_id, ()),
-                sides.other_groups.get(player_id),
-                rules,
-                floor,
-                sums.get(player_id),
-            )
-        else:
-            planned = _unrated(
-                player_id,
-                start,
-                sides.new_events.get(player_id),
-                label,
-                oldest_pool_month,
-                first_minimum,
-            )
-        rating_after = planned.rating_after
-        adjustment = 0
-        if adjusting and rating_after is not None:
-            adjustment = march_2024_adjustment(rating_after)
-            rating_after += adjustment
-        k_next = k_for(
-            settings,
-            PlayerState(
-                rating_after,
-                planned.rated_games_after,
-                start.birth_year,
-                planned.reached_2400_after,
-            ),
-            start.k_override_next,
-            next_month.year,
-            # Still unrated here: the standard rating of this period's start is the best the
-            # plan knows for the next one (whose close reads the one then in force).
-            standard,
-        )
-        changes.append(
-            planned._replace(
-                rating_after=rating_after,
-                adjustment=adjustment,
-                k_next=k_next,
-                last_active_month=(
-                    month if planned.games or start.last_active is None else start.last_active
-                ),
-            )
-        )
-        reason = k_change_reason(
-            k, k_next, still_junior_age=junior_age(start.birth_year, period_year=next_month.year)
-        )
-        # An override set or lifted from the next month is in the K history already (the
-        # officer's own KFactorChange row).
-        if reason is not None and start.k_override == start.k_override_next:
-            k_changes.append(PlannedKChange(player_id, k, k_next, reason))
-        done += 1
+    for done, player_id in enumerate(sorted(starts), start=1):
+        change, k_change = _plan_player(at, player_id, starts[player_id], inputs, sides, sums)
+        changes.append(change)
+        if k_change is not None:
+            k_changes.append(k_change)
         if progress is not None and done % 1000 == 0:
             progress(1000)
-    if progress is not None and done % 1000:
-        progress(done % 1000)
+    if progress is not None and len(starts) % 1000:
+        progress(len(starts) % 1000)
     return PeriodPlan(
-        month=month,
+        month=at.month,
         games_count=len(inputs.games.white),
         changes=tuple(changes),
         k_changes=tuple(k_changes),
     )
 
 
-def _unchanged(
+def _plan_player(
+    at: _Month,
     player_id: int,
+    start: PlayerStart,
+    inputs: PeriodInputs,
+    sides: _Sides,
+    sums: Mapping[int, PeriodSums],
+) -> tuple[PlannedChange, PlannedKChange | None]:
+    """One player: K, the period's change (or first rating), the adjustment, the next K."""
+    standard = inputs.standard_ratings.get(player_id)
+    k = k_for(
+        at.settings,
+        PlayerState(start.rating, start.rated_games, start.birth_year, start.reached_2400),
+        start.k_override,
+        at.month.year,
+        standard,
+    )
+    own = inputs.start_ratings[player_id]
+    if own is not None:
+        period = _rated(
+            start,
+            own,
+            k,
+            sides.rated.get(player_id, ()),
+            sides.other_groups.get(player_id),
+            at.rules,
+            at.settings.floor,
+            sums.get(player_id),
+        )
+    else:
+        period = _unrated(
+            start, sides.new_events.get(player_id), at.label, at.oldest_pool_month, at.first_minimum
+        )
+    rating_after = period.rating_after
+    adjustment = 0
+    if at.adjusting and rating_after is not None:
+        adjustment = march_2024_adjustment(rating_after)
+        rating_after += adjustment
+    k_next = k_for(
+        at.settings,
+        PlayerState(
+            rating_after, period.rated_games_after, start.birth_year, period.reached_2400_after
+        ),
+        start.k_override_next,
+        at.next_month.year,
+        # Still unrated here: the standard rating of this period's start is the best the
+        # plan knows for the next one (whose close reads the one then in force).
+        standard,
+    )
+    change = PlannedChange(
+        player_id,
+        period.rating_before,
+        rating_after,
+        period.change,
+        period.change_unrounded,
+        period.k_factor,
+        period.k_reason,
+        period.games,
+        period.score,
+        period.expected,
+        period.event,
+        period.rated_games_after,
+        period.reached_2400_after,
+        period.pool_after,
+        k_next,
+        at.month if period.games or start.last_active is None else start.last_active,
+        adjustment,
+    )
+    reason = k_change_reason(
+        k, k_next, still_junior_age=junior_age(start.birth_year, period_year=at.next_month.year)
+    )
+    # An override set or lifted from the next month is in the K history already (the
+    # officer's own KFactorChange row).
+    if reason is None or start.k_override != start.k_override_next:
+        return change, None
+    return change, PlannedKChange(player_id, k, k_next, reason)
+
+
+class _Period(NamedTuple):
+    """A player's period before the adjustment and the next K (``_plan_player`` adds them)."""
+
+    rating_before: int | None
+    rating_after: int | None
+    change: int | None
+    change_unrounded: Number | None
+    k_factor: int | None
+    k_reason: str
+    games: int
+    score: Fraction
+    expected: Number
+    event: PeriodEvent
+    rated_games_after: int
+    reached_2400_after: bool
+    pool_after: list[dict[str, Any]]
+
+
+def _unchanged(
     start: PlayerStart,
     k: KFactor | None,
     event: PeriodEvent,
@@ -301,11 +352,10 @@ def _unchanged(
     games: int = 0,
     score: Fraction = Fraction(0),
     pool: list[dict[str, Any]] | None = None,
-) -> PlannedChange:
+) -> _Period:
     """A player whose rating the period leaves as it was."""
     rated = rating is not None
-    return PlannedChange(
-        player_id=player_id,
+    return _Period(
         rating_before=rating,
         rating_after=rating,
         change=0 if rated else None,
@@ -319,13 +369,10 @@ def _unchanged(
         rated_games_after=start.rated_games,
         reached_2400_after=start.reached_2400,
         pool_after=start.pool if pool is None else pool,
-        k_next=NO_K,
-        last_active_month=None,
     )
 
 
 def _rated(
-    player_id: int,
     start: PlayerStart,
     own: int,
     k: KFactor,
@@ -334,7 +381,7 @@ def _rated(
     rules: RatingRules,
     floor: int | None,
     sums: PeriodSums | None = None,
-) -> PlannedChange:
+) -> _Period:
     """``sums``: the player's games already added up in arrays, all scored with ``own``;
     ``games`` and ``others`` hold the rest."""
     if not others:
@@ -367,14 +414,13 @@ def _rated(
         unrounded = sum(part.change_unrounded for part in parts)
         change = round_half_away(unrounded)
     if count == 0:
-        return _unchanged(player_id, start, k, PeriodEvent.NO_RATED_GAMES, rating=start.rating)
+        return _unchanged(start, k, PeriodEvent.NO_RATED_GAMES, rating=start.rating)
     new_rating = apply_floor(own + change, floor)
     if new_rating is None:
         event = PeriodEvent.BELOW_FLOOR
     else:
         event = PeriodEvent.RATED if start.rating is not None else PeriodEvent.FIRST_RATING
-    return PlannedChange(
-        player_id=player_id,
+    return _Period(
         rating_before=start.rating,
         rating_after=new_rating,
         change=change,
@@ -388,8 +434,6 @@ def _rated(
         rated_games_after=start.rated_games + count,
         reached_2400_after=start.reached_2400 or (new_rating is not None and new_rating >= 2400),
         pool_after=[],
-        k_next=NO_K,
-        last_active_month=None,
     )
 
 
@@ -399,15 +443,14 @@ def _pool_game_order(game: list[Any]) -> tuple[Any, ...]:
 
 
 def _unrated(
-    player_id: int,
     start: PlayerStart,
     events: Events | None,
     label: str,
     oldest_pool_month: str,
     minimum: int,
-) -> PlannedChange:
+) -> _Period:
     if not events:
-        return _unchanged(player_id, start, None, PeriodEvent.NO_RATED_GAMES, rating=None)
+        return _unchanged(start, None, PeriodEvent.NO_RATED_GAMES, rating=None)
     pool = [event for event in start.pool if event["month"] >= oldest_pool_month]
     for key, (_, games) in sorted(events.items(), key=lambda item: item[1][0]):
         # The database returns a period's games in no fixed order (an edited game moves);
@@ -422,8 +465,7 @@ def _unrated(
         minimum=minimum,
     )
     if first.rating is not None:
-        return PlannedChange(
-            player_id=player_id,
+        return _Period(
             rating_before=None,
             rating_after=first.rating,
             change=None,
@@ -437,8 +479,6 @@ def _unrated(
             rated_games_after=start.rated_games + first.games_counted,
             reached_2400_after=start.reached_2400 or first.rating >= 2400,
             pool_after=[],
-            k_next=NO_K,
-            last_active_month=None,
         )
     this_period = [
         SCORES[score]
@@ -447,7 +487,6 @@ def _unrated(
         if played and opp is not None
     ]
     return _unchanged(
-        player_id,
         start,
         None,
         PeriodEvent.NOT_YET_RATED,

@@ -21,7 +21,6 @@ import gc
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -42,6 +41,7 @@ from players.rating.systems import system_for
 from players.selectors import User, require_role
 from tournaments.models import Game
 from tournaments.services.close.read import read_inputs
+from tournaments.services.close.report import ReplayReport, close_report, close_summary
 from tournaments.services.close.write import (
     insert_changes,
     insert_k_changes,
@@ -163,8 +163,11 @@ def period_close(*, period: RatingPeriod, by: User, progress: Progress | None = 
         run.finished = timezone.now()
         run.players_changed = plan.players_changed
         # Where a big close spends its time, for whoever watches it grow.
-        run.summary = {**_summary(plan), "seconds": {k: round(v, 3) for k, v in seconds.items()}}
-        run.report = _close_report(plan)
+        run.summary = {
+            **close_summary(plan),
+            "seconds": {k: round(v, 3) for k, v in seconds.items()},
+        }
+        run.report = close_report(plan)
         run.save()
         period.status = locked.status
         period.closed_by_id = locked.closed_by_id
@@ -177,34 +180,6 @@ def _mark_closed(period: RatingPeriod, by: User) -> None:
     period.closed_by_id = by.pk
     period.closed_at = timezone.now()
     period.save(update_fields=["status", "closed_by", "closed_at"])
-
-
-def _summary(plan: PeriodPlan) -> dict[str, Any]:
-    return {
-        "period": plan.period,
-        "games": plan.games_count,
-        "players": len(plan.changes),
-        "players_changed": plan.players_changed,
-        "events": plan.counts_by_event(),
-        "k_changes": len(plan.k_changes),
-        "adjusted": plan.players_adjusted,
-    }
-
-
-def _close_report(plan: PeriodPlan) -> str:
-    events = ", ".join(
-        f"{count} {event}" for event, count in sorted(plan.counts_by_event().items())
-    )
-    adjusted = (
-        f" FIDE's adjustment of 1 March 2024 raised {plan.players_adjusted} ratings below 2000."
-        if plan.players_adjusted
-        else ""
-    )
-    return (
-        f"Closed {plan.period}: {plan.games_count} games, {len(plan.changes)} players "
-        f"({events}); {plan.players_changed} ratings changed; {len(plan.k_changes)} K changes."
-        f"{adjusted}"
-    )
 
 
 def replay_targets(periods: Sequence[RatingPeriod]) -> list[RatingPeriod]:
@@ -263,56 +238,42 @@ def list_replay(
             started=started,
             periods=[p.label for p in targets],
         )
-        names = dict(
-            PlayerRating.objects.filter(rating_list=locked_list).values_list(
-                "player_id", "player__name"
-            )
-        )
-        lines: list[str] = []
-        changed_players: set[int] = set()
-        per_period: dict[str, int] = {}
-        for target in targets:
-            old: dict[int, Any] = dict(
-                RatingChange.objects.filter(period=target, current=True).values_list(
-                    "player_id", "rating_after"
+        report = ReplayReport(
+            names=dict(
+                PlayerRating.objects.filter(rating_list=locked_list).values_list(
+                    "player_id", "player__name"
                 )
             )
-            RatingChange.objects.filter(period=target, current=True).update(current=False)
-            KFactorChange.objects.filter(source_period=target, current=True).update(current=False)
-            plan = compute_plan(
-                read_inputs(rating_list=locked_list, period=target), progress=progress
-            )
-            ids = {"period_id": target.pk, "list_id": locked_list.pk, "run_id": run.pk}
-            insert_changes(plan, **ids)
-            insert_k_changes(plan, **ids, by_id=by.pk)
-            _mark_closed(target, by)
-            count = 0
-            for change in plan.changes:
-                before = old.get(change.player_id, "absent")
-                if before != change.rating_after:
-                    count += 1
-                    changed_players.add(change.player_id)
-                    lines.append(
-                        f"{names.get(change.player_id, change.player_id)} {target.label}: "
-                        f"{_shown(before)} -> {_shown(change.rating_after)}"
-                    )
-            per_period[target.label] = count
+        )
+        for target in targets:
+            report.add(target.label, _replay_period(target, locked_list, run, by, progress))
         update_player_ratings(list_id=locked_list.pk, period_id=targets[-1].pk)
         run.finished = timezone.now()
-        run.players_changed = len(changed_players)
-        run.summary = {"periods": per_period, "players_changed": len(changed_players)}
-        head = (
-            f"Replayed {', '.join(p.label for p in targets)}: "
-            f"{len(changed_players)} players' published ratings changed."
-        )
-        run.report = "\n".join([head, *lines])
+        run.players_changed = len(report.changed_players)
+        run.summary = report.summary()
+        run.report = report.text()
         run.save()
         if dry_run:
             transaction.set_rollback(True)
     return run
 
 
-def _shown(rating: object) -> str:
-    if rating == "absent":
-        return "(not listed)"
-    return "unrated" if rating is None else str(rating)
+def _replay_period(
+    target: RatingPeriod,
+    rating_list: RatingList,
+    run: RatingRun,
+    by: User,
+    progress: Progress | None,
+) -> tuple[dict[int, int | None], PeriodPlan]:
+    """Recompute one period of a replay: its current rows become history, the plan's rows
+    are written in their place. Returns the ratings published before, and the plan."""
+    current = RatingChange.objects.filter(period=target, current=True)
+    old: dict[int, int | None] = dict(current.values_list("player_id", "rating_after"))
+    current.update(current=False)
+    KFactorChange.objects.filter(source_period=target, current=True).update(current=False)
+    plan = compute_plan(read_inputs(rating_list=rating_list, period=target), progress=progress)
+    ids = {"period_id": target.pk, "list_id": rating_list.pk, "run_id": run.pk}
+    insert_changes(plan, **ids)
+    insert_k_changes(plan, **ids, by_id=by.pk)
+    _mark_closed(target, by)
+    return old, plan

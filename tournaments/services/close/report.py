@@ -1,0 +1,78 @@
+"""What a close or a replay says it did: the run's summary and its report text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from players.rating.period import PeriodPlan
+
+
+def close_summary(plan: PeriodPlan) -> dict[str, Any]:
+    return {
+        "period": plan.period,
+        "games": plan.games_count,
+        "players": len(plan.changes),
+        "players_changed": plan.players_changed,
+        "events": plan.counts_by_event(),
+        "k_changes": len(plan.k_changes),
+        "adjusted": plan.players_adjusted,
+    }
+
+
+def close_report(plan: PeriodPlan) -> str:
+    events = ", ".join(
+        f"{count} {event}" for event, count in sorted(plan.counts_by_event().items())
+    )
+    adjusted = (
+        f" FIDE's adjustment of 1 March 2024 raised {plan.players_adjusted} ratings below 2000."
+        if plan.players_adjusted
+        else ""
+    )
+    return (
+        f"Closed {plan.period}: {plan.games_count} games, {len(plan.changes)} players "
+        f"({events}); {plan.players_changed} ratings changed; {len(plan.k_changes)} K changes."
+        f"{adjusted}"
+    )
+
+
+@dataclass
+class ReplayReport:
+    """Every player whose published rating a replay changed: player, period, old -> new."""
+
+    names: dict[int, str]
+    lines: list[str] = field(default_factory=list)
+    changed_players: set[int] = field(default_factory=set)
+    per_period: dict[str, int] = field(default_factory=dict)
+    periods: list[str] = field(default_factory=list)
+
+    def add(self, label: str, replayed: tuple[dict[int, int | None], PeriodPlan]) -> None:
+        old, plan = replayed
+        self.periods.append(label)
+        count = 0
+        for change in plan.changes:
+            before: object = old.get(change.player_id, "absent")
+            if before != change.rating_after:
+                count += 1
+                self.changed_players.add(change.player_id)
+                self.lines.append(
+                    f"{self.names.get(change.player_id, change.player_id)} {label}: "
+                    f"{_shown(before)} -> {_shown(change.rating_after)}"
+                )
+        self.per_period[label] = count
+
+    def summary(self) -> dict[str, Any]:
+        return {"periods": self.per_period, "players_changed": len(self.changed_players)}
+
+    def text(self) -> str:
+        head = (
+            f"Replayed {', '.join(self.periods)}: "
+            f"{len(self.changed_players)} players' published ratings changed."
+        )
+        return "\n".join([head, *self.lines])
+
+
+def _shown(rating: object) -> str:
+    if rating == "absent":
+        return "(not listed)"
+    return "unrated" if rating is None else str(rating)
