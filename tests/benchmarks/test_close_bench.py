@@ -118,9 +118,9 @@ def test_close_benchmark() -> None:
                 "copy_out_states",
                 "copy_in_changes",
                 "update_ratings",
-                "check_foreign_keys",
             }
             assert line["seconds"] == pytest.approx(sum(line["parts"].values()), abs=0.005)
+            assert line["check_foreign_keys"] >= 0
             assert line["changes_after_rollback"] == 0
         assert floor["runs"] == [line["seconds"] for line in floors]
         assert floor["seconds"] == min(floor["runs"]) > 0

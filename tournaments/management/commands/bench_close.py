@@ -372,7 +372,7 @@ def _closes_and_floors(
             if name == "close":
                 bench_floor.reset(rating_list, period)
             else:  # nothing to undo, only the dead rows to clean
-                bench_floor.vacuum_analyze(bench_floor.CLOSE_WRITES)
+                bench_floor.vacuum_analyze(bench_floor.CLOSE_TOUCHES)
     finally:
         if payload:
             os.unlink(payload)
