@@ -8,9 +8,10 @@ an empty table), then measures the preview, a naive close (an ORM loop, one play
 time, on a slice, rolled back), the real close twice and the floor three times. Prints one
 JSON object per line: ``{"name", "players", "games", "seconds", "peak_mb", ...}``.
 
-The floor is the least PostgreSQL itself must do for the same close: COPY out what the
-close reads, COPY in the rows it wrote, UPDATE the rows it updates, rolled back
-(``tournaments/management/bench_floor.py`` says exactly what). ``ratio_vs_floor`` on the
+The floor is the time PostgreSQL alone needs to move the rows the close moves: COPY out
+what the close reads, COPY in the rows it wrote, UPDATE the rows it updates, rolled back;
+the new rows' foreign key checks are timed apart (``check_foreign_keys``), not in it
+(``tournaments/management/bench_floor.py`` says exactly what, and why). ``ratio_vs_floor`` on the
 ``close`` line is the best close's seconds over the best floor's; the preview, which only
 reads and computes, gets ``ratio_vs_floor_reads`` against the floor's COPY-out parts.
 
