@@ -1,16 +1,34 @@
-"""Benchmark the period close on a federation-sized list.
+"""Benchmark the period close on a federation-sized list, against PostgreSQL's floor.
 
 Generates a club whose standard list has ``--players`` players and ``--games`` games in one
 month (default 200,000 and 1,000,000; ``BENCH_SCALE=small`` or ``--scale small``: 1%),
-then measures the preview, a naive close (an ORM loop, one player at a time, on a slice,
-rolled back) and the real close. Prints one JSON object per line:
-``{"name", "players", "games", "seconds", "peak_mb"}``.
+runs ``VACUUM (ANALYZE)`` on what it generated (autovacuum is off on our benchmark
+machines; production's would have done both, and without statistics the planner guesses
+an empty table), then measures the preview, a naive close (an ORM loop, one player at a
+time, on a slice, rolled back), the real close twice and the floor three times. Prints one
+JSON object per line: ``{"name", "players", "games", "seconds", "peak_mb", ...}``.
+
+The floor is the time PostgreSQL alone needs to move the rows the close moves: COPY out
+what the close reads, COPY in the rows it wrote, UPDATE the rows it updates, rolled back;
+the new rows' foreign key checks are timed apart (``check_foreign_keys``), not in it
+(``tournaments/management/bench_floor.py`` says exactly what, and why). ``ratio_vs_floor`` on the
+``close`` line is the best close's seconds over the best floor's; the preview, which only
+reads and computes, gets ``ratio_vs_floor_reads`` against the floor's COPY-out parts.
+
+A period closes once, so between two closes the benchmark undoes the first (``reset``
+in that module: the period's rows deleted, PlayerRating put back as it was, the tables
+vacuumed), so each close meets the same tables. The order is close, floor, floor, close,
+floor: interleaved, so a busy spell on the shared machine does not fall on one side
+only. Each run has its own line (``close_run``, ``floor_run``); the ``close`` and
+``floor`` lines give the best of them (``seconds``) with every run's seconds in ``runs``.
+SQLite has no floor: the ``floor`` line says why in ``skipped``.
 
 On PostgreSQL each measured phase runs in a forked child process, so ``peak_mb`` is that
 phase's own peak resident memory (the child's maxrss, which includes the interpreter and
-Django). On SQLite the phases run in this process and ``peak_mb`` is the process peak so far.
-``cpu_seconds`` is this process's CPU time (the database server's is not included): on a
-busy machine it says more about one core's work than the wall-clock ``seconds``.
+Django); the ``close`` line gives the higher of its two runs. On SQLite the phases run in
+this process and ``peak_mb`` is the process peak so far. ``cpu_seconds`` is this process's
+CPU time (the database server's is not included): on a busy machine it says more about
+one core's work than the wall-clock ``seconds``.
 """
 
 from __future__ import annotations
@@ -44,6 +62,7 @@ from players.models import (
 )
 from players.rating.period import GAME_RESULTS
 from players.services import club_create, k_for
+from tournaments.management import bench_floor
 from tournaments.models import Game
 from tournaments.services import period_close, period_preview
 
@@ -266,15 +285,18 @@ def naive_close(*, rating_list: RatingList, period: RatingPeriod, by: Any, slice
 
 
 def measure(name: str, phase: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    """Run ``phase`` (in a forked child on PostgreSQL) -> its figures with seconds, peak_mb."""
+    """Run ``phase`` (in a forked child on PostgreSQL) -> its figures with seconds, peak_mb.
+
+    A phase that times only part of its work (the floor) returns its own ``seconds``.
+    """
     if connection.vendor != "postgresql":
         started, cpu = time.perf_counter(), time.process_time()
         figures = phase()
         return {
             "name": name,
-            **figures,
             "seconds": round(time.perf_counter() - started, 3),
             "cpu_seconds": round(time.process_time() - cpu, 3),
+            **figures,
             "peak_mb": _peak_mb(),
             "peak_scope": "process",
         }
@@ -289,9 +311,9 @@ def measure(name: str, phase: Callable[[], dict[str, Any]]) -> dict[str, Any]:
             figures = phase()
             report: dict[str, Any] = {
                 "name": name,
-                **figures,
                 "seconds": round(time.perf_counter() - started, 3),
                 "cpu_seconds": round(time.process_time() - cpu, 3),
+                **figures,
                 "peak_mb": _peak_mb(),
                 "peak_scope": "phase",
             }
@@ -311,6 +333,63 @@ def measure(name: str, phase: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     return result
 
 
+# -- the run --------------------------------------------------------------------------------
+
+
+def _closes_and_floors(
+    *,
+    rating_list: RatingList,
+    period: RatingPeriod,
+    user: Any,
+    size: dict[str, int],
+    emit: Callable[[str], None],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Close twice and measure the floor three times, interleaved; one line per run."""
+    on_postgres = connection.vendor == "postgresql"
+    closes: list[dict[str, Any]] = []
+    floors: list[dict[str, Any]] = []
+    payload = ""
+
+    def close() -> dict[str, Any]:
+        run = period_close(period=period, by=user)
+        return {**size, "players_changed": run.players_changed, "steps": run.summary["seconds"]}
+
+    def floor_phase() -> dict[str, Any]:
+        return {
+            **size,
+            **bench_floor.floor(rating_list=rating_list, period=period, payload_path=payload),
+        }
+
+    def written() -> int:
+        return RatingChange.objects.filter(period=period, current=True).count()
+
+    schedule = ["close", "floor", "floor", "close", "floor"] if on_postgres else ["close"] * 2
+    try:
+        for step, name in enumerate(schedule):
+            if name == "close":
+                line = {**measure("close_run", close), "run": len(closes) + 1}
+                line["changes_written"] = written()
+                closes.append(line)
+                if on_postgres and not payload:
+                    payload = bench_floor.capture_changes(period)
+            else:
+                line = {**measure("floor_run", floor_phase), "run": len(floors) + 1}
+                # The floor rolled back: the period has no rows, as before it.
+                line["changes_after_rollback"] = written()
+                floors.append(line)
+            emit(json.dumps(line))
+            if step == len(schedule) - 1:
+                break
+            if name == "close":
+                bench_floor.reset(rating_list, period)
+            else:  # nothing to undo, only the dead rows to clean
+                bench_floor.vacuum_analyze(bench_floor.CLOSE_TOUCHES)
+    finally:
+        if payload:
+            os.unlink(payload)
+    return closes, floors
+
+
 def run_benchmark(
     *,
     players: int,
@@ -325,12 +404,16 @@ def run_benchmark(
     started = time.perf_counter()
     rating_list, user = generate(players=players, games=games, seed=seed, quiet=quiet)
     period = RatingPeriod.objects.get(rating_list=rating_list, month=MONTH)
+    clock = time.perf_counter()
+    bench_floor.vacuum_analyze(bench_floor.GENERATED)
     lines: list[dict[str, Any]] = [
         {
             "name": "generate",
             "players": players,
             "games": games,
             "seconds": round(time.perf_counter() - started, 3),
+            "analyze_seconds": round(time.perf_counter() - clock, 3),
+            "analyzed": [m._meta.db_table for m in bench_floor.GENERATED],
             "peak_mb": _peak_mb(),
         }
     ]
@@ -345,27 +428,26 @@ def run_benchmark(
         done = naive_close(rating_list=rating_list, period=period, by=user, slice_size=naive_slice)
         return {"players": done, "games": games}
 
-    def close() -> dict[str, Any]:
-        run = period_close(period=period, by=user)
-        return {**size, "players_changed": run.players_changed, "steps": run.summary["seconds"]}
-
-    for name, phase in (("preview", preview), ("naive_close_slice", naive), ("close", close)):
-        lines.append(measure(name, phase))
-        if name != "naive_close_slice":
-            emit(json.dumps(lines[-1]))
-    naive_line = lines[2]
-    close_line = lines[3]
-    per_player_naive = naive_line["seconds"] / max(1, naive_line["players"])
-    per_player_close = close_line["seconds"] / max(1, close_line["players"])
-    naive_line["ratio_vs_close_per_player"] = round(per_player_naive / per_player_close, 1)
-    emit(json.dumps(naive_line))
+    preview_line = measure("preview", preview)
+    naive_line = measure("naive_close_slice", naive)
+    bench_floor.snapshot(rating_list)
+    try:
+        closes, floors = _closes_and_floors(
+            rating_list=rating_list, period=period, user=user, size=size, emit=emit
+        )
+    finally:
+        bench_floor.drop_snapshot(rating_list)
+    summaries = bench_floor.summaries(preview_line, naive_line, closes, floors, size)
+    for line in summaries:
+        emit(json.dumps(line))
+    lines += [*closes, *floors, *summaries]
     if not keep:
         _drop(rating_list.club)
     return lines
 
 
 class Command(BaseCommand):
-    help = "Generate a federation-sized list and time preview, close and a naive close."
+    help = "Generate a federation-sized list; time preview, close, a naive close and the floor."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
