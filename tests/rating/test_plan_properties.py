@@ -25,6 +25,7 @@ from players.rating.period import (
 )
 from players.rating.period_sums import table_sums
 from players.rating.systems import elo
+from players.rating.systems.elo_arrays import finish
 
 FIRST = datetime.date(2026, 10, 1)
 RESULTS = ["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"]
@@ -125,7 +126,7 @@ def chain(
     for index in range(start_at, len(league["months"])):
         inputs = month_inputs(league, index, starts, earlier)
         earlier[inputs.month] = dict(inputs.start_ratings)
-        plan = elo.plan_period(inputs, array_sums=table_sums)
+        plan = elo.plan_period(inputs, array_sums=table_sums, array_finish=finish)
         plans.append(plan)
         starts = starts_after(plan, starts)
     return plans
@@ -168,15 +169,20 @@ def test_a_plan_depends_on_its_inputs_only(league: dict[str, Any], order: Any) -
     earlier = {FIRST: {pid: s.rating for pid, s in first_starts(league).items()}}
     inputs = month_inputs(league, 1, starts, earlier)
     kept = copy.deepcopy(inputs)
-    plan = elo.plan_period(inputs, array_sums=table_sums)
+    plan = elo.plan_period(inputs, array_sums=table_sums, array_finish=finish)
     # Planning leaves the inputs as they were, and planning again gives the same plan.
     assert inputs == kept
-    assert elo.plan_period(inputs, array_sums=table_sums) == plan
+    assert elo.plan_period(inputs, array_sums=table_sums, array_finish=finish) == plan
     # The games' order does not matter (the database returns them in no fixed order).
     positions = list(range(len(inputs.games.white)))
     order.shuffle(positions)
     shuffled = PeriodGames(*([column[i] for i in positions] for column in inputs.games))
-    assert elo.plan_period(dataclasses.replace(kept, games=shuffled), array_sums=table_sums) == plan
+    assert (
+        elo.plan_period(
+            dataclasses.replace(kept, games=shuffled), array_sums=table_sums, array_finish=finish
+        )
+        == plan
+    )
 
 
 @settings(max_examples=150, deadline=None)
@@ -188,6 +194,6 @@ def test_the_arrays_give_the_loops_plan(league: dict[str, Any]) -> None:
         for index in range(plan_index + 1):
             inputs = month_inputs(league, index, starts, earlier)
             earlier[inputs.month] = dict(inputs.start_ratings)
-            with_arrays = elo.plan_period(inputs, array_sums=table_sums)
+            with_arrays = elo.plan_period(inputs, array_sums=table_sums, array_finish=finish)
             assert elo.plan_period(inputs) == with_arrays
             starts = starts_after(with_arrays, starts)

@@ -32,8 +32,9 @@ class RatingSystem:
 def _elo_with_arrays(inputs: PeriodInputs, *, progress: Progress | None = None) -> PeriodPlan:
     # numpy only here, on first use: importing the registry does not load it.
     from players.rating.period_sums import table_sums
+    from players.rating.systems.elo_arrays import finish
 
-    return elo.plan_period(inputs, array_sums=table_sums, progress=progress)
+    return elo.plan_period(inputs, array_sums=table_sums, array_finish=finish, progress=progress)
 
 
 SYSTEMS: dict[str, RatingSystem] = {

@@ -55,6 +55,8 @@ Events = dict[str, tuple[tuple[Any, ...], list[list[Any]]]]
 # Where the arrays (period_sums.table_sums) put most games: sums by player, and the
 # positions of the games they leave to the loop.
 ArraySums = Callable[..., tuple[dict[int, PeriodSums], list[int]]]
+# The per-player finish in arrays (elo_arrays.finish): one (change, K change) per id.
+ArrayFinish = Callable[..., list[tuple[PlannedChange, PlannedKChange | None]]]
 
 # Published ratings and first ratings are never below zero (RATING_MIN).
 _LOWEST_RATING = 0
@@ -218,20 +220,29 @@ def plan_period(
     inputs: PeriodInputs,
     *,
     array_sums: ArraySums | None = None,
+    array_finish: ArrayFinish | None = None,
     progress: Progress | None = None,
 ) -> PeriodPlan:
-    """The period's new ratings, K factors and K changes. ``array_sums``: the numpy sums
-    (``players.rating.period_sums.table_sums``), used on FIDE-table lists only (a formula's
-    float sums depend on the order they are added in)."""
+    """The period's new ratings, K factors and K changes.
+
+    ``array_sums`` (``period_sums.table_sums``) and ``array_finish``
+    (``elo_arrays.finish``): the numpy paths, used on FIDE-table lists only (a formula's
+    float sums depend on the order they are added in); each gives what the scalar path
+    gives, and either may be left out.
+    """
     at = _Month.of(inputs)
     if at.rules.method is not ExpectedMethod.FIDE_TABLE:
-        array_sums = None
+        array_sums = array_finish = None
     sides, sums = sort_games(inputs, array_sums)
     changes: list[PlannedChange] = []
     k_changes: list[PlannedKChange] = []
     starts = inputs.starts
+    finished = _finish_in_arrays(at, inputs, sides, sums, array_finish)
     for done, player_id in enumerate(sorted(starts), start=1):
-        change, k_change = _plan_player(at, player_id, starts[player_id], inputs, sides, sums)
+        planned = finished.get(player_id)
+        if planned is None:
+            planned = _plan_player(at, player_id, starts[player_id], inputs, sides, sums)
+        change, k_change = planned
         changes.append(change)
         if k_change is not None:
             k_changes.append(k_change)
@@ -245,6 +256,39 @@ def plan_period(
         changes=tuple(changes),
         k_changes=tuple(k_changes),
     )
+
+
+def _finish_in_arrays(
+    at: _Month,
+    inputs: PeriodInputs,
+    sides: _Sides,
+    sums: Mapping[int, PeriodSums],
+    array_finish: ArrayFinish | None,
+) -> dict[int, tuple[PlannedChange, PlannedKChange | None]]:
+    """The players ``array_finish`` can plan: rated on the list with their own rating,
+    every game in the array sums, no K override now or next, no adjustment this month."""
+    if array_finish is None or at.adjusting:
+        return {}
+    start_ratings = inputs.start_ratings
+    loop_players = sides.rated.keys() | sides.other_groups.keys()
+    ids = [
+        pid
+        for pid, start in inputs.starts.items()
+        if start.rating is not None
+        and start_ratings[pid] == start.rating
+        and start.k_override is None
+        and start.k_override_next is None
+        and pid not in loop_players
+    ]
+    planned = array_finish(
+        ids=ids,
+        starts=[inputs.starts[pid] for pid in ids],
+        sums=[sums.get(pid) for pid in ids],
+        settings=at.settings,
+        month=at.month,
+        next_month=at.next_month,
+    )
+    return dict(zip(ids, planned, strict=True))
 
 
 def _plan_player(
