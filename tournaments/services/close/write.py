@@ -123,40 +123,48 @@ def _change_rows(
 
 
 def _change_lines(plan: PeriodPlan, period_id: int, list_id: int, run_id: int) -> Iterator[str]:
-    """The rows of ``_change_rows`` in COPY's text format, built as strings.
+    """The rows of ``_change_rows`` in COPY's text format, one f-string each (200,000 rows
+    of a federation-sized close: per-field helper calls were half the write's Python time).
 
     Only integers, dates, booleans, choice values (plain words) and JSON reach here; JSON
     from json.dumps holds no tab or newline (escaped), only backslashes, which COPY needs
     doubled.
     """
-    head = f"{period_id}\t{{}}\t{list_id}\t{run_id}\t"
-    for c in plan.changes:
-        pool = c.pool_after
-        last_active = c.last_active_month
+    null = "\\N"
+    head = f"{period_id}\t"
+    ids = f"\t{list_id}\t{run_id}\t"
+    numeric = _numeric_text
+    dates: dict[datetime.date | None, str] = {None: null}
+    for (
+        player_id,
+        before,
+        after,
+        change,
+        unrounded,
+        k_factor,
+        k_reason,
+        games,
+        score,
+        expected,
+        event,
+        games_after,
+        reached,
+        pool,
+        k_next,
+        last_active,
+        adjustment,
+    ) in plan.changes:
+        active = dates.get(last_active)
+        if active is None:
+            active = dates[last_active] = last_active.isoformat()  # type: ignore[union-attr]
         yield (
-            "\t".join(
-                (
-                    head.format(c.player_id) + _int_text(c.rating_before),
-                    _int_text(c.rating_after),
-                    _int_text(c.change),
-                    str(c.adjustment),
-                    _numeric_text(c.change_unrounded),
-                    _int_text(c.k_factor),
-                    str(c.k_reason),
-                    str(c.games),
-                    _numeric_text(c.score),
-                    _numeric_text(c.expected),
-                    c.event.value,
-                    "t",
-                    str(c.rated_games_after),
-                    "t" if c.reached_2400_after else "f",
-                    json.dumps(pool).replace("\\", "\\\\") if pool else "[]",
-                    str(c.k_next.value),
-                    c.k_next.reason.value,
-                    "\\N" if last_active is None else last_active.isoformat(),
-                )
-            )
-            + "\n"
+            f"{head}{player_id}{ids}{null if before is None else before}\t"
+            f"{null if after is None else after}\t{null if change is None else change}\t"
+            f"{adjustment}\t{numeric(unrounded)}\t{null if k_factor is None else k_factor}\t"
+            f"{k_reason}\t{games}\t{numeric(score)}\t{numeric(expected)}\t{event.value}\tt\t"
+            f"{games_after}\t{'t' if reached else 'f'}\t"
+            f"{json.dumps(pool).replace(chr(92), chr(92) * 2) if pool else '[]'}\t"
+            f"{k_next.value}\t{k_next.reason.value}\t{active}\n"
         )
 
 
