@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
+from hypothesis import settings
+
+# No per-example deadline anywhere: on a shared or slow machine an example that takes longer
+# than Hypothesis's default 200 ms is not a failure. Tests still set their own
+# max_examples; they inherit this profile for everything they leave out.
+settings.register_profile("ratings", deadline=None)
+settings.load_profile("ratings")
 
 
 @pytest.fixture
