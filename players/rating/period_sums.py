@@ -67,10 +67,11 @@ def table_sums(
         return found
 
     white, black = positions(white_col), positions(black_col)
-    codes = np.fromiter((_RESULT_CODES[r] for r in result_col), dtype=np.intp, count=count)
+    codes = np.fromiter(map(_RESULT_CODES.__getitem__, result_col), dtype=np.intp, count=count)
     white_own, black_own = own[white], own[black]
     simple = (white_own >= 0) & (black_own >= 0)
-    if any(t is not None for t in tournament_col):
+    # list.count runs in C: most months' games are mostly outside tournaments.
+    if list(tournament_col).count(None) != count:
         simple &= np.fromiter(
             (t is None or t in this_month for t in tournament_col), dtype=np.bool_, count=count
         )
