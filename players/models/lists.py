@@ -26,43 +26,23 @@ from players.rating.systems import SYSTEMS
 # Presets offered when a list is created or reset. "Club Elo" is the common club setup:
 # the Elo formula without the 400-point cap, one K of 20 for everyone, no floor, and new
 # players start at 1500 so that they are rated from their first game.
+# FIDE's rules, the same on the three lists (FIDE applied its 1 March 2024 adjustment to
+# all three).
+_FIDE_RULES: dict[str, Any] = {
+    "system": "fide",
+    "expected_method": ExpectedMethod.FIDE_TABLE,
+    "apply_400_rule": True,
+    "k_policy": KPolicy.FIDE,
+    "fixed_k": None,
+    "floor": 1400,
+    "first_rating_policy": FirstRatingPolicy.FIDE,
+    "starting_rating": None,
+    "adjust_march_2024": True,
+}
 LIST_PRESETS: dict[str, dict[str, Any]] = {
-    "FIDE standard": {
-        "kind": ListKind.STANDARD,
-        "system": "fide",
-        "expected_method": ExpectedMethod.FIDE_TABLE,
-        "apply_400_rule": True,
-        "k_policy": KPolicy.FIDE,
-        "fixed_k": None,
-        "floor": 1400,
-        "first_rating_policy": FirstRatingPolicy.FIDE,
-        "starting_rating": None,
-        "adjust_march_2024": True,
-    },
-    "FIDE rapid": {
-        "kind": ListKind.RAPID,
-        "system": "fide",
-        "expected_method": ExpectedMethod.FIDE_TABLE,
-        "apply_400_rule": True,
-        "k_policy": KPolicy.FIDE,
-        "fixed_k": None,
-        "floor": 1400,
-        "first_rating_policy": FirstRatingPolicy.FIDE,
-        "starting_rating": None,
-        "adjust_march_2024": True,
-    },
-    "FIDE blitz": {
-        "kind": ListKind.BLITZ,
-        "system": "fide",
-        "expected_method": ExpectedMethod.FIDE_TABLE,
-        "apply_400_rule": True,
-        "k_policy": KPolicy.FIDE,
-        "fixed_k": None,
-        "floor": 1400,
-        "first_rating_policy": FirstRatingPolicy.FIDE,
-        "starting_rating": None,
-        "adjust_march_2024": True,
-    },
+    "FIDE standard": {"kind": ListKind.STANDARD, **_FIDE_RULES},
+    "FIDE rapid": {"kind": ListKind.RAPID, **_FIDE_RULES},
+    "FIDE blitz": {"kind": ListKind.BLITZ, **_FIDE_RULES},
     "Club Elo": {
         "system": "elo",
         "expected_method": ExpectedMethod.FORMULA,

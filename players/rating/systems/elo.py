@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any
 
 from players.rating.adjustment import ADJUSTED_LIST, march_2024_adjustment
 from players.rating.change import period_change
@@ -43,6 +43,7 @@ from players.rating.types import (
     ExpectedMethod,
     GameInput,
     KFactor,
+    KReason,
     Number,
     PeriodSums,
     PlayerState,
@@ -340,24 +341,14 @@ def _plan_player(
         # plan knows for the next one (whose close reads the one then in force).
         standard,
     )
-    change = PlannedChange(
-        player_id,
-        period.rating_before,
-        rating_after,
-        period.change,
-        period.change_unrounded,
-        period.k_factor,
-        period.k_reason,
-        period.games,
-        period.score,
-        period.expected,
-        period.event,
-        period.rated_games_after,
-        period.reached_2400_after,
-        period.pool_after,
-        k_next,
-        at.month if period.games or start.last_active is None else start.last_active,
-        adjustment,
+    change = period._replace(
+        player_id=player_id,
+        rating_after=rating_after,
+        k_next=k_next,
+        last_active_month=(
+            at.month if period.games or start.last_active is None else start.last_active
+        ),
+        adjustment=adjustment,
     )
     reason = k_change_reason(
         k, k_next, still_junior_age=junior_age(start.birth_year, period_year=at.next_month.year)
@@ -369,22 +360,9 @@ def _plan_player(
     return change, PlannedKChange(player_id, k, k_next, reason)
 
 
-class _Period(NamedTuple):
-    """A player's period before the adjustment and the next K (``_plan_player`` adds them)."""
-
-    rating_before: int | None
-    rating_after: int | None
-    change: int | None
-    change_unrounded: Number | None
-    k_factor: int | None
-    k_reason: str
-    games: int
-    score: Fraction
-    expected: Number
-    event: PeriodEvent
-    rated_games_after: int
-    reached_2400_after: bool
-    pool_after: list[dict[str, Any]]
+# What _rated and _unrated leave to _plan_player: the next K, the last active month and
+# the adjustment are filled in there.
+_PENDING_K = KFactor(0, KReason.STANDARD)
 
 
 def _unchanged(
@@ -396,10 +374,11 @@ def _unchanged(
     games: int = 0,
     score: Fraction = Fraction(0),
     pool: list[dict[str, Any]] | None = None,
-) -> _Period:
+) -> PlannedChange:
     """A player whose rating the period leaves as it was."""
     rated = rating is not None
-    return _Period(
+    return PlannedChange(
+        player_id=0,
         rating_before=rating,
         rating_after=rating,
         change=0 if rated else None,
@@ -413,6 +392,8 @@ def _unchanged(
         rated_games_after=start.rated_games,
         reached_2400_after=start.reached_2400,
         pool_after=start.pool if pool is None else pool,
+        k_next=_PENDING_K,
+        last_active_month=None,
     )
 
 
@@ -425,7 +406,7 @@ def _rated(
     rules: RatingRules,
     floor: int | None,
     sums: PeriodSums | None = None,
-) -> _Period:
+) -> PlannedChange:
     """``sums``: the player's games already added up in arrays, all scored with ``own``;
     ``games`` and ``others`` hold the rest."""
     if not others:
@@ -464,7 +445,8 @@ def _rated(
         event = PeriodEvent.BELOW_FLOOR
     else:
         event = PeriodEvent.RATED if start.rating is not None else PeriodEvent.FIRST_RATING
-    return _Period(
+    return PlannedChange(
+        player_id=0,
         rating_before=start.rating,
         rating_after=new_rating,
         change=change,
@@ -478,6 +460,8 @@ def _rated(
         rated_games_after=start.rated_games + count,
         reached_2400_after=start.reached_2400 or (new_rating is not None and new_rating >= 2400),
         pool_after=[],
+        k_next=_PENDING_K,
+        last_active_month=None,
     )
 
 
@@ -492,7 +476,7 @@ def _unrated(
     label: str,
     oldest_pool_month: str,
     minimum: int,
-) -> _Period:
+) -> PlannedChange:
     if not events:
         return _unchanged(start, None, PeriodEvent.NO_RATED_GAMES, rating=None)
     pool = [event for event in start.pool if event["month"] >= oldest_pool_month]
@@ -509,7 +493,8 @@ def _unrated(
         minimum=minimum,
     )
     if first.rating is not None:
-        return _Period(
+        return PlannedChange(
+            player_id=0,
             rating_before=None,
             rating_after=first.rating,
             change=None,
@@ -523,6 +508,8 @@ def _unrated(
             rated_games_after=start.rated_games + first.games_counted,
             reached_2400_after=start.reached_2400 or first.rating >= 2400,
             pool_after=[],
+            k_next=_PENDING_K,
+            last_active_month=None,
         )
     this_period = [
         SCORES[score]
