@@ -136,27 +136,26 @@ def _starts(
         if not (e_month is None or e_month <= month or player_id in playing):
             continue
         prev = previous.get(player_id)
-        override_now, override_next = overrides.get(player_id, (override, override))
+        override_now, override_next = (
+            overrides.get(player_id, (override, override)) if overrides else (override, override)
+        )
+        # Positional: 200,000 of these in a federation-sized close (PlayerStart's order:
+        # rating, rated games, reached 2400, pool, birth year, K override now and next,
+        # last active month).
         if prev is not None:
             starts[player_id] = PlayerStart(
-                rating=prev[1],
-                rated_games=prev[2],
-                reached_2400=prev[3],
-                pool=pools.get(player_id, []),
-                birth_year=birth_year,
-                k_override=override_now,
-                k_override_next=override_next,
-                last_active=prev[4],
+                prev[1],
+                prev[2],
+                prev[3],
+                pools.get(player_id, []),
+                birth_year,
+                override_now,
+                override_next,
+                prev[4],
             )
         else:
             starts[player_id] = PlayerStart(
-                rating=e_rating,
-                rated_games=e_games,
-                reached_2400=e_2400,
-                pool=[],
-                birth_year=birth_year,
-                k_override=override_now,
-                k_override_next=override_next,
+                e_rating, e_games, e_2400, [], birth_year, override_now, override_next
             )
     return starts
 
