@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -41,12 +41,13 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Model, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from players import services
+from players.charts import lines_chart
 from players.errors import DomainError
 from players.models import (
     RATING_MAX,
@@ -375,84 +376,31 @@ def apply_domain_error(
 
 
 # ---------------------------------------------------------------------------------------
-# Rating-history chart (server-side SVG, no JavaScript)
+# Rating-history chart: players/charts.py's geometry (the public player page's), a line per list
 
-CHART_WIDTH = 640
-CHART_HEIGHT = 240
-CHART_PAD_LEFT = 48
-CHART_PAD_RIGHT = 36
-CHART_PAD_TOP = 16
-CHART_PAD_BOTTOM = 36
 CHART_COLOURS = ("#1f6feb", "#d1242f", "#1a7f37")
 
 
-def rating_history_svg(series: dict[str, list[tuple[datetime.date, int]]]) -> SafeString:
-    """An inline SVG line chart of ratings by month, one line per list.
+def rating_history_svg(series: Mapping[str, Sequence[tuple[datetime.date, int]]]) -> SafeString:
+    """An inline SVG line chart of ratings by month, one line per list, with a legend.
 
-    ``series`` maps a label (the list) to (month, rating) points in month order. Every value
-    drawn is a number or an escaped label, so the markup is safe to inline.
+    ``series`` maps a label (the list) to (month, rating) points in month order; the
+    template escapes the labels.
     """
-    points = [point for values in series.values() for point in values]
-    if not points:
-        return format_html("<p>{}</p>", "No published ratings yet.")
-    months = sorted({month for month, _ in points})
-    low = min(rating for _, rating in points)
-    high = max(rating for _, rating in points)
-    # Round the axis to whole 50s with a margin so a flat line is not drawn on the border.
-    low = (low - 25) // 50 * 50
-    high = (high + 75) // 50 * 50
-    plot_w = CHART_WIDTH - CHART_PAD_LEFT - CHART_PAD_RIGHT
-    plot_h = CHART_HEIGHT - CHART_PAD_TOP - CHART_PAD_BOTTOM
-    index = {month: i for i, month in enumerate(months)}
-    step = plot_w / max(len(months) - 1, 1)
-
-    def x_of(month: datetime.date) -> float:
-        return CHART_PAD_LEFT + index[month] * step
-
-    def y_of(rating: int) -> float:
-        return CHART_PAD_TOP + (high - rating) / (high - low) * plot_h
-
-    parts: list[str] = []
-    for tick in range(low, high + 1, max(50, (high - low) // 4 // 50 * 50)):
-        y = y_of(tick)
-        parts.append(
-            f'<line x1="{CHART_PAD_LEFT}" y1="{y:.1f}" x2="{CHART_WIDTH - CHART_PAD_RIGHT}" '
-            f'y2="{y:.1f}" stroke="#ddd"/>'
-            f'<text x="{CHART_PAD_LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" '
-            f'font-size="11">{tick}</text>'
-        )
-    label_every = max(1, (len(months) + 5) // 6)
-    for i, month in enumerate(months):
-        if i % label_every == 0 or i == len(months) - 1:
-            parts.append(
-                f'<text x="{x_of(month):.1f}" y="{CHART_HEIGHT - CHART_PAD_BOTTOM + 16}" '
-                f'text-anchor="middle" font-size="11">{month:%Y-%m}</text>'
-            )
-    legend: list[tuple[str, str]] = []
-    for number, (label, values) in enumerate(series.items()):
-        colour = CHART_COLOURS[number % len(CHART_COLOURS)]
-        legend.append((colour, label))
-        coords = " ".join(f"{x_of(m):.1f},{y_of(r):.1f}" for m, r in values)
-        parts.append(
-            f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{coords}"/>'
-        )
-        for month, rating in values:
-            parts.append(
-                f'<circle cx="{x_of(month):.1f}" cy="{y_of(rating):.1f}" r="3" fill="{colour}">'
-                f"<title>{month:%Y-%m}: {rating}</title></circle>"
-            )
-    legend_html = format_html_join(
-        " ",
-        '<span style="color:{}">&#9632; {}</span>',
-        legend,
+    chart = lines_chart(
+        {
+            label: [(f"{month:%Y-%m}", rating) for month, rating in values]
+            for label, values in series.items()
+        }
     )
-    # Only numbers and fixed markup are in ``parts``; labels go through format_html.
-    svg = mark_safe(  # noqa: S308 - numbers and constant markup only
-        f'<svg class="rating-chart" role="img" width="{CHART_WIDTH}" height="{CHART_HEIGHT}" '
-        f'viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" xmlns="http://www.w3.org/2000/svg">'
-        f"<title>Rating history</title>{''.join(parts)}</svg>"
+    lines = [] if chart is None else chart.lines
+    colours = [CHART_COLOURS[number % len(CHART_COLOURS)] for number in range(len(lines))]
+    return mark_safe(  # noqa: S308 - rendered by an autoescaping template
+        render_to_string(
+            "admin/players/player/rating_chart.html",
+            {"chart": chart, "lines": list(zip(colours, lines, strict=True))},
+        )
     )
-    return format_html("<div>{}<div>{}</div></div>", svg, legend_html)
 
 
 def player_rating_series(player: Player) -> dict[str, list[tuple[datetime.date, int]]]:
