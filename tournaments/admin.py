@@ -1,6 +1,6 @@
 """Django admin for tournaments, games, rating periods and the published results.
 
-Scoping and roles as described in players/admin.py (membership roles alone decide). Every
+Scoping and roles as described in players/admin/ (membership roles alone decide). Every
 write calls a service (tournaments/services/); period actions (preview, close, reopen,
 replay) need the rating officer role. RatingChange and RatingRun are read-only.
 """
@@ -18,7 +18,7 @@ from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
-from players.admin import (
+from players.admin.base import (
     CLUB_FILTER,
     LIST_CLUB_FILTER,
     ClubScopedAdmin,
