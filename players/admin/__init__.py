@@ -26,7 +26,7 @@ Access
 
 Writes
     The admin never computes or stores a rating or a rule. Every save that changes state
-    calls a service (players/services.py, tournaments/services/), which validates (closed
+    calls a service (players/services/, tournaments/services/), which validates (closed
     periods, players of another club) and raises ``DomainError``; the admin shows that as a
     form error or an admin message, never a 500. The computed and audit rows
     (RatingChange, KFactorChange, RatingRun, PlayerRating) are read-only here.
