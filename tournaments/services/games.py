@@ -154,21 +154,9 @@ def _validate_games(
             tournament = tournaments.get(_id_of(item["tournament"]))
             if tournament is None:
                 raise bad("tournament", "No such tournament in this club.")
-        raw_list = item.get("list")
-        rating_list: RatingList | None
-        if raw_list is None:
-            if tournament is None:
-                raise bad("list", "Say which list the game is rated on.")
-            rating_list = lists_by_id[tournament.rating_list_id]
-        else:
-            kind = raw_list.kind if isinstance(raw_list, RatingList) else raw_list
-            rating_list = lists.get(kind)
-            if rating_list is None or (
-                isinstance(raw_list, RatingList) and raw_list.pk != rating_list.pk
-            ):
-                raise bad("list", "No such list in this club.")
-        if tournament is not None and tournament.rating_list_id != rating_list.pk:
-            raise bad("list", f"The tournament is rated on the {tournament.rating_list.kind} list.")
+        rating_list = _list_of(item.get("list"), tournament, lists, lists_by_id)
+        if isinstance(rating_list, str):
+            raise bad("list", rating_list)
         date = item.get("date")
         if not isinstance(date, datetime.date) or isinstance(date, datetime.datetime):
             raise bad("date", "A date is required.")
@@ -207,6 +195,27 @@ def _validate_games(
             )
         )
     return prepared
+
+
+def _list_of(
+    raw_list: RatingList | str | None,
+    tournament: Tournament | None,
+    lists: Mapping[str, RatingList],
+    lists_by_id: Mapping[int, RatingList],
+) -> RatingList | str:
+    """A game's list: the one named (a kind or a list of the club), else its tournament's;
+    or why it has none."""
+    if raw_list is None:
+        if tournament is None:
+            return "Say which list the game is rated on."
+        return lists_by_id[tournament.rating_list_id]
+    kind = raw_list.kind if isinstance(raw_list, RatingList) else raw_list
+    rating_list = lists.get(kind)
+    if rating_list is None or (isinstance(raw_list, RatingList) and raw_list.pk != rating_list.pk):
+        return "No such list in this club."
+    if tournament is not None and tournament.rating_list_id != rating_list.pk:
+        return f"The tournament is rated on the {tournament.rating_list.kind} list."
+    return rating_list
 
 
 def games_create_bulk(*, club: Club, by: User, games: Sequence[Mapping[str, Any]]) -> list[Game]:
@@ -399,27 +408,17 @@ def tournament_create(
     import_digest: str | None = None,
 ) -> Tournament:
     require_role(by, club, Role.ARBITER)
-    values = _clean_tournament(
-        club,
-        {
-            "name": name,
-            "rating_list": rating_list,
-            "start_date": start_date,
-            "end_date": end_date,
-            "rounds": rounds,
-            "city": city,
-            "import_digest": import_digest,
-        },
-    )
     with transaction.atomic(durable=True):
-        try:
-            with transaction.atomic():
-                return Tournament.objects.create(club=club, **values)
-        except IntegrityError:
-            raise ConflictError(
-                "This tournament file was imported already.",
-                fields={"import_digest": ["Already imported."]},
-            ) from None
+        return tournament_add(
+            club=club,
+            name=name,
+            rating_list=rating_list,
+            start_date=start_date,
+            end_date=end_date,
+            rounds=rounds,
+            city=city,
+            import_digest=import_digest,
+        )
 
 
 def tournament_add(

@@ -111,9 +111,23 @@ def generate(*, players: int, games: int, seed: int, quiet: bool) -> tuple[Ratin
     rating_list = RatingList.objects.get(club=club, kind="standard")
     now = timezone.now()
     bar = tqdm(total=players * 2 + games, unit="row", disable=quiet or None, desc="generate")
+    # One random stream, drawn in this order: players, then ratings, then games.
+    ids = _generate_players(club=club, count=players, rng=rng, bar=bar, now=now)
+    ratings = _generate_ratings(rating_list=rating_list, ids=ids, rng=rng, bar=bar, now=now)
+    _generate_games(
+        rating_list=rating_list, ids=ids, ratings=ratings, count=games, rng=rng, bar=bar, now=now
+    )
+    bar.close()
+    return rating_list, user
+
+
+def _generate_players(
+    *, club: Club, count: int, rng: random.Random, bar: Any, now: datetime.datetime
+) -> list[tuple[int, int | None]]:
+    """``count`` players of the club -> their (id, birth year) in id order."""
 
     def player_rows() -> Iterator[tuple[Any, ...]]:
-        for i in range(players):
+        for i in range(count):
             bar.update()
             yield (club.pk, f"Player {i:06d}", rng.randint(1940, 2016), "", "", "", True, now)
 
@@ -122,8 +136,18 @@ def generate(*, players: int, games: int, seed: int, quiet: bool) -> tuple[Ratin
         ("club_id", "name", "birth_year", "sex", "federation", "title", "active", "created"),
         player_rows(),
     )
-    ids = list(Player.objects.filter(club=club).order_by("pk").values_list("pk", "birth_year"))
+    return list(Player.objects.filter(club=club).order_by("pk").values_list("pk", "birth_year"))
 
+
+def _generate_ratings(
+    *,
+    rating_list: RatingList,
+    ids: list[tuple[int, int | None]],
+    rng: random.Random,
+    bar: Any,
+    now: datetime.datetime,
+) -> list[int | None]:
+    """Each player's state on the list (3% unrated) -> their ratings, in the order of ``ids``."""
     ratings: list[int | None] = []
 
     def rating_rows() -> Iterator[tuple[Any, ...]]:
@@ -172,13 +196,28 @@ def generate(*, players: int, games: int, seed: int, quiet: bool) -> tuple[Ratin
         ),
         rating_rows(),
     )
+    return ratings
+
+
+def _generate_games(
+    *,
+    rating_list: RatingList,
+    ids: list[tuple[int, int | None]],
+    ratings: list[int | None],
+    count: int,
+    rng: random.Random,
+    bar: Any,
+    now: datetime.datetime,
+) -> None:
+    """``count`` games of the month in the list's open period."""
     period = RatingPeriod.objects.create(rating_list=rating_list, month=MONTH)
     # Opponents of similar strength, as pairings make them: pair near neighbours by rating.
     order = sorted(range(len(ids)), key=lambda i: ratings[i] or 0)
+    club_id = rating_list.club_id
 
     def game_rows() -> Iterator[tuple[Any, ...]]:
         n = len(order)
-        for _ in range(games):
+        for _ in range(count):
             bar.update()
             position = rng.randrange(n)
             other = min(n - 1, max(0, position + rng.randint(-300, 300)))
@@ -187,7 +226,7 @@ def generate(*, players: int, games: int, seed: int, quiet: bool) -> tuple[Ratin
             white, black = ids[order[position]][0], ids[order[other]][0]
             day = MONTH.replace(day=rng.randint(1, 28))
             yield (
-                club.pk,
+                club_id,
                 rating_list.pk,
                 period.pk,
                 day,
@@ -213,8 +252,6 @@ def generate(*, players: int, games: int, seed: int, quiet: bool) -> tuple[Ratin
         ),
         game_rows(),
     )
-    bar.close()
-    return rating_list, user
 
 
 def naive_close(*, rating_list: RatingList, period: RatingPeriod, by: Any, slice_size: int) -> int:
