@@ -7,7 +7,7 @@ replay) need the rating officer role. RatingChange and RatingRun are read-only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -331,13 +331,7 @@ class RatingPeriodAdmin(ClubScopedAdmin):
         # delete action does. The confirmation (or the preview) posts back post=yes.
         if request.POST.get("post") != "yes":
             return self._confirm_close(request, periods)
-        for period in periods:
-            try:
-                run = services.period_close(period=period, by=request.user)
-            except DomainError as error:
-                report_domain_error(request, error, prefix=f"{period}: ")
-            else:
-                messages.success(request, f"{period}: closed. {run_summary(run)}")
+        self._each_period(request, periods, services.period_close, "closed")
         return None
 
     def _confirm_close(self, request: HttpRequest, periods: list[RatingPeriod]) -> HttpResponse:
@@ -357,15 +351,25 @@ class RatingPeriodAdmin(ClubScopedAdmin):
     @admin.action(description="Reopen the period (for corrections)", permissions=["period_action"])
     def reopen_period(self, request: HttpRequest, queryset: QuerySet[RatingPeriod]) -> None:
         periods = self._periods(queryset)
-        if not self._allowed(request, periods):
-            return
+        if self._allowed(request, periods):
+            self._each_period(request, periods, services.period_reopen, "reopened")
+
+    def _each_period(
+        self,
+        request: HttpRequest,
+        periods: list[RatingPeriod],
+        service: Callable[..., Any],
+        done: str,
+    ) -> None:
+        """Run ``service`` on each period in turn (list and month order); a refusal is an
+        error message for that period and the others go on."""
         for period in periods:
             try:
-                run = services.period_reopen(period=period, by=request.user)
+                run = service(period=period, by=request.user)
             except DomainError as error:
                 report_domain_error(request, error, prefix=f"{period}: ")
             else:
-                messages.success(request, f"{period}: reopened. {run_summary(run)}")
+                messages.success(request, f"{period}: {done}. {run_summary(run)}")
 
     @admin.action(
         description="Replay the list from its reopened periods", permissions=["period_action"]
