@@ -27,27 +27,17 @@ from players.models import (
     RatingList,
     Role,
 )
-
-RATING_LIST_RULES = (
-    "expected_method",
-    "apply_400_rule",
-    "k_policy",
-    "fixed_k",
-    "floor",
-    "first_rating_policy",
-    "starting_rating",
-    "adjust_march_2024",
-)
+from players.services import LIST_RULES
 
 
 @admin.register(RatingList)
 class RatingListAdmin(ClubScopedAdmin):
-    list_display = ("club", "kind", "preset", *RATING_LIST_RULES)
+    list_display = ("club", "kind", "preset", *LIST_RULES)
     list_filter = ("kind", "k_policy", "expected_method", CLUB_FILTER)
     search_fields = ("club__name",)
     list_select_related = ("club",)
     readonly_fields = ("club", "kind", "preset")
-    fields = ("club", "kind", "preset", *RATING_LIST_RULES)
+    fields = ("club", "kind", "preset", *LIST_RULES)
     # Each club gets its three lists when it is created; they are never added or deleted.
     add_role = None
     change_role = Role.OWNER
@@ -62,7 +52,7 @@ class RatingListAdmin(ClubScopedAdmin):
     def service_save(
         self, request: HttpRequest, obj: RatingList, form: Any, change: bool
     ) -> RatingList:
-        rules = changed_values(form, RATING_LIST_RULES)
+        rules = changed_values(form, LIST_RULES)
         if not rules:
             return obj
         return services.rating_list_update(rating_list=obj, by=request.user, **rules)

@@ -24,6 +24,18 @@ from players.models import (
 )
 from players.selectors import User, require_role
 
+# A list's rules, as rating_list_update accepts them (the admin's form shows the same).
+LIST_RULES = (
+    "expected_method",
+    "apply_400_rule",
+    "k_policy",
+    "fixed_k",
+    "floor",
+    "first_rating_policy",
+    "starting_rating",
+    "adjust_march_2024",
+)
+
 
 def next_period_month(*, rating_list: RatingList) -> datetime.date:
     """The month the next list applies to: after the latest closed (or reopened) period,
@@ -48,17 +60,7 @@ def rating_list_update(
     Closed periods keep what they published; the new rules apply from the next close.
     """
     require_role(by, rating_list.club, Role.OWNER)
-    allowed = {
-        "expected_method",
-        "apply_400_rule",
-        "k_policy",
-        "fixed_k",
-        "floor",
-        "first_rating_policy",
-        "starting_rating",
-        "adjust_march_2024",
-    }
-    unknown = set(rules) - allowed
+    unknown = set(rules) - set(LIST_RULES)
     if unknown:
         raise invalid_field(sorted(unknown)[0], "Not a list rule.")
     values: dict[str, Any] = {}
