@@ -1,14 +1,15 @@
 """The rating-history chart as server-side SVG geometry: no JavaScript, no chart library.
 
-The template draws what ``history_chart`` computes (a polyline, a point per published
-period, axis ticks); the periods table beside it is the data alternative for screen
-readers.
+The templates draw what ``history_chart`` (one list: the public player page) and
+``lines_chart`` (a line per list on shared axes: the admin's player page) compute: a
+polyline and a point per published period for each line, axis ticks. On the public page
+the periods table beside it is the data alternative for screen readers.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 WIDTH = 720
@@ -34,10 +35,24 @@ class Tick:
 
 
 @dataclass(frozen=True)
+class Line:
+    """One series of the chart: its name (a list's) and its points, oldest first."""
+
+    label: str
+    points: list[ChartPoint]
+
+    @property
+    def polyline(self) -> str:
+        return " ".join(f"{p.x:.1f},{p.y:.1f}" for p in self.points)
+
+
+@dataclass(frozen=True)
 class Chart:
     width: int
     height: int
-    points: list[ChartPoint]
+    lines: list[Line]
+    #: The periods along the x axis, oldest first (every line's, once).
+    labels: list[str]
     y_ticks: list[Tick]
     x_ticks: list[Tick]
     left: int
@@ -46,16 +61,16 @@ class Chart:
     bottom: int
 
     @property
-    def polyline(self) -> str:
-        return " ".join(f"{p.x:.1f},{p.y:.1f}" for p in self.points)
+    def points(self) -> list[ChartPoint]:
+        return [point for line in self.lines for point in line.points]
 
     @property
     def first_label(self) -> str:
-        return self.points[0].label
+        return self.labels[0]
 
     @property
     def last_label(self) -> str:
-        return self.points[-1].label
+        return self.labels[-1]
 
     @property
     def plot_right(self) -> int:
@@ -88,9 +103,17 @@ def _step(span: int) -> int:
 
 def history_chart(series: Sequence[tuple[str, int]]) -> Chart | None:
     """Geometry for ratings over periods, ``series`` oldest first as (``YYYY-MM``, rating)."""
-    if not series:
+    return lines_chart({"": series})
+
+
+def lines_chart(series: Mapping[str, Sequence[tuple[str, int]]]) -> Chart | None:
+    """Geometry for several lines on shared axes: ``series`` maps a line's label to its
+    (``YYYY-MM``, rating) points. A period missing from a line is a gap in its x positions,
+    not a point; None when no line has a point."""
+    labels = sorted({label for values in series.values() for label, _ in values})
+    if not labels:
         return None
-    ratings = [rating for _, rating in series]
+    ratings = [rating for values in series.values() for _, rating in values]
     low, high = min(ratings), max(ratings)
     step = _step(max(high - low, 40))
     bottom_value = math.floor((low - step / 4) / step) * step
@@ -101,24 +124,26 @@ def history_chart(series: Sequence[tuple[str, int]]) -> Chart | None:
     def y_of(rating: float) -> float:
         return TOP + plot_h * (top_value - rating) / (top_value - bottom_value)
 
-    count = len(series)
-
-    def x_of(index: int) -> float:
-        if count == 1:
-            return LEFT + plot_w / 2
-        return LEFT + plot_w * index / (count - 1)
-
-    points = [
-        ChartPoint(x_of(i), y_of(rating), label, rating) for i, (label, rating) in enumerate(series)
+    count = len(labels)
+    x_of = {
+        label: LEFT + plot_w / 2 if count == 1 else LEFT + plot_w * index / (count - 1)
+        for index, label in enumerate(labels)
+    }
+    lines = [
+        Line(
+            name, [ChartPoint(x_of[label], y_of(rating), label, rating) for label, rating in values]
+        )
+        for name, values in series.items()
+        if values
     ]
     y_ticks = [Tick(y_of(value), str(value)) for value in range(bottom_value, top_value + 1, step)]
     # At most about eight month labels, always the first and the last.
     every = max(1, math.ceil(count / 8))
     x_ticks = [
-        Tick(point.x, point.label)
-        for i, point in enumerate(points)
+        Tick(x_of[label], label)
+        for i, label in enumerate(labels)
         if i % every == 0 or i == count - 1
     ]
     if len(x_ticks) > 1 and x_ticks[-1].position - x_ticks[-2].position < plot_w / 10:
         x_ticks.pop(-2)
-    return Chart(WIDTH, HEIGHT, points, y_ticks, x_ticks, LEFT, RIGHT, TOP, BOTTOM)
+    return Chart(WIDTH, HEIGHT, lines, labels, y_ticks, x_ticks, LEFT, RIGHT, TOP, BOTTOM)

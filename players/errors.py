@@ -26,6 +26,11 @@ class ValidationFailed(DomainError):
     code = "invalid"
 
 
+def invalid_field(field: str, message: str) -> ValidationFailed:
+    """A refusal of one input field: ``message`` under ``field``, and both in the text."""
+    return ValidationFailed(f"{field}: {message}", fields={field: [message]})
+
+
 class PermissionDeniedError(DomainError):
     status = 403
     code = "permission_denied"

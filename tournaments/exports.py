@@ -149,29 +149,7 @@ def tournament_record(*, tournament: Tournament) -> ParsedTournament:
     for game in games:
         players[game.white_id] = game.white
         players[game.black_id] = game.black
-    ratings = dict(
-        PlayerRating.objects.filter(
-            rating_list_id=tournament.rating_list_id, player_id__in=list(players)
-        ).values_list("player_id", "rating")
-    )
-    order = sorted(
-        players.values(), key=lambda p: (-(ratings.get(p.pk) or 0), p.name.casefold(), p.pk)
-    )
-    parsed_players = {
-        player.pk: ParsedPlayer(
-            start_no=number,
-            name=player.name,
-            fide_id=player.fide_id,
-            birth_date=player.birth_date,
-            birth_year=player.birth_year,
-            sex={Sex.MALE: "m", Sex.FEMALE: "w"}.get(Sex(player.sex), "") if player.sex else "",
-            title=player.title,
-            federation=player.federation,
-            rating=ratings.get(player.pk),
-            line=0,
-        )
-        for number, player in enumerate(order, start=1)
-    }
+    parsed_players = _numbered_players(tournament, players)
     rounds = max([tournament.rounds or 0, *(game.round or 0 for game in games)])
     round_dates: list[datetime.date | None] = [None] * rounds
     seen: dict[int, set[int]] = defaultdict(set)
@@ -212,11 +190,41 @@ def tournament_record(*, tournament: Tournament) -> ParsedTournament:
         end_date=tournament.end_date,
         rounds=rounds,
         round_dates=tuple(round_dates),
-        players=tuple(parsed_players[player.pk] for player in order),
+        players=tuple(parsed_players.values()),
         games=tuple(records),
         byes=(),
         warnings=(),
     )
+
+
+def _numbered_players(
+    tournament: Tournament, players: dict[int, Player]
+) -> dict[int, ParsedPlayer]:
+    """Player id -> the player with their start number, in start-number order: by current
+    rating on the tournament's list (highest first, unrated last), then name."""
+    ratings = dict(
+        PlayerRating.objects.filter(
+            rating_list_id=tournament.rating_list_id, player_id__in=list(players)
+        ).values_list("player_id", "rating")
+    )
+    order = sorted(
+        players.values(), key=lambda p: (-(ratings.get(p.pk) or 0), p.name.casefold(), p.pk)
+    )
+    return {
+        player.pk: ParsedPlayer(
+            start_no=number,
+            name=player.name,
+            fide_id=player.fide_id,
+            birth_date=player.birth_date,
+            birth_year=player.birth_year,
+            sex={Sex.MALE: "m", Sex.FEMALE: "w"}.get(Sex(player.sex), "") if player.sex else "",
+            title=player.title,
+            federation=player.federation,
+            rating=ratings.get(player.pk),
+            line=0,
+        )
+        for number, player in enumerate(order, start=1)
+    }
 
 
 def tournament_trf(*, tournament: Tournament) -> str:

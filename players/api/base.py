@@ -17,6 +17,8 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer
 
 from players.api.schema import ClubAutoSchema
 from players.models import Club, Role
@@ -67,6 +69,12 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
     def is_schema_view(self) -> bool:
         """drf-spectacular builds views without a request to inspect their querysets."""
         return bool(getattr(self, "swagger_fake_view", False))
+
+    def paginated(self, serializer: type[BaseSerializer[Any]]) -> Response:
+        """The view's rows, filtered, ordered and cut into the requested page, through
+        ``serializer``: the answer of every list view."""
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(serializer(page, many=True).data)
 
 
 class StrictBooleanFilter(django_filters.TypedChoiceFilter):  # type: ignore[misc]

@@ -196,8 +196,7 @@ class MemberListView(ClubScopedView):
 
     @extend_schema(operation_id="members_list", responses=MemberOutSerializer(many=True))
     def get(self, request: Request, club: str) -> Response:
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        return self.get_paginated_response(MemberOutSerializer(page, many=True).data)
+        return self.paginated(MemberOutSerializer)
 
     @extend_schema(
         operation_id="members_set",
@@ -305,8 +304,7 @@ class RatingListListView(ClubScopedView):
 
     @extend_schema(operation_id="lists_list", responses=RatingListOutSerializer(many=True))
     def get(self, request: Request, club: str) -> Response:
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        return self.get_paginated_response(RatingListOutSerializer(page, many=True).data)
+        return self.paginated(RatingListOutSerializer)
 
 
 @extend_schema(tags=["lists"], parameters=[CLUB_PARAM, LIST_PARAM])

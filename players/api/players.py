@@ -9,10 +9,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import django_filters
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, Model, OuterRef, Q, QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -214,6 +215,9 @@ class PlayerFilter(django_filters.FilterSet):  # type: ignore[misc]
 # -- views ----------------------------------------------------------------------------------
 
 
+_Row = TypeVar("_Row", bound=Model)
+
+
 class PlayerObjectMixin(ClubScopedView):
     def player(self, player_id: int) -> Player:
         player = players_for_club(club=self.club).filter(pk=player_id).first()
@@ -223,6 +227,15 @@ class PlayerObjectMixin(ClubScopedView):
 
     def rating_list(self, kind: str) -> RatingList:
         return rating_list_get(club=self.club, kind=kind)
+
+    def rows_on_list(self, selector: Callable[..., QuerySet[_Row]]) -> QuerySet[_Row]:
+        """``selector``'s rows for the player of the URL on the list of ``?list=``."""
+        query = ListQuerySerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        return selector(
+            player=self.player(self.kwargs["id"]),
+            rating_list=self.rating_list(query.validated_data["list"]),
+        )
 
 
 @extend_schema(tags=["players"], parameters=[CLUB_PARAM])
@@ -240,8 +253,7 @@ class PlayerListView(PlayerObjectMixin):
 
     @extend_schema(operation_id="players_list", responses=PlayerOutSerializer(many=True))
     def get(self, request: Request, club: str) -> Response:
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        return self.get_paginated_response(PlayerOutSerializer(page, many=True).data)
+        return self.paginated(PlayerOutSerializer)
 
     @extend_schema(
         operation_id="players_create",
@@ -300,17 +312,11 @@ class PlayerHistoryView(PlayerObjectMixin):
     def get_queryset(self) -> QuerySet[RatingChange]:
         if self.is_schema_view:
             return RatingChange.objects.none()
-        query = ListQuerySerializer(data=self.request.query_params)
-        query.is_valid(raise_exception=True)
-        return player_history(
-            player=self.player(self.kwargs["id"]),
-            rating_list=self.rating_list(query.validated_data["list"]),
-        )
+        return self.rows_on_list(player_history)
 
     @extend_schema(operation_id="players_history", responses=HistoryOutSerializer(many=True))
     def get(self, request: Request, club: str, id: int) -> Response:
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        return self.get_paginated_response(HistoryOutSerializer(page, many=True).data)
+        return self.paginated(HistoryOutSerializer)
 
 
 @extend_schema(tags=["players"], parameters=[CLUB_PARAM, PLAYER_PARAM, LIST_QUERY_PARAM])
@@ -322,17 +328,11 @@ class PlayerKHistoryView(PlayerObjectMixin):
     def get_queryset(self) -> QuerySet[KFactorChange]:
         if self.is_schema_view:
             return KFactorChange.objects.none()
-        query = ListQuerySerializer(data=self.request.query_params)
-        query.is_valid(raise_exception=True)
-        return player_k_history(
-            player=self.player(self.kwargs["id"]),
-            rating_list=self.rating_list(query.validated_data["list"]),
-        )
+        return self.rows_on_list(player_k_history)
 
     @extend_schema(operation_id="players_k_history", responses=KHistoryOutSerializer(many=True))
     def get(self, request: Request, club: str, id: int) -> Response:
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        return self.get_paginated_response(KHistoryOutSerializer(page, many=True).data)
+        return self.paginated(KHistoryOutSerializer)
 
 
 @extend_schema(tags=["players"], parameters=[CLUB_PARAM, PLAYER_PARAM])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -102,30 +103,7 @@ def player_games(
     changes = {c.period_id: c for rows in history.values() for c in rows}
     if not changes:
         return PlayerGames({}, [])
-    games = list(
-        Game.objects.filter(Q(white=player) | Q(black=player), period_id__in=changes)
-        .select_related("white", "black", "tournament")
-        .only(
-            "date",
-            "round",
-            "result",
-            "rated",
-            "period_id",
-            "rating_list_id",
-            "white__id",
-            "white__name",
-            "white__title",
-            "black__id",
-            "black__name",
-            "black__title",
-            "tournament__id",
-            "tournament__name",
-            "tournament__start_date",
-            "tournament__end_date",
-            "tournament__rating_list_id",
-        )
-        .order_by("date", "round", "id")
-    )
+    games = _games_in(player=player, period_ids=changes)
     months = {c.period_id: c.period.month for c in changes.values()}
 
     def scored_month(game: Game) -> datetime.date:
@@ -179,6 +157,34 @@ def player_games(
         events.values(), key=lambda e: (e.tournament.end_date, e.tournament.pk), reverse=True
     )
     return PlayerGames(periods, ordered)
+
+
+def _games_in(*, player: Player, period_ids: Iterable[int]) -> list[Game]:
+    """The player's games of these periods in play order, with only the fields shown."""
+    return list(
+        Game.objects.filter(Q(white=player) | Q(black=player), period_id__in=period_ids)
+        .select_related("white", "black", "tournament")
+        .only(
+            "date",
+            "round",
+            "result",
+            "rated",
+            "period_id",
+            "rating_list_id",
+            "white__id",
+            "white__name",
+            "white__title",
+            "black__id",
+            "black__name",
+            "black__title",
+            "tournament__id",
+            "tournament__name",
+            "tournament__start_date",
+            "tournament__end_date",
+            "tournament__rating_list_id",
+        )
+        .order_by("date", "round", "id")
+    )
 
 
 def _period_games(

@@ -96,7 +96,7 @@ def build_world() -> World:
 
 def club_of(obj: Model) -> int | None:
     """The club id of any row the admin shows (the admin's own lookup)."""
-    from players.admin import club_id_of, club_lookup_for
+    from players.admin.base import club_id_of, club_lookup_for
 
     lookup = club_lookup_for(type(obj))
     assert lookup is not None, type(obj)

@@ -13,7 +13,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from players.admin import rating_history_svg
+from players.admin.players import rating_history_svg
 from players.models import (
     Club,
     KFactorChange,

@@ -184,8 +184,7 @@ class PeriodListView(ListScopedView):
 
     @extend_schema(operation_id="periods_list", responses=PeriodOutSerializer(many=True))
     def get(self, request: Request, club: str, list: str) -> Response:
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        return self.get_paginated_response(PeriodOutSerializer(page, many=True).data)
+        return self.paginated(PeriodOutSerializer)
 
     @extend_schema(
         operation_id="periods_open",

@@ -83,23 +83,39 @@ class ClubObjectView(ClubScopedView):
     object_name = "object"
 
 
-@extend_schema(tags=["tournaments"], parameters=[CLUB_PARAM])
-class TournamentListView(ClubObjectView):
-    roles = {"POST": Role.ARBITER}
-    serializer_class = TournamentOutSerializer
-    filterset_class = TournamentFilter
-    ordering_fields = ["start_date", "end_date", "name", "id"]
-    ordering = ["-start_date", "name", "id"]
+class TournamentRows(ClubObjectView):
+    # The club's tournaments: the rows of the list and of the detail view. (A comment, not a
+    # docstring: the schema would show it as the operations' description.)
+    object_name = "tournament"
 
     def get_queryset(self) -> QuerySet[Tournament]:
         if self.is_schema_view:
             return Tournament.objects.none()
         return tournaments_for_club(club=self.club)
 
+
+class GameRows(ClubObjectView):
+    # The club's games: the rows of the list and of the detail view. (A comment, not a
+    # docstring: the schema would show it as the operations' description.)
+    object_name = "game"
+
+    def get_queryset(self) -> QuerySet[Game]:
+        if self.is_schema_view:
+            return Game.objects.none()
+        return games_for_club(club=self.club)
+
+
+@extend_schema(tags=["tournaments"], parameters=[CLUB_PARAM])
+class TournamentListView(TournamentRows):
+    roles = {"POST": Role.ARBITER}
+    serializer_class = TournamentOutSerializer
+    filterset_class = TournamentFilter
+    ordering_fields = ["start_date", "end_date", "name", "id"]
+    ordering = ["-start_date", "name", "id"]
+
     @extend_schema(operation_id="tournaments_list", responses=TournamentOutSerializer(many=True))
     def get(self, request: Request, club: str) -> Response:
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        return self.get_paginated_response(TournamentOutSerializer(page, many=True).data)
+        return self.paginated(TournamentOutSerializer)
 
     @extend_schema(
         operation_id="tournaments_create",
@@ -117,15 +133,9 @@ class TournamentListView(ClubObjectView):
 
 
 @extend_schema(tags=["tournaments"], parameters=[CLUB_PARAM, ID_PARAM])
-class TournamentDetailView(ClubObjectView):
+class TournamentDetailView(TournamentRows):
     roles = {"PATCH": Role.ARBITER, "DELETE": Role.ARBITER}
     extra_error_statuses = {"PATCH": (409,), "DELETE": (409,)}
-    object_name = "tournament"
-
-    def get_queryset(self) -> QuerySet[Tournament]:
-        if self.is_schema_view:
-            return Tournament.objects.none()
-        return tournaments_for_club(club=self.club)
 
     @extend_schema(operation_id="tournaments_read", responses=TournamentOutSerializer)
     def get(self, request: Request, club: str, id: int) -> Response:
@@ -253,7 +263,7 @@ GAME_CREATE_RESPONSE = PolymorphicProxySerializer(
 
 
 @extend_schema(tags=["games"], parameters=[CLUB_PARAM])
-class GameListView(ClubObjectView):
+class GameListView(GameRows):
     roles = {"POST": Role.ARBITER}
     serializer_class = ClubGameOutSerializer
     filterset_class = GameFilter
@@ -261,15 +271,9 @@ class GameListView(ClubObjectView):
     ordering = ["date", "round", "id"]
     extra_error_statuses = {"POST": (409,)}
 
-    def get_queryset(self) -> QuerySet[Game]:
-        if self.is_schema_view:
-            return Game.objects.none()
-        return games_for_club(club=self.club)
-
     @extend_schema(operation_id="games_list", responses=ClubGameOutSerializer(many=True))
     def get(self, request: Request, club: str) -> Response:
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        return self.get_paginated_response(ClubGameOutSerializer(page, many=True).data)
+        return self.paginated(ClubGameOutSerializer)
 
     @extend_schema(
         operation_id="games_create",
@@ -302,19 +306,11 @@ class GameListView(ClubObjectView):
             status=status.HTTP_201_CREATED,
         )
 
-    object_name = "game"
-
 
 @extend_schema(tags=["games"], parameters=[CLUB_PARAM, ID_PARAM])
-class GameDetailView(ClubObjectView):
+class GameDetailView(GameRows):
     roles = {"PATCH": Role.ARBITER, "DELETE": Role.ARBITER}
     extra_error_statuses = {"PATCH": (409,), "DELETE": (409,)}
-    object_name = "game"
-
-    def get_queryset(self) -> QuerySet[Game]:
-        if self.is_schema_view:
-            return Game.objects.none()
-        return games_for_club(club=self.club)
 
     @extend_schema(operation_id="games_read", responses=ClubGameOutSerializer)
     def get(self, request: Request, club: str, id: int) -> Response:

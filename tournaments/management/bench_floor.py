@@ -172,41 +172,22 @@ def floor(*, rating_list: RatingList, period: RatingPeriod, payload_path: str) -
         .values_list("pk", flat=True)
         .first()
     )
-    games, ratings, players, changes = (
-        _table(m) for m in (Game, PlayerRating, Player, RatingChange)
-    )
+    ratings, changes = _table(PlayerRating), _table(RatingChange)
     parts: dict[str, float] = {}
     rows: dict[str, int] = {}
     with transaction.atomic(), connection.cursor() as wrapper:
         cursor = wrapper.cursor
         cursor.execute("SELECT pg_has_role('pg_write_server_files', 'MEMBER')")
         on_server = bool(cursor.fetchone()[0])
-        clock = time.perf_counter()
-        rows["games"] = _copy_out(
+        _copy_out_reads(
             cursor,
-            f"SELECT white_id, black_id, result, rated, tournament_id FROM {games} "  # noqa: S608
-            f"WHERE period_id = {int(period.pk)}",
+            rating_list=rating_list,
+            period=period,
+            previous=previous,
             on_server=on_server,
+            parts=parts,
+            rows=rows,
         )
-        parts["copy_out_games"] = time.perf_counter() - clock
-        clock = time.perf_counter()
-        rows["states"] = _copy_out(
-            cursor,
-            "SELECT r.player_id, r.entry_rating, r.entry_rated_games, r.entry_reached_2400, "  # noqa: S608
-            f"r.k_override, p.birth_year, r.entry_month FROM {ratings} AS r "
-            f"JOIN {players} AS p ON p.id = r.player_id WHERE r.rating_list_id = {rating_list.pk}",
-            on_server=on_server,
-        )
-        rows["previous_states"] = 0
-        if previous is not None:
-            rows["previous_states"] = _copy_out(
-                cursor,
-                "SELECT player_id, rating_after, rated_games_after, reached_2400_after, "  # noqa: S608
-                f"last_active_month, pool_after FROM {changes} "
-                f"WHERE period_id = {int(previous)} AND current",
-                on_server=on_server,
-            )
-        parts["copy_out_states"] = time.perf_counter() - clock
         clock = time.perf_counter()
         with cursor.copy(f"COPY {changes} ({', '.join(_change_columns())}) FROM STDIN") as copy:
             for start in range(0, len(payload), 1 << 20):
@@ -238,6 +219,49 @@ def floor(*, rating_list: RatingList, period: RatingPeriod, payload_path: str) -
         "rows": rows,
         "copy_out_to": "server /dev/null" if on_server else "client",
     }
+
+
+def _copy_out_reads(
+    cursor: Any,
+    *,
+    rating_list: RatingList,
+    period: RatingPeriod,
+    previous: int | None,
+    on_server: bool,
+    parts: dict[str, float],
+    rows: dict[str, int],
+) -> None:
+    """The floor's reads, timed into ``parts`` and counted into ``rows``: COPY out the
+    month's games, the list's entry states and the previous closed period's states."""
+    games, ratings, players, changes = (
+        _table(m) for m in (Game, PlayerRating, Player, RatingChange)
+    )
+    clock = time.perf_counter()
+    rows["games"] = _copy_out(
+        cursor,
+        f"SELECT white_id, black_id, result, rated, tournament_id FROM {games} "  # noqa: S608
+        f"WHERE period_id = {int(period.pk)}",
+        on_server=on_server,
+    )
+    parts["copy_out_games"] = time.perf_counter() - clock
+    clock = time.perf_counter()
+    rows["states"] = _copy_out(
+        cursor,
+        "SELECT r.player_id, r.entry_rating, r.entry_rated_games, r.entry_reached_2400, "  # noqa: S608
+        f"r.k_override, p.birth_year, r.entry_month FROM {ratings} AS r "
+        f"JOIN {players} AS p ON p.id = r.player_id WHERE r.rating_list_id = {rating_list.pk}",
+        on_server=on_server,
+    )
+    rows["previous_states"] = 0
+    if previous is not None:
+        rows["previous_states"] = _copy_out(
+            cursor,
+            "SELECT player_id, rating_after, rated_games_after, reached_2400_after, "  # noqa: S608
+            f"last_active_month, pool_after FROM {changes} "
+            f"WHERE period_id = {int(previous)} AND current",
+            on_server=on_server,
+        )
+    parts["copy_out_states"] = time.perf_counter() - clock
 
 
 # -- the report -----------------------------------------------------------------------------

@@ -14,16 +14,12 @@ from typing import Any, NamedTuple
 from django.db import IntegrityError, transaction
 
 from players.bulk import insert_rows
-from players.errors import ConflictError, ValidationFailed
+from players.errors import ConflictError, ValidationFailed, invalid_field
 from players.models import Club, Player, RatingList, RatingPeriod, Role, month_start
 from players.selectors import User, require_role
 from tournaments.models import Game, Result, Tournament
 
 _GAME_KEYS = {"list", "date", "white", "black", "result", "tournament", "round", "rated"}
-
-
-def _invalid(field: str, message: str) -> ValidationFailed:
-    return ValidationFailed(f"{field}: {message}", fields={field: [message]})
 
 
 def game_period_month(*, date: datetime.date, tournament: Tournament | None) -> datetime.date:
@@ -147,7 +143,7 @@ def _validate_games(
     index = 0
 
     def bad(field: str, message: str) -> ValidationFailed:
-        return _invalid(f"[{index}].{field}" if prefix_items else field, message)
+        return invalid_field(f"[{index}].{field}" if prefix_items else field, message)
 
     for index, item in enumerate(items):  # noqa: B007 - bad() reads the current index
         unknown = item.keys() - _GAME_KEYS
@@ -158,21 +154,9 @@ def _validate_games(
             tournament = tournaments.get(_id_of(item["tournament"]))
             if tournament is None:
                 raise bad("tournament", "No such tournament in this club.")
-        raw_list = item.get("list")
-        rating_list: RatingList | None
-        if raw_list is None:
-            if tournament is None:
-                raise bad("list", "Say which list the game is rated on.")
-            rating_list = lists_by_id[tournament.rating_list_id]
-        else:
-            kind = raw_list.kind if isinstance(raw_list, RatingList) else raw_list
-            rating_list = lists.get(kind)
-            if rating_list is None or (
-                isinstance(raw_list, RatingList) and raw_list.pk != rating_list.pk
-            ):
-                raise bad("list", "No such list in this club.")
-        if tournament is not None and tournament.rating_list_id != rating_list.pk:
-            raise bad("list", f"The tournament is rated on the {tournament.rating_list.kind} list.")
+        rating_list = _list_of(item.get("list"), tournament, lists, lists_by_id)
+        if isinstance(rating_list, str):
+            raise bad("list", rating_list)
         date = item.get("date")
         if not isinstance(date, datetime.date) or isinstance(date, datetime.datetime):
             raise bad("date", "A date is required.")
@@ -213,6 +197,27 @@ def _validate_games(
     return prepared
 
 
+def _list_of(
+    raw_list: RatingList | str | None,
+    tournament: Tournament | None,
+    lists: Mapping[str, RatingList],
+    lists_by_id: Mapping[int, RatingList],
+) -> RatingList | str:
+    """A game's list: the one named (a kind or a list of the club), else its tournament's;
+    or why it has none."""
+    if raw_list is None:
+        if tournament is None:
+            return "Say which list the game is rated on."
+        return lists_by_id[tournament.rating_list_id]
+    kind = raw_list.kind if isinstance(raw_list, RatingList) else raw_list
+    rating_list = lists.get(kind)
+    if rating_list is None or (isinstance(raw_list, RatingList) and raw_list.pk != rating_list.pk):
+        return "No such list in this club."
+    if tournament is not None and tournament.rating_list_id != rating_list.pk:
+        return f"The tournament is rated on the {tournament.rating_list.kind} list."
+    return rating_list
+
+
 def games_create_bulk(*, club: Club, by: User, games: Sequence[Mapping[str, Any]]) -> list[Game]:
     """Store every game or none (arbiter or above).
 
@@ -223,7 +228,7 @@ def games_create_bulk(*, club: Club, by: User, games: Sequence[Mapping[str, Any]
     """
     require_role(by, club, Role.ARBITER)
     if not games:
-        raise _invalid("games", "No games given.")
+        raise invalid_field("games", "No games given.")
     prepared = _prepare_games(club=club, items=games, prefix_items=True)
     return _games_store(prepared)
 
@@ -368,24 +373,24 @@ _TOURNAMENT_FIELDS = (
 def _clean_tournament(club: Club, values: dict[str, Any]) -> dict[str, Any]:
     name = (values.get("name") or "").strip()
     if not name:
-        raise _invalid("name", "A tournament needs a name.")
+        raise invalid_field("name", "A tournament needs a name.")
     values["name"] = name
     raw_list = values.get("rating_list")
     kind = raw_list.kind if isinstance(raw_list, RatingList) else raw_list
     rating_list = RatingList.objects.filter(club=club, kind=kind).first()
     if rating_list is None or (isinstance(raw_list, RatingList) and raw_list.pk != rating_list.pk):
-        raise _invalid("rating_list", "No such list in this club.")
+        raise invalid_field("rating_list", "No such list in this club.")
     values["rating_list"] = rating_list
     start, end = values.get("start_date"), values.get("end_date")
     if not isinstance(start, datetime.date):
-        raise _invalid("start_date", "A start date is required.")
+        raise invalid_field("start_date", "A start date is required.")
     if not isinstance(end, datetime.date):
-        raise _invalid("end_date", "An end date is required.")
+        raise invalid_field("end_date", "An end date is required.")
     if end < start:
-        raise _invalid("end_date", "The tournament cannot end before it starts.")
+        raise invalid_field("end_date", "The tournament cannot end before it starts.")
     rounds = values.get("rounds")
     if rounds is not None and (not isinstance(rounds, int) or not 1 <= rounds <= 99):
-        raise _invalid("rounds", "From 1 to 99.")
+        raise invalid_field("rounds", "From 1 to 99.")
     values["city"] = values.get("city") or ""
     return values
 
@@ -403,27 +408,17 @@ def tournament_create(
     import_digest: str | None = None,
 ) -> Tournament:
     require_role(by, club, Role.ARBITER)
-    values = _clean_tournament(
-        club,
-        {
-            "name": name,
-            "rating_list": rating_list,
-            "start_date": start_date,
-            "end_date": end_date,
-            "rounds": rounds,
-            "city": city,
-            "import_digest": import_digest,
-        },
-    )
     with transaction.atomic(durable=True):
-        try:
-            with transaction.atomic():
-                return Tournament.objects.create(club=club, **values)
-        except IntegrityError:
-            raise ConflictError(
-                "This tournament file was imported already.",
-                fields={"import_digest": ["Already imported."]},
-            ) from None
+        return tournament_add(
+            club=club,
+            name=name,
+            rating_list=rating_list,
+            start_date=start_date,
+            end_date=end_date,
+            rounds=rounds,
+            city=city,
+            import_digest=import_digest,
+        )
 
 
 def tournament_add(
@@ -467,7 +462,7 @@ def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> To
     require_role(by, tournament.club, Role.ARBITER)
     unknown = set(changes) - set(_TOURNAMENT_FIELDS)
     if unknown:
-        raise _invalid(sorted(unknown)[0], "Unknown field.")
+        raise invalid_field(sorted(unknown)[0], "Unknown field.")
     values = {field: getattr(tournament, field) for field in _TOURNAMENT_FIELDS}
     values.update(changes)
     values = _clean_tournament(tournament.club, values)
@@ -477,12 +472,12 @@ def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> To
         new_month = month_start(values["end_date"])
         if old_months:
             if values["rating_list"].pk != tournament.rating_list_id:
-                raise _invalid("rating_list", "The tournament has games on its list already.")
+                raise invalid_field("rating_list", "The tournament has games on its list already.")
             outside = games.exclude(
                 date__gte=values["start_date"], date__lte=values["end_date"]
             ).exists()
             if outside:
-                raise _invalid("end_date", "Some games fall outside the new dates.")
+                raise invalid_field("end_date", "Some games fall outside the new dates.")
             periods = _periods_locked(
                 rating_list_id=tournament.rating_list_id, months=old_months | {new_month}
             )

@@ -1,12 +1,13 @@
 """Benchmark the period close on a federation-sized list, against PostgreSQL's floor.
 
-Generates a club whose standard list has ``--players`` players and ``--games`` games in one
-month (default 200,000 and 1,000,000; ``BENCH_SCALE=small`` or ``--scale small``: 1%),
-runs ``VACUUM (ANALYZE)`` on what it generated (autovacuum is off on our benchmark
-machines; production's would have done both, and without statistics the planner guesses
-an empty table), then measures the preview, a naive close (an ORM loop, one player at a
-time, on a slice, rolled back), the real close twice and the floor three times. Prints one
-JSON object per line: ``{"name", "players", "games", "seconds", "peak_mb", ...}``.
+Generates (``tournaments/management/bench_data.py``) a club whose standard list has
+``--players`` players and ``--games`` games in one month (default 200,000 and 1,000,000;
+``BENCH_SCALE=small`` or ``--scale small``: 1%), runs ``VACUUM (ANALYZE)`` on what it
+generated (autovacuum is off on our benchmark machines; production's would have done both,
+and without statistics the planner guesses an empty table), then measures the preview, a
+naive close (an ORM loop, one player at a time, on a slice, rolled back), the real close
+twice and the floor three times. Prints one JSON object per line: ``{"name", "players",
+"games", "seconds", "peak_mb", ...}``.
 
 The floor is the time PostgreSQL alone needs to move the rows the close moves: COPY out
 what the close reads, COPY in the rows it wrote, UPDATE the rows it updates, rolled back;
@@ -33,21 +34,17 @@ one core's work than the wall-clock ``seconds``.
 
 from __future__ import annotations
 
-import datetime
 import json
 import os
-import random
 import resource
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import connection, connections, transaction
 from django.db.models import Q
 from django.utils import timezone
-from tqdm import tqdm
 
 from players import rating as engine
 from players.models import (
@@ -61,160 +58,18 @@ from players.models import (
     RatingRun,
 )
 from players.rating.period import GAME_RESULTS
-from players.services import club_create, k_for
+from players.services import k_for
 from tournaments.management import bench_floor
+from tournaments.management.bench_data import MONTH, generate
 from tournaments.models import Game
 from tournaments.services import period_close, period_preview
 
 FULL = {"players": 200_000, "games": 1_000_000}
-MONTH = datetime.date(2026, 10, 1)
-RESULTS = ["1-0"] * 36 + ["0-1"] * 30 + ["1/2-1/2"] * 32 + ["+-", "-+"]
 
 
 def _peak_mb() -> float:
     # Linux reports ru_maxrss in kilobytes.
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-
-
-def _copy(table: str, columns: tuple[str, ...], rows: Iterator[tuple[Any, ...]]) -> None:
-    with (
-        connection.wrap_database_errors,
-        connection.cursor() as cursor,
-        cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy,
-    ):
-        for row in rows:
-            copy.write_row(row)
-
-
-def _insert(model: Any, columns: tuple[str, ...], rows: Iterator[tuple[Any, ...]]) -> None:
-    """COPY on PostgreSQL, bulk_create in batches elsewhere."""
-    if connection.vendor == "postgresql":
-        _copy(model._meta.db_table, columns, rows)
-        return
-    batch: list[Any] = []
-    for row in rows:
-        batch.append(model(**dict(zip(columns, row, strict=True))))
-        if len(batch) >= 5000:
-            model.objects.bulk_create(batch)
-            batch = []
-    if batch:
-        model.objects.bulk_create(batch)
-
-
-def generate(*, players: int, games: int, seed: int, quiet: bool) -> tuple[RatingList, Any]:
-    """A club with ``players`` players and ``games`` games in October 2026 (fast: COPY)."""
-    rng = random.Random(seed)
-    users = get_user_model().objects
-    user = users.filter(username="bench").first() or users.create_superuser("bench")
-    slug = f"bench-{timezone.now():%Y%m%d%H%M%S%f}"
-    club = club_create(name=f"Benchmark federation {slug}", slug=slug, public=False, by=user)
-    rating_list = RatingList.objects.get(club=club, kind="standard")
-    now = timezone.now()
-    bar = tqdm(total=players * 2 + games, unit="row", disable=quiet or None, desc="generate")
-
-    def player_rows() -> Iterator[tuple[Any, ...]]:
-        for i in range(players):
-            bar.update()
-            yield (club.pk, f"Player {i:06d}", rng.randint(1940, 2016), "", "", "", True, now)
-
-    _insert(
-        Player,
-        ("club_id", "name", "birth_year", "sex", "federation", "title", "active", "created"),
-        player_rows(),
-    )
-    ids = list(Player.objects.filter(club=club).order_by("pk").values_list("pk", "birth_year"))
-
-    ratings: list[int | None] = []
-
-    def rating_rows() -> Iterator[tuple[Any, ...]]:
-        for player_id, birth_year in ids:
-            bar.update()
-            rating = (
-                None if rng.random() < 0.03 else max(1000, min(2800, int(rng.gauss(1750, 250))))
-            )
-            ratings.append(rating)
-            games_so_far = 0 if rating is None else rng.randint(0, 400)
-            reached = rating is not None and rating >= 2400
-            state = engine.PlayerState(rating, games_so_far, birth_year, reached)
-            k = k_for(rating_list=rating_list, state=state, k_override=None, period_year=MONTH.year)
-            yield (
-                player_id,
-                rating_list.pk,
-                rating,
-                games_so_far,
-                reached,
-                k.value,
-                k.reason.value,
-                "",
-                "[]",
-                rating,
-                games_so_far,
-                reached,
-                now,
-            )
-
-    _insert(
-        PlayerRating,
-        (
-            "player_id",
-            "rating_list_id",
-            "rating",
-            "rated_games",
-            "reached_2400",
-            "k_factor",
-            "k_reason",
-            "k_override_note",
-            "pool",
-            "entry_rating",
-            "entry_rated_games",
-            "entry_reached_2400",
-            "updated",
-        ),
-        rating_rows(),
-    )
-    period = RatingPeriod.objects.create(rating_list=rating_list, month=MONTH)
-    # Opponents of similar strength, as pairings make them: pair near neighbours by rating.
-    order = sorted(range(len(ids)), key=lambda i: ratings[i] or 0)
-
-    def game_rows() -> Iterator[tuple[Any, ...]]:
-        n = len(order)
-        for _ in range(games):
-            bar.update()
-            position = rng.randrange(n)
-            other = min(n - 1, max(0, position + rng.randint(-300, 300)))
-            if other == position:
-                other = (position + 1) % n
-            white, black = ids[order[position]][0], ids[order[other]][0]
-            day = MONTH.replace(day=rng.randint(1, 28))
-            yield (
-                club.pk,
-                rating_list.pk,
-                period.pk,
-                day,
-                white,
-                black,
-                rng.choice(RESULTS),
-                True,
-                now,
-            )
-
-    _insert(
-        Game,
-        (
-            "club_id",
-            "rating_list_id",
-            "period_id",
-            "date",
-            "white_id",
-            "black_id",
-            "result",
-            "rated",
-            "created",
-        ),
-        game_rows(),
-    )
-    bar.close()
-    return rating_list, user
 
 
 def naive_close(*, rating_list: RatingList, period: RatingPeriod, by: Any, slice_size: int) -> int:

@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 
-from players.admin import club_ids_with, is_superuser, report_domain_error, role_allows
+from players.admin.base import club_ids_with, is_superuser, report_domain_error, role_allows
 from players.errors import DomainError
 from players.models import Club, ListKind, Role
 from tournaments.services.imports import ImportReport, import_file

@@ -1,0 +1,123 @@
+"""Clubs and their members (owners change both)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+
+from players import services
+from players.admin.base import (
+    CLUB_FILTER,
+    ClubScopedAdmin,
+    ReadOnlyInline,
+)
+from players.models import (
+    Club,
+    Membership,
+    Role,
+)
+
+
+class MembershipInline(ReadOnlyInline):
+    # Shown only; memberships are changed on their own page, through membership_set.
+    model = Membership
+    fields = ("user", "role", "created")
+    show_change_link = True
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        return super().get_queryset(request).select_related("user")
+
+
+@admin.register(Club)
+class ClubAdmin(ClubScopedAdmin):
+    list_display = ("name", "slug", "public", "player_count", "created")
+    list_filter = ("public",)
+    search_fields = ("name", "slug")
+    readonly_fields = ("created",)
+    prepopulated_fields = {"slug": ("name",)}
+    club_lookup = "pk"
+    add_role = None
+    change_role = Role.OWNER
+    delete_role = None
+    inlines = [MembershipInline]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        # The slug is in every public URL of the club; it is set once.
+        return ("slug", "created") if obj is not None else ("created",)
+
+    def get_prepopulated_fields(self, request: HttpRequest, obj: Any = None) -> dict[str, Any]:
+        return {"slug": ("name",)} if obj is None else {}
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Deleting a club deletes its whole history; not a click in the admin.
+        return False
+
+    def service_save(self, request: HttpRequest, obj: Club, form: Any, change: bool) -> Club:
+        data = form.cleaned_data
+        if change:
+            return services.club_update(
+                club=obj, by=request.user, name=data["name"], public=data["public"]
+            )
+        return services.club_create(
+            name=data["name"], slug=data["slug"], public=data["public"], by=request.user
+        )
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        queryset: QuerySet[Any] = super().get_queryset(request)
+        annotated: QuerySet[Any] = queryset.annotate(players_total=Count("players"))
+        return annotated
+
+    @admin.display(description="players", ordering="players_total")
+    def player_count(self, obj: Club) -> int:
+        return int(getattr(obj, "players_total", 0))
+
+
+class MembershipForm(forms.ModelForm):  # type: ignore[type-arg]
+    # A username box instead of a select: a club owner must not get a list of every
+    # account on the site, and the user admin is not open to them.
+    user = forms.ModelChoiceField(
+        queryset=get_user_model()._default_manager.all(),
+        to_field_name="username",
+        widget=forms.TextInput,
+        label="Username",
+        error_messages={"invalid_choice": "No user with that username."},
+    )
+
+    class Meta:
+        model = Membership
+        fields = ("user", "club", "role")
+
+
+@admin.register(Membership)
+class MembershipAdmin(ClubScopedAdmin):
+    form = MembershipForm
+    list_display = ("user", "club", "role", "created")
+    list_filter = ("role", CLUB_FILTER)
+    search_fields = ("user__username", "user__email", "club__name")
+    list_select_related = ("user", "club")
+    add_role = Role.OWNER
+    change_role = Role.OWNER
+    delete_role = Role.OWNER
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        return ("user", "club", "created") if obj is not None else ()
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        return ("user", "club", "role", "created") if obj is not None else ("user", "club", "role")
+
+    def service_save(
+        self, request: HttpRequest, obj: Membership, form: Any, change: bool
+    ) -> Membership:
+        club = obj.club if change else form.cleaned_data["club"]
+        user = obj.user if change else form.cleaned_data["user"]
+        return services.membership_set(
+            club=club, user=user, role=form.cleaned_data["role"], by=request.user
+        )
+
+    def service_delete(self, request: HttpRequest, obj: Membership) -> None:
+        services.membership_remove(club=obj.club, user=obj.user, by=request.user)

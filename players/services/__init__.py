@@ -1,0 +1,40 @@
+"""Services for clubs, members, players, lists and K overrides: the only code that writes them.
+
+Every function is keyword-only, checks the caller's role through the selectors, owns its
+transaction and raises players.errors domain errors (never DRF or admin errors).
+
+Modules: :mod:`.clubs` (clubs and members), :mod:`.lists` (a list's rules and its next
+month), :mod:`.players` (players and the ratings they bring, one by one or in bulk for the
+imports), :mod:`.k_factor` (``k_for``, the K a player has for a period, and the officer's
+override). Callers import the services from here.
+"""
+
+from __future__ import annotations
+
+from players.services.clubs import club_create, club_update, membership_remove, membership_set
+from players.services.k_factor import k_for, k_override_set
+from players.services.lists import LIST_RULES, next_period_month, rating_list_update
+from players.services.players import (
+    PLAYER_FIELDS,
+    player_create,
+    player_delete,
+    player_update,
+    players_add_bulk,
+)
+
+__all__ = [
+    "LIST_RULES",
+    "PLAYER_FIELDS",
+    "club_create",
+    "club_update",
+    "k_for",
+    "k_override_set",
+    "membership_remove",
+    "membership_set",
+    "next_period_month",
+    "player_create",
+    "player_delete",
+    "player_update",
+    "players_add_bulk",
+    "rating_list_update",
+]

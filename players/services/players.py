@@ -1,0 +1,349 @@
+"""Players: create (one, or many for an import), update and delete; the ratings they bring."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+
+from players import rating as engine
+from players.bulk import insert_rows
+from players.errors import ConflictError, ValidationFailed, invalid_field
+from players.models import (
+    RATING_MAX,
+    RATING_MIN,
+    Club,
+    KFactorChange,
+    ListKind,
+    Player,
+    PlayerRating,
+    RatingList,
+    RatingPeriod,
+    Role,
+    Sex,
+    Title,
+)
+from players.selectors import User, require_role
+from players.services.k_factor import k_for
+from players.services.lists import next_period_month
+
+# The player's own fields, as the services accept them (the admin's forms use the same).
+PLAYER_FIELDS = (
+    "name",
+    "birth_date",
+    "birth_year",
+    "sex",
+    "federation",
+    "title",
+    "fide_id",
+    "active",
+)
+
+
+def _clean_player_fields(values: Mapping[str, Any]) -> dict[str, Any]:
+    cleaned = dict(values)
+    if "name" in cleaned:
+        name = (cleaned["name"] or "").strip()
+        if not name:
+            raise invalid_field("name", "A player needs a name.")
+        cleaned["name"] = name
+    birth_date = cleaned.get("birth_date")
+    if birth_date is not None:
+        # The year follows the date so the two cannot disagree.
+        if cleaned.get("birth_year") not in (None, birth_date.year):
+            raise invalid_field("birth_year", "Does not match the birth date.")
+        cleaned["birth_year"] = birth_date.year
+    year = cleaned.get("birth_year")
+    if year is not None and not 1850 <= year <= 2200:
+        raise invalid_field("birth_year", "Not a plausible birth year.")
+    if cleaned.get("sex") not in (None, "", *Sex.values):
+        raise invalid_field("sex", f"Use one of {', '.join(Sex.values)} or leave it blank.")
+    if cleaned.get("title") not in (None, "", *Title.values):
+        raise invalid_field("title", f"Use one of {', '.join(Title.values)} or leave it blank.")
+    for field in ("sex", "title", "federation"):
+        if field in cleaned and cleaned[field] is None:
+            cleaned[field] = ""
+    return cleaned
+
+
+def player_create(
+    *,
+    club: Club,
+    by: User,
+    name: str,
+    birth_date: datetime.date | None = None,
+    birth_year: int | None = None,
+    sex: str = "",
+    federation: str = "",
+    title: str = "",
+    fide_id: int | None = None,
+    active: bool = True,
+    ratings: Sequence[Mapping[str, Any]] = (),
+) -> Player:
+    """A new player on every list of the club (arbiter or above).
+
+    ``ratings`` enters the player's existing ratings, e.g. ``[{"list": "standard",
+    "rating": 1850, "rated_games": 45, "reached_2400": False}]`` (rating None = unrated);
+    they are recorded as the start of the player's history. Lists not named start unrated.
+    """
+    require_role(by, club, Role.ARBITER)
+    fields = _clean_player_fields(
+        {
+            "name": name,
+            "birth_date": birth_date,
+            "birth_year": birth_year,
+            "sex": sex,
+            "federation": federation,
+            "title": title,
+            "fide_id": fide_id,
+            "active": active,
+        }
+    )
+    with transaction.atomic(durable=True):
+        lists = {rl.kind: rl for rl in RatingList.objects.filter(club=club)}
+        entries = _entries_by_kind(ratings, lists)
+        if fide_id is not None and Player.objects.filter(club=club, fide_id=fide_id).exists():
+            raise invalid_field("fide_id", "Another player of the club has this FIDE ID.")
+        player = Player.objects.create(club=club, **fields)
+        _ratings_create(new=[(player, entries)], lists=lists.values(), by=by)
+    return player
+
+
+def _entries_by_kind(
+    ratings: Sequence[Mapping[str, Any]], lists: Mapping[str, RatingList]
+) -> dict[str, dict[str, Any]]:
+    entries: dict[str, dict[str, Any]] = {}
+    for index, entry in enumerate(ratings):
+        prefix = f"ratings[{index}]"
+        raw_kind = entry.get("list")
+        kind = raw_kind.kind if isinstance(raw_kind, RatingList) else str(raw_kind)
+        if kind not in lists:
+            raise invalid_field(f"{prefix}.list", f"Use one of {', '.join(ListKind.values)}.")
+        if kind in entries:
+            raise invalid_field(f"{prefix}.list", "This list is given twice.")
+        rating = entry.get("rating")
+        if rating is not None and (
+            isinstance(rating, bool)
+            or not isinstance(rating, int)
+            or not RATING_MIN <= rating <= RATING_MAX
+        ):
+            raise invalid_field(
+                f"{prefix}.rating", f"A whole number from {RATING_MIN} to {RATING_MAX}."
+            )
+        games = entry.get("rated_games", 0) or 0
+        if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+            raise invalid_field(f"{prefix}.rated_games", "A whole number, 0 or more.")
+        entries[kind] = {
+            "rating": rating,
+            "rated_games": games,
+            "reached_2400": bool(entry.get("reached_2400", False))
+            or (rating is not None and rating >= 2400),
+        }
+    return entries
+
+
+def player_update(*, player: Player, by: User, **changes: Any) -> Player:
+    """Change a player's details (arbiter or above). Ratings change only through closes;
+    the K depends on the birth year only from the next close on."""
+    require_role(by, player.club, Role.ARBITER)
+    unknown = set(changes) - set(PLAYER_FIELDS)
+    if unknown:
+        raise invalid_field(sorted(unknown)[0], "This field cannot be changed here.")
+    merged = {field: getattr(player, field) for field in PLAYER_FIELDS}
+    # Giving only a year drops a date that would contradict it.
+    old_date = merged["birth_date"]
+    if (
+        "birth_year" in changes
+        and "birth_date" not in changes
+        and old_date is not None
+        and old_date.year != changes["birth_year"]
+    ):
+        merged["birth_date"] = None
+    merged.update(changes)
+    fields = _clean_player_fields(merged)
+    with transaction.atomic(durable=True):
+        fide_id = fields.get("fide_id")
+        if (
+            fide_id is not None
+            and Player.objects.filter(club=player.club_id, fide_id=fide_id)
+            .exclude(pk=player.pk)
+            .exists()
+        ):
+            raise invalid_field("fide_id", "Another player of the club has this FIDE ID.")
+        for field, value in fields.items():
+            setattr(player, field, value)
+        player.save()
+    return player
+
+
+def player_delete(*, player: Player, by: User) -> None:
+    """Delete a player who has no games and no published history (arbiter or above)."""
+    require_role(by, player.club, Role.ARBITER)
+    with transaction.atomic(durable=True):
+        if player.games_as_white.exists() or player.games_as_black.exists():
+            raise ConflictError("The player has games; mark them inactive instead.")
+        if player.rating_changes.exists():
+            raise ConflictError("The player has published ratings; mark them inactive instead.")
+        player.delete()
+
+
+def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any]]) -> list[Player]:
+    """Create many players at once inside the caller's transaction (imports).
+
+    Each item takes player_create's keyword arguments (``name``, ``birth_date``, ...,
+    ``ratings``) and is validated the same way; errors name the item (``[3].name``). Set-based:
+    one query for the FIDE IDs, the lists' next months computed once, bulk inserts. The
+    caller checks the role (arbiter or above) and owns the transaction, so an import stores
+    its players, tournament and games all or nothing.
+    """
+    if not players:
+        return []
+    lists = {rl.kind: rl for rl in RatingList.objects.filter(club=club)}
+    cleaned: list[tuple[dict[str, Any], dict[str, dict[str, Any]]]] = []
+    seen_fide: set[int] = set()
+    for index, item in enumerate(players):
+        fields, entries = _bulk_item_cleaned(index, item, lists)
+        fide_id = fields.get("fide_id")
+        if fide_id is not None:
+            if fide_id in seen_fide:
+                raise invalid_field(f"[{index}].fide_id", "Given to two new players.")
+            seen_fide.add(fide_id)
+        cleaned.append((fields, entries))
+    taken = {
+        fide_id
+        for fide_id in Player.objects.filter(club=club, fide_id__in=sorted(seen_fide)).values_list(
+            "fide_id", flat=True
+        )
+        if fide_id is not None
+    }
+    if taken:
+        raise invalid_field("fide_id", f"Another player of the club has FIDE ID {min(taken)}.")
+    created = Player.objects.bulk_create(
+        [Player(club=club, **fields) for fields, _ in cleaned], batch_size=2000
+    )
+    new = zip(created, (entries for _, entries in cleaned), strict=True)
+    _ratings_create(new=new, lists=lists.values(), by=by)
+    return created
+
+
+def _bulk_item_cleaned(
+    index: int, item: Mapping[str, Any], lists: Mapping[str, RatingList]
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """One item of players_add_bulk cleaned as player_create would; errors name the item."""
+    values = {field: item[field] for field in PLAYER_FIELDS if field in item}
+    try:
+        fields = _clean_player_fields({"name": item.get("name"), **values})
+        entries = _entries_by_kind(item.get("ratings", ()), lists)
+    except ValidationFailed as error:
+        raise ValidationFailed(
+            f"[{index}].{error.message}",
+            fields={f"[{index}].{key}": value for key, value in error.fields.items()},
+        ) from None
+    return fields, entries
+
+
+_RATING_FIELDS = (
+    "player",
+    "rating_list",
+    "rating",
+    "rated_games",
+    "reached_2400",
+    "k_factor",
+    "k_reason",
+    "entry_rating",
+    "entry_rated_games",
+    "entry_reached_2400",
+    "entry_month",
+)
+_K_FIELDS = (
+    "player",
+    "rating_list",
+    "effective_month",
+    "old_k",
+    "new_k",
+    "new_reason",
+    "reason",
+    "note",
+    "created_by",
+)
+
+
+def _ratings_create(
+    *,
+    new: Iterable[tuple[Player, Mapping[str, Mapping[str, Any]]]],
+    lists: Iterable[RatingList],
+    by: User,
+) -> None:
+    """New players' states on every list of the club, from the ratings they bring
+    (``entries`` by list kind; a list not named starts unrated), with the K the rules give
+    recorded as their first KFactorChange. Bulk rows: one player or a whole import."""
+    # The lists' next month and whether they have history are the same for every player.
+    list_facts = []
+    for rating_list in lists:
+        month = next_period_month(rating_list=rating_list)
+        has_history = (
+            RatingPeriod.objects.filter(rating_list=rating_list)
+            .exclude(status=RatingPeriod.Status.OPEN)
+            .exists()
+        )
+        list_facts.append((rating_list, month, has_history))
+    rating_rows: list[tuple[Any, ...]] = []
+    k_rows: list[tuple[Any, ...]] = []
+    for player, entries in new:
+        standard = _entered_standard(entries)
+        for rating_list, month, has_history in list_facts:
+            entry = entries.get(rating_list.kind, {})
+            rating = entry.get("rating")
+            rated_games = entry.get("rated_games", 0)
+            reached = entry.get("reached_2400", False)
+            state = engine.PlayerState(rating, rated_games, player.birth_year, reached)
+            k = k_for(
+                rating_list=rating_list,
+                state=state,
+                k_override=None,
+                period_year=month.year,
+                standard_rating=standard,
+            )
+            # entry_*: the start of the history. A list with published history: the player
+            # appears from the next list on (entry_month).
+            rating_rows.append(
+                (
+                    player.pk,
+                    rating_list.pk,
+                    rating,
+                    rated_games,
+                    reached,
+                    k.value,
+                    k.reason.value,
+                    rating,
+                    rated_games,
+                    reached,
+                    month if has_history else None,
+                )
+            )
+            reason = engine.k_change_reason(None, k)
+            if reason is not None:
+                k_rows.append(
+                    (
+                        player.pk,
+                        rating_list.pk,
+                        month,
+                        None,
+                        k.value,
+                        k.reason.value,
+                        reason.value,
+                        "entered when the player joined",
+                        by.pk,
+                    )
+                )
+    insert_rows(PlayerRating, _RATING_FIELDS, rating_rows)
+    insert_rows(KFactorChange, _K_FIELDS, k_rows)
+
+
+def _entered_standard(entries: Mapping[str, Mapping[str, Any]]) -> int | None:
+    """A new player's standard rating in force: the one entered (nothing is published for
+    them yet). On rapid and blitz an unrated player counts as rated with it, K included."""
+    rating: int | None = entries.get(ListKind.STANDARD, {}).get("rating")
+    return rating

@@ -1,0 +1,49 @@
+"""The chart geometry of players/charts.py, worked out by hand from its constants.
+
+The plot area is 720 x 260 less the margins (left 52, right 36, top 16, bottom 36):
+632 wide from x = 52, 208 high from y = 16.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from players.charts import history_chart, lines_chart
+
+
+def test_lines_share_the_axes_and_a_missing_period_is_a_gap() -> None:
+    chart = lines_chart(
+        {
+            "Standard": [("2025-01", 1800), ("2025-03", 1850)],
+            "Rapid": [("2025-02", 1700)],
+            "Blitz": [],
+        }
+    )
+    assert chart is not None
+    # Three periods in all: at the left edge, the middle and the right edge.
+    assert chart.labels == ["2025-01", "2025-02", "2025-03"]
+    assert [line.label for line in chart.lines] == ["Standard", "Rapid"]
+    standard, rapid = chart.lines
+    # Ratings 1700-1850: a span of 150 gives the step 25 (150 / 25 = 6 lines), the axis runs
+    # from 1675 to 1875 (a quarter step beyond each end, rounded out), 208 px for 200 points.
+    assert [t.label for t in chart.y_ticks] == [str(v) for v in range(1675, 1876, 25)]
+    assert [(p.x, p.y) for p in standard.points] == [(52, 16 + 208 * 75 / 200), (684, 42)]
+    assert [(p.x, p.y) for p in rapid.points] == [(52 + 316, 16 + 208 * 175 / 200)]
+    assert standard.polyline == "52.0,94.0 684.0,42.0"
+    assert (chart.lowest, chart.highest) == (1700, 1850)
+    assert (chart.first_label, chart.last_label) == ("2025-01", "2025-03")
+
+
+def test_one_period_sits_in_the_middle() -> None:
+    chart = history_chart([("2025-05", 2000)])
+    assert chart is not None
+    (point,) = chart.points
+    assert point.x == pytest.approx(52 + 632 / 2)
+    # A flat line: the span counts as 40 (step 10), so 2000 sits between 1990 and 2010.
+    assert [t.label for t in chart.y_ticks] == ["1990", "2000", "2010"]
+    assert point.y == pytest.approx(16 + 208 / 2)
+
+
+def test_no_points_no_chart() -> None:
+    assert history_chart([]) is None
+    assert lines_chart({"Standard": [], "Rapid": []}) is None

@@ -1,0 +1,252 @@
+"""Rating periods and their actions: preview, close (after a confirmation), reopen, replay."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+
+from players.admin.base import (
+    LIST_CLUB_FILTER,
+    ClubScopedAdmin,
+    report_domain_error,
+    role_allows,
+)
+from players.errors import DomainError
+from players.models import (
+    KChangeReason,
+    KReason,
+    Player,
+    RatingChange,
+    RatingPeriod,
+    RatingRun,
+    Role,
+)
+from tournaments import services
+from tournaments.selectors import periods_close_outlook
+
+
+@admin.register(RatingPeriod)
+class RatingPeriodAdmin(ClubScopedAdmin):
+    list_display = ("label", "rating_list", "status", "games_count", "closed_by", "closed_at")
+    list_filter = ("status", "rating_list__kind", LIST_CLUB_FILTER)
+    search_fields = ("rating_list__club__name",)
+    list_select_related = ("rating_list__club", "closed_by")
+    date_hierarchy = "month"
+    ordering = ("rating_list", "-month")
+    readonly_fields = ("rating_list", "month", "status", "closed_by", "closed_at")
+    club_lookup = "rating_list__club"
+    # Periods appear when games are entered; their state changes only through the actions.
+    add_role = None
+    change_role = None
+    delete_role = None
+    read_only = True
+    actions = ["preview_period", "close_period", "reopen_period", "replay_list"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        queryset: QuerySet[Any] = super().get_queryset(request)
+        annotated: QuerySet[Any] = queryset.annotate(games_total=Count("games"))
+        return annotated
+
+    @admin.display(description="period", ordering="month")
+    def label(self, obj: RatingPeriod) -> str:
+        return obj.label
+
+    @admin.display(description="games", ordering="games_total")
+    def games_count(self, obj: RatingPeriod) -> int:
+        return int(getattr(obj, "games_total", 0))
+
+    def has_period_action_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return role_allows(request, Role.OFFICER, self._obj_club_id(obj))
+
+    def _allowed(self, request: HttpRequest, periods: Sequence[RatingPeriod]) -> bool:
+        if all(self.has_period_action_permission(request, p) for p in periods):
+            return True
+        messages.error(request, "This needs the rating officer role in the period's club.")
+        return False
+
+    def _periods(self, queryset: QuerySet[RatingPeriod]) -> list[RatingPeriod]:
+        return list(queryset.select_related("rating_list__club").order_by("rating_list", "month"))
+
+    @admin.action(description="Preview the close (writes nothing)", permissions=["period_action"])
+    def preview_period(
+        self, request: HttpRequest, queryset: QuerySet[RatingPeriod]
+    ) -> HttpResponse | None:
+        periods = self._periods(queryset)
+        if len(periods) != 1:
+            messages.error(request, "Select exactly one period to preview.")
+            return None
+        if not self._allowed(request, periods):
+            return None
+        period = periods[0]
+        try:
+            preview = services.period_preview(period=period, by=request.user)
+        except DomainError as error:
+            report_domain_error(request, error, prefix=f"{period}: ")
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Preview of {period}",
+            "opts": self.opts,
+            "period": period,
+            "preview": preview,
+            "rows": preview_rows(preview),
+            "k_changes": preview_k_changes(preview),
+            "can_close": period.status != RatingPeriod.Status.CLOSED,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/tournaments/ratingperiod/preview.html", context)
+
+    @admin.action(description="Close the period (publish the list)", permissions=["period_action"])
+    def close_period(
+        self, request: HttpRequest, queryset: QuerySet[RatingPeriod]
+    ) -> HttpResponse | None:
+        periods = self._periods(queryset)
+        if not self._allowed(request, periods):
+            return None
+        if not periods:
+            # Selected ids outside the user's clubs fall out of the scoped queryset.
+            messages.error(request, "None of the selected periods is in your clubs.")
+            return None
+        # Publishing is undone only by a reopen and a replay: ask first, as Django's own
+        # delete action does. The confirmation (or the preview) posts back post=yes.
+        if request.POST.get("post") != "yes":
+            return self._confirm_close(request, periods)
+        self._each_period(request, periods, services.period_close, "closed")
+        return None
+
+    def _confirm_close(self, request: HttpRequest, periods: list[RatingPeriod]) -> HttpResponse:
+        items = periods_close_outlook(periods=periods)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Close the period?" if len(items) == 1 else "Close the periods?",
+            "opts": self.opts,
+            "items": items,
+            "can_close": any(not item.refusal for item in items),
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(
+            request, "admin/tournaments/ratingperiod/close_confirmation.html", context
+        )
+
+    @admin.action(description="Reopen the period (for corrections)", permissions=["period_action"])
+    def reopen_period(self, request: HttpRequest, queryset: QuerySet[RatingPeriod]) -> None:
+        periods = self._periods(queryset)
+        if self._allowed(request, periods):
+            self._each_period(request, periods, services.period_reopen, "reopened")
+
+    def _each_period(
+        self,
+        request: HttpRequest,
+        periods: list[RatingPeriod],
+        service: Callable[..., Any],
+        done: str,
+    ) -> None:
+        """Run ``service`` on each period in turn (list and month order); a refusal is an
+        error message for that period and the others go on."""
+        for period in periods:
+            try:
+                run = service(period=period, by=request.user)
+            except DomainError as error:
+                report_domain_error(request, error, prefix=f"{period}: ")
+            else:
+                messages.success(request, f"{period}: {done}. {run_summary(run)}")
+
+    @admin.action(
+        description="Replay the list from its reopened periods", permissions=["period_action"]
+    )
+    def replay_list(self, request: HttpRequest, queryset: QuerySet[RatingPeriod]) -> None:
+        periods = self._periods(queryset)
+        if not self._allowed(request, periods):
+            return
+        lists = {p.rating_list_id: p.rating_list for p in periods}
+        for rating_list in lists.values():
+            try:
+                run = services.list_replay(rating_list=rating_list, by=request.user)
+            except DomainError as error:
+                report_domain_error(request, error, prefix=f"{rating_list}: ")
+            else:
+                messages.success(request, f"{rating_list}: replayed. {run_summary(run)}")
+
+
+def run_summary(run: Any) -> str:
+    if isinstance(run, RatingRun):
+        periods = ", ".join(run.periods) or "no periods"
+        return f"{run.players_changed} player(s) changed ({periods})."
+    return ""
+
+
+@dataclass(frozen=True)
+class PreviewRow:
+    """One line of the preview table: what the close would publish for a player."""
+
+    player: str
+    rating_before: int | None
+    rating_after: int | None
+    change: int | None
+    change_unrounded: str
+    k_factor: int | None
+    k_reason: str
+    games: int
+    score: str
+    expected: str
+    event: str
+    k_next: str
+
+
+def _number(value: Any, places: int = 2) -> str:
+    if value is None:
+        return ""
+    return f"{float(value):.{places}f}"
+
+
+def preview_rows(plan: services.PeriodPlan) -> list[PreviewRow]:
+    """The plan's changes, with player names (one query) and labels, best rating first."""
+    names = dict(
+        Player.objects.filter(pk__in=[c.player_id for c in plan.changes]).values_list("pk", "name")
+    )
+    k_labels = dict(KReason.choices)
+    events = dict(RatingChange.Event.choices)
+    rows = [
+        PreviewRow(
+            player=names.get(c.player_id, str(c.player_id)),
+            rating_before=c.rating_before,
+            rating_after=c.rating_after,
+            change=c.change,
+            change_unrounded=_number(c.change_unrounded),
+            k_factor=c.k_factor,
+            k_reason=k_labels.get(c.k_reason, c.k_reason),
+            games=c.games,
+            score=_number(c.score, 1),
+            expected=_number(c.expected),
+            event=events.get(c.event, c.event),
+            k_next=f"{c.k_next.value} ({k_labels.get(c.k_next.reason, c.k_next.reason)})",
+        )
+        for c in plan.changes
+    ]
+    rows.sort(key=lambda r: (r.rating_after is None, -(r.rating_after or 0), r.player))
+    return rows
+
+
+def preview_k_changes(plan: services.PeriodPlan) -> list[dict[str, Any]]:
+    names = dict(
+        Player.objects.filter(pk__in=[k.player_id for k in plan.k_changes]).values_list(
+            "pk", "name"
+        )
+    )
+    reasons = dict(KChangeReason.choices)
+    return [
+        {
+            "player": names.get(k.player_id, str(k.player_id)),
+            "old": "" if k.old is None else k.old.value,
+            "new": k.new.value,
+            "reason": reasons.get(k.reason, k.reason),
+        }
+        for k in plan.k_changes
+    ]

@@ -1,0 +1,310 @@
+"""The TRF reader: a whole file, both sides of every game checked against each other."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date
+
+from tournaments.interchange.records import (
+    ByeKind,
+    ParsedBye,
+    ParsedGame,
+    ParsedPlayer,
+    ParsedTournament,
+    ParseWarning,
+    ProgressCallback,
+)
+from tournaments.interchange.source import ErrorCollector, decode_source, progress_ticker
+from tournaments.interchange.trf.layout import (
+    HEADER_CODES,
+    NO_ROUND,
+    WHITE_CODE_RESULT,
+    RoundEntry,
+)
+from tournaments.interchange.trf.lines import header_date, parse_player_line, read_round_dates
+
+_EXTRA_CODE = re.compile(r"[0-9]{3}|[A-Z]{2}[A-Z0-9]")
+
+
+def parse_trf(source: str | bytes, *, progress: ProgressCallback | None = None) -> ParsedTournament:
+    """Read a TRF16 or TRF-2026 file.
+
+    Returns the tournament with each game once (from the lower start number's line) and
+    every bye; raises :class:`~tournaments.interchange.records.InterchangeError` listing
+    every malformed line and every contradiction between two players' lines.
+    ``progress`` is called with the number of lines read so far.
+    """
+    warnings: list[ParseWarning] = []
+    errors = ErrorCollector()
+    text = decode_source(source, legacy_fallback=True, warnings=warnings)
+    records = _read_records(text, errors, warnings, progress)
+    headers, players = records.headers, records.players
+    start_date = header_date(headers.get("042"), errors)
+    end_date = header_date(headers.get("052"), errors)
+    if start_date and end_date and end_date < start_date:
+        errors.add(headers["052"][0], f"end date {end_date} is before start date {start_date}")
+    round_dates = read_round_dates(records.round_dates_line, errors)
+    if not players:
+        errors.add(0, "the file has no player lines (001)")
+    # Lines with errors were left out, so pairing them up now would only add noise.
+    errors.raise_if_any()
+
+    rounds = _rounds(records, len(round_dates), warnings)
+    _check_player_count(headers.get("062"), len(players), warnings, errors)
+    _check_round_dates(round_dates, start_date, end_date, records.round_dates_line, warnings)
+    round_dates = round_dates + (None,) * (rounds - len(round_dates))
+
+    name = headers.get("012", (0, ""))[1]
+    time_control = headers.get("122", (0, ""))[1]
+    games, byes = _pair_up(
+        players, records.rounds_of, rounds, round_dates, name, time_control, errors, warnings
+    )
+    errors.raise_if_any()
+    return ParsedTournament(
+        name=name,
+        city=headers.get("022", (0, ""))[1],
+        federation=headers.get("032", (0, ""))[1],
+        start_date=start_date,
+        end_date=end_date,
+        rounds=rounds,
+        round_dates=round_dates,
+        players=tuple(players.values()),
+        games=tuple(games),
+        byes=tuple(byes),
+        warnings=tuple(warnings),
+        tournament_type=headers.get("092", (0, ""))[1],
+        time_control=time_control,
+        extra_headers={code: tuple(values) for code, values in records.extra.items()},
+    )
+
+
+@dataclass(frozen=True)
+class _Records:
+    """A file's records as read, line by line, before the two sides of games are paired."""
+
+    #: code -> (line, text) of the first 012-122 header of each code
+    headers: dict[str, tuple[int, str]]
+    #: other codes (TRF26's, programs' XX? extensions) -> their texts in file order
+    extra: dict[str, list[str]]
+    round_dates_line: tuple[int, str] | None
+    players: dict[int, ParsedPlayer]
+    rounds_of: dict[int, list[RoundEntry]]
+
+
+def _read_records(
+    text: str,
+    errors: ErrorCollector,
+    warnings: list[ParseWarning],
+    progress: ProgressCallback | None,
+) -> _Records:
+    tick = progress_ticker(progress)
+    headers: dict[str, tuple[int, str]] = {}
+    extra: dict[str, list[str]] = defaultdict(list)
+    round_dates_line: tuple[int, str] | None = None
+    players: dict[int, ParsedPlayer] = {}
+    rounds_of: dict[int, list[RoundEntry]] = {}
+    line_no = 0
+    for line_no, raw in enumerate(text.splitlines(), start=1):
+        tick(line_no)
+        line = raw.rstrip()
+        if not line or line.startswith("###"):
+            continue
+        code = line[:3]
+        if code != "001" and code not in HEADER_CODES and not _EXTRA_CODE.fullmatch(code):
+            errors.add(
+                line_no,
+                "not a TRF record: a line starts with a record code such as 001 or 012",
+            )
+            continue
+        if len(line) > 3 and line[3] != " ":
+            errors.add(line_no, f"column 4 must be blank after the record code {code!r}")
+            continue
+        if code == "001":
+            parsed = parse_player_line(line, line_no, errors, warnings)
+            if parsed is None:
+                continue
+            player, entries = parsed
+            assert player.start_no is not None  # parse_player_line guarantees it
+            if player.start_no in players:
+                first = players[player.start_no].line
+                errors.add(
+                    line_no,
+                    f"start number {player.start_no} is used twice (first on line {first})",
+                    first,
+                )
+                continue
+            players[player.start_no] = player
+            rounds_of[player.start_no] = entries
+        elif code in HEADER_CODES:
+            if code == "132":
+                round_dates_line = (line_no, line)
+            elif code in headers:
+                warnings.append(
+                    ParseWarning(line_no, f"header {code} repeated; line {headers[code][0]} used")
+                )
+            else:
+                headers[code] = (line_no, line[4:].strip())
+        else:
+            extra[code].append(line[4:].strip())
+    if progress is not None:
+        progress(line_no)
+    return _Records(headers, extra, round_dates_line, players, rounds_of)
+
+
+def _rounds(records: _Records, dated: int, warnings: list[ParseWarning]) -> int:
+    """The number of rounds: the longest line, the round dates, or the declared number."""
+    rounds = max(len(entries) for entries in records.rounds_of.values())
+    rounds = max(rounds, dated)
+    # TRF26 142 (or JaVaFo's XXR) declares the rounds: a line may stop before the last ones.
+    declared_rounds = records.extra.get("142") or records.extra.get("XXR")
+    if declared_rounds:
+        value = declared_rounds[0].strip()
+        if value.isdigit() and int(value) >= rounds:
+            rounds = int(value)
+        else:
+            warnings.append(
+                ParseWarning(0, f"the file declares {value!r} rounds; the lines show {rounds}")
+            )
+    return rounds
+
+
+def _pair_up(
+    players: dict[int, ParsedPlayer],
+    rounds_of: dict[int, list[RoundEntry]],
+    rounds: int,
+    round_dates: tuple[date | None, ...],
+    tournament: str,
+    time_control: str,
+    errors: ErrorCollector,
+    warnings: list[ParseWarning],
+) -> tuple[list[ParsedGame], list[ParsedBye]]:
+    """Match both sides of every game; each game is emitted once, byes for every other round."""
+    games: list[ParsedGame] = []
+    byes: list[ParsedBye] = []
+    refs = {start_no: player.ref() for start_no, player in players.items()}
+    numbers = f"{min(players)}-{max(players)}"
+    pab_line: dict[int, int] = {}
+    for start_no, player in players.items():
+        entries = rounds_of[start_no]
+        line = player.line
+        for index in range(rounds):
+            opponent, colour, code = entries[index] if index < len(entries) else NO_ROUND
+            round_no = index + 1
+            if opponent == 0:
+                _check_pab(code, round_no, line, pab_line, warnings)
+                byes.append(
+                    ParsedBye(round_no, refs[start_no], ByeKind(code), round_dates[index], line)
+                )
+                continue
+            other = players.get(opponent)
+            if other is None or opponent == start_no:
+                errors.add(line, _unknown_opponent(round_no, start_no, opponent, numbers))
+                continue
+            other_entries = rounds_of[opponent]
+            other_opponent, other_colour, other_code = (
+                other_entries[index] if index < len(other_entries) else NO_ROUND
+            )
+            if other_opponent != start_no:
+                said = _other_side(opponent, other_opponent, other_code)
+                why = f"this line pairs {start_no} with {opponent}, but line {other.line} {said}"
+                errors.add(line, f"round {round_no}: {why}", other.line)
+                continue
+            if start_no > opponent:
+                continue  # checked and emitted from the opponent's (lower) line
+            if (colour and colour == other_colour) or bool(colour) != bool(other_colour):
+                sides = f"{start_no} ({colour or '-'}) and {opponent} ({other_colour or '-'}"
+                why = f"colours of {sides}, line {other.line}) are not opposite"
+                errors.add(line, f"round {round_no}: {why}", other.line)
+                continue
+            # The table's keys are exactly the complementary pairs, in either order.
+            if (code, other_code) not in WHITE_CODE_RESULT:
+                why = f"results disagree: {start_no} has {code!r}, {opponent} has {other_code!r}"
+                errors.add(line, f"round {round_no}: {why} on line {other.line}", other.line)
+                continue
+            if colour == "b":
+                white, black, white_code, black_code = opponent, start_no, other_code, code
+            else:
+                # No colours (allowed for forfeits only): the lower start number takes White.
+                white, black, white_code, black_code = start_no, opponent, code, other_code
+            result, rated, note = WHITE_CODE_RESULT[(white_code, black_code)]
+            games.append(
+                ParsedGame(
+                    round=round_no,
+                    date=round_dates[index],
+                    white=refs[white],
+                    black=refs[black],
+                    result=result,
+                    rated=rated,
+                    note=note,
+                    line=line,
+                    tournament=tournament,
+                    time_control=time_control,
+                    other_line=other.line,
+                )
+            )
+    return games, byes
+
+
+def _unknown_opponent(round_no: int, start_no: int, opponent: int, numbers: str) -> str:
+    if opponent == start_no:
+        return f"round {round_no}: opponent {opponent} is the player themselves"
+    return f"round {round_no}: opponent {opponent} is not a start number in this file ({numbers})"
+
+
+def _other_side(opponent: int, other_opponent: int, other_code: str) -> str:
+    """What the opponent's line says instead of pairing them back."""
+    if other_opponent:
+        return f"pairs {opponent} with {other_opponent}"
+    return f"gives {opponent} no opponent ({other_code})"
+
+
+def _check_pab(
+    code: str, round_no: int, line: int, pab_line: dict[int, int], warnings: list[ParseWarning]
+) -> None:
+    """A round has one pairing-allocated bye (U) at most; a second one is worth a warning."""
+    if code != "U":
+        return
+    if round_no in pab_line:
+        warnings.append(
+            ParseWarning(
+                line,
+                f"round {round_no}: second pairing-allocated bye (U); "
+                f"the first is on line {pab_line[round_no]}",
+            )
+        )
+    pab_line.setdefault(round_no, line)
+
+
+def _check_player_count(
+    header: tuple[int, str] | None,
+    found: int,
+    warnings: list[ParseWarning],
+    errors: ErrorCollector,
+) -> None:
+    if header is None or not header[1]:
+        return
+    line_no, text = header
+    if not text.isdigit():
+        errors.add(line_no, f"number of players (062) {text!r} is not a number")
+    elif int(text) != found:
+        warnings.append(
+            ParseWarning(line_no, f"header 062 says {int(text)} players; the file has {found}")
+        )
+
+
+def _check_round_dates(
+    round_dates: tuple[date | None, ...],
+    start: date | None,
+    end: date | None,
+    header: tuple[int, str] | None,
+    warnings: list[ParseWarning],
+) -> None:
+    if header is None or start is None or end is None:
+        return
+    for round_no, day in enumerate(round_dates, start=1):
+        if day is not None and not start <= day <= end:
+            warnings.append(
+                ParseWarning(header[0], f"round {round_no} date {day} is outside {start} to {end}")
+            )

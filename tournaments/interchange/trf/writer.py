@@ -1,0 +1,98 @@
+"""The TRF16 writer: a parsed (or built) tournament back to a file every program reads."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from tournaments.interchange.records import GameResult, ParsedTournament
+from tournaments.interchange.trf.layout import FIRST_ROUND_COLUMN, WHITE_CODE_RESULT
+
+_RESULT_CODES: dict[tuple[GameResult, bool], tuple[str, str]] = {
+    (result, rated): codes for codes, (result, rated, _note) in WHITE_CODE_RESULT.items()
+}
+_POINTS = {"1": 2, "=": 1, "0": 0, "+": 2, "-": 0, "W": 2, "D": 1, "L": 0}
+_BYE_POINTS = {"H": 1, "F": 2, "U": 2, "Z": 0}  # in half points
+
+
+def write_trf(tournament: ParsedTournament) -> str:
+    """The tournament as a TRF16 file, CR LF line ends (TRF's Remark 1 asks for the CR).
+
+    Every player needs a start number and every game's players must be among them
+    (:class:`ValueError` otherwise). A round in which a player has neither a game nor a bye
+    is written as ``0000 - Z``. Points and rank are written as given, or computed (1 / 0.5 /
+    0, byes H 0.5, F and U 1) and ranked by points then start number when absent. Extra
+    TRF26 records are not written: the output is plain TRF16, which every program reads.
+    """
+    start_nos = [player.start_no for player in tournament.players]
+    if any(number is None or not 1 <= number <= 9999 for number in start_nos):
+        raise ValueError("every player needs a start number from 1 to 9999 to be written")
+    rounds = tournament.rounds
+    blocks: dict[int, list[str]] = {
+        number: ["0000 - Z"] * rounds for number in start_nos if number is not None
+    }
+    half_points: dict[int, int] = dict.fromkeys(blocks, 0)
+    for game in tournament.games:
+        white, black = game.white.start_no, game.black.start_no
+        if white not in blocks or black not in blocks or game.round is None:
+            raise ValueError(f"game on line {game.line} has players or a round not in the file")
+        if not 1 <= game.round <= rounds:
+            raise ValueError(f"game on line {game.line} is in round {game.round} of {rounds}")
+        white_code, black_code = _RESULT_CODES[(GameResult(game.result), game.rated)]
+        blocks[white][game.round - 1] = f"{black:>4} w {white_code}"
+        blocks[black][game.round - 1] = f"{white:>4} b {black_code}"
+        half_points[white] += _POINTS[white_code]
+        half_points[black] += _POINTS[black_code]
+    for bye in tournament.byes:
+        number = bye.player.start_no
+        if number not in blocks or not 1 <= bye.round <= rounds:
+            raise ValueError(f"bye on line {bye.line} has a player or round not in the file")
+        blocks[number][bye.round - 1] = f"0000 - {bye.kind.value}"
+        half_points[number] += _BYE_POINTS[bye.kind.value]
+
+    ranked = sorted(blocks, key=lambda number: (-half_points[number], number))
+    computed_rank = {number: place for place, number in enumerate(ranked, start=1)}
+    out = [
+        f"012 {tournament.name}",
+        f"022 {tournament.city}",
+        f"032 {tournament.federation}",
+        f"042 {_slashed(tournament.start_date)}",
+        f"052 {_slashed(tournament.end_date)}",
+        f"062 {len(tournament.players)}",
+        f"072 {sum(1 for player in tournament.players if player.rating)}",
+        f"092 {tournament.tournament_type}",
+        f"122 {tournament.time_control}",
+    ]
+    if any(tournament.round_dates):
+        dates = "  ".join(
+            day.strftime("%y/%m/%d") if day else " " * 8 for day in tournament.round_dates
+        )
+        out.append(f"{'132':<{FIRST_ROUND_COLUMN - 1}}{dates}")
+    for player in tournament.players:
+        number = player.start_no
+        assert number is not None  # checked above
+        points = player.points if player.points is not None else Decimal(half_points[number]) / 2
+        rank = player.rank if player.rank is not None else computed_rank[number]
+        birth = (
+            player.birth_date.strftime("%Y/%m/%d")
+            if player.birth_date
+            else (f"{player.birth_year}/00/00" if player.birth_year else "")
+        )
+        head = (
+            f"001 {number:>4} {player.sex[:1] or ' '}{player.title[:3]:>3} {player.name[:33]:<33} "
+            f"{player.rating or '':>4} {player.federation[:3]:<3} {player.fide_id or '':>11} "
+            f"{birth:<10} {_points_text(points):>4} {rank:>4}"
+        )
+        out.append(f"{head}  {'  '.join(blocks[number])}".rstrip())
+    return "\r\n".join(out) + "\r\n"
+
+
+def _slashed(day: date | None) -> str:
+    return day.strftime("%Y/%m/%d") if day else ""
+
+
+def _points_text(points: Decimal) -> str:
+    text = f"{points:.1f}"
+    if len(text) > 4:
+        raise ValueError(f"points {text} do not fit the four columns 81-84 of a TRF line")
+    return text

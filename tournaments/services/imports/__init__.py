@@ -1,0 +1,60 @@
+"""Importing tournament files (FIDE TRF, PGN headers, a CSV of games) into a club's list.
+
+One service per format (:func:`import_trf`, :func:`import_pgn`, :func:`import_csv`), all
+built the same way:
+
+1. the arbiter role is checked through the selectors (404 for a private club's outsider);
+2. the pure parser reads the file (``tournaments.interchange``); its errors, with line
+   numbers, end the import with nothing stored;
+3. in one durable transaction: "already imported?" (the file's SHA-256 on
+   ``Tournament.import_digest``, and the same games already stored), closed periods,
+   player matching (one query for the FIDE IDs, one for the names), then the players,
+   tournaments and games through the tracker's bulk services, which validate every game
+   and lock its period as a hand-entered game's would;
+4. a dry run does all of that and rolls the transaction back, so its report is exactly
+   what a real run would say.
+
+Players are matched by FIDE ID, else by name and birth date (or year), else by name
+alone when that is unambiguous, else created. A created player gets the rating the file
+gives as their entered rating on the import's list (0 rated games: the file does not say).
+Byes are not games in the tracker: they are listed in the report and not stored.
+
+Modules: :mod:`.service` (the services), :mod:`.formats` (the per-format front ends: a
+parsed file -> a plan, :mod:`.plan`), :mod:`.matching` (the file's players and games
+against the club's), :mod:`.store` (the transaction that writes), :mod:`.report` (what
+the import did). Callers import from here.
+"""
+
+from __future__ import annotations
+
+from tournaments.services.imports.report import (
+    ByeEntry,
+    ImportReport,
+    LineMessage,
+    NotRatedEntry,
+    PlayerEntry,
+    TournamentEntry,
+)
+from tournaments.services.imports.service import (
+    FORMATS,
+    IMPORTERS,
+    import_csv,
+    import_file,
+    import_pgn,
+    import_trf,
+)
+
+__all__ = [
+    "FORMATS",
+    "IMPORTERS",
+    "ByeEntry",
+    "ImportReport",
+    "LineMessage",
+    "NotRatedEntry",
+    "PlayerEntry",
+    "TournamentEntry",
+    "import_csv",
+    "import_file",
+    "import_pgn",
+    "import_trf",
+]

@@ -1,0 +1,157 @@
+"""Matching the file to the club: its persons to club players, its games to stored games.
+
+Set-based: one query per chunk of FIDE IDs, of names, of players' games; nothing per row.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.db.models.functions import Lower
+
+from players.models import Club, Player, RatingList
+from tournaments.models import Game
+from tournaments.services.imports.plan import Person, PlannedGame, normal_name
+from tournaments.services.imports.report import ImportReport, LineMessage, PlayerEntry
+
+# Chunk size of ``__in`` lookups: well under SQLite's 32,766 bound variables.
+_CHUNK = 5000
+
+
+def match_players(*, club: Club, persons: list[Person], report: ImportReport) -> None:
+    """Give each person of the file the club player they are, where one is: by FIDE ID,
+    else by name and birth date (or year), else by name alone when that is unambiguous.
+    Two persons matching one club player, or a name matching several, are errors."""
+    rows: dict[int, tuple[int, str, datetime.date | None, int | None, int | None]] = {}
+    fide_ids = sorted({p.fide_id for p in persons if p.fide_id is not None})
+    for chunk in _chunks(fide_ids):
+        for found in Player.objects.filter(club=club, fide_id__in=chunk).values_list(
+            "id", "name", "birth_date", "birth_year", "fide_id"
+        ):
+            rows[found[0]] = found
+    by_fide = {row[4]: row for row in rows.values()}
+    unmatched = [p for p in persons if p.fide_id is None or p.fide_id not in by_fide]
+    by_name: dict[str, list[tuple[Any, ...]]] = defaultdict(list)
+    lowered = sorted({p.name.lower() for p in unmatched})
+    for chunk in _chunks(lowered):
+        for named in (
+            Player.objects.filter(club=club)
+            .annotate(lowered=Lower("name"))
+            .filter(lowered__in=chunk)
+            .values_list("id", "name", "birth_date", "birth_year", "fide_id")
+        ):
+            by_name[normal_name(named[1])].append(named)
+    taken: dict[int, Person] = {}
+    for person in persons:
+        how = ""
+        row: tuple[Any, ...] | None = by_fide.get(person.fide_id)
+        if row is not None:
+            how = "fide_id"
+        else:
+            row, how = _match_by_name(person, by_name.get(normal_name(person.name), []), report)
+        if row is None:
+            continue
+        if row[0] in taken:
+            report.errors.append(
+                LineMessage(
+                    person.line,
+                    f"{person.name} and {taken[row[0]].name} (line {taken[row[0]].line}) "
+                    f"both match club player #{row[0]} {row[1]!r}; give them FIDE IDs or "
+                    "birth dates",
+                    taken[row[0]].line,
+                )
+            )
+            continue
+        taken[row[0]] = person
+        person.player_id = row[0]
+        if how != "fide_id" and person.fide_id is not None:
+            report.warnings.append(
+                LineMessage(
+                    person.line,
+                    f"{person.name} matched by name; the club has no FIDE ID "
+                    f"{person.fide_id} on record for them",
+                )
+            )
+        report.players_matched.append(
+            PlayerEntry(person.line, person.name, person.fide_id, row[0], how)
+        )
+
+
+def _match_by_name(
+    person: Person, candidates: list[tuple[Any, ...]], report: ImportReport
+) -> tuple[tuple[Any, ...] | None, str]:
+    # A club player with another FIDE ID is another person, whatever the name.
+    candidates = [
+        row
+        for row in candidates
+        if person.fide_id is None or row[4] is None or row[4] == person.fide_id
+    ]
+    compatible = [row for row in candidates if _birth_agrees(person, row)]
+    has_birth = person.birth_date is not None or person.birth_year is not None
+    exact = [row for row in compatible if has_birth and (row[2] or row[3])]
+    if len(exact) == 1:
+        return exact[0], "name_birth"
+    pool = exact or compatible
+    if len(pool) == 1:
+        return pool[0], "name"
+    if len(pool) > 1:
+        report.errors.append(
+            LineMessage(
+                person.line,
+                f"{len(pool)} club players are named {person.name!r} "
+                f"(#{', #'.join(str(row[0]) for row in pool)}); give a FIDE ID or birth "
+                "date to say which",
+            )
+        )
+    return None, ""
+
+
+def drop_stored_games(
+    *, club: Club, rating_list: RatingList, games: list[PlannedGame], report: ImportReport
+) -> list[PlannedGame]:
+    """The file's games minus those the club has stored already (same list, date,
+    players, result and round): a re-import in another format stores nothing twice."""
+    known = [g for g in games if g.white.player_id and g.black.player_id]
+    if not known:
+        return list(games)
+    ids = sorted({g.white.player_id or 0 for g in known} | {g.black.player_id or 0 for g in known})
+    stored: Counter[tuple[Any, ...]] = Counter()
+    first, last = min(g.date for g in known), max(g.date for g in known)
+    for chunk in _chunks(ids):
+        rows = Game.objects.filter(
+            club=club,
+            rating_list=rating_list,
+            date__range=(first, last),
+            white_id__in=chunk,
+        ).values_list("date", "white_id", "black_id", "result", "round")
+        stored.update(rows)
+    if not stored:
+        return list(games)
+    kept: list[PlannedGame] = []
+    for game in games:
+        key = (game.date, game.white.player_id, game.black.player_id, game.result, game.round)
+        if stored[key] > 0:
+            stored[key] -= 1
+            report.games_skipped.append(
+                LineMessage(game.line, f"{game.white.name} - {game.black.name} is stored already")
+            )
+        else:
+            kept.append(game)
+    return kept
+
+
+def _birth_agrees(person: Person, row: tuple[Any, ...]) -> bool:
+    _id, _name, birth_date, birth_year, _fide = row
+    if person.birth_date is not None and birth_date is not None:
+        return bool(person.birth_date == birth_date)
+    if person.birth_year is not None and birth_year is not None:
+        return bool(person.birth_year == birth_year)
+    return True
+
+
+def _chunks(values: Sequence[Any]) -> Iterable[Sequence[Any]]:
+    for start in range(0, len(values), _CHUNK):
+        yield values[start : start + _CHUNK]

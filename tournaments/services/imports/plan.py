@@ -1,0 +1,77 @@
+"""The plan of an import: the file's people, tournaments and games, before the database.
+
+The per-format front ends (:mod:`.formats`) build it from a parsed file; matching
+(:mod:`.matching`) fills in the club players; the store (:mod:`.store`) writes it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from players.models import month_start
+from tournaments.models import Tournament
+
+
+@dataclass
+class Person:
+    """One player of the file (a TRF start number, or a PGN/CSV name or FIDE ID)."""
+
+    key: tuple[str, Any]
+    name: str
+    line: int
+    fide_id: int | None = None
+    birth_date: datetime.date | None = None
+    birth_year: int | None = None
+    sex: str = ""
+    title: str = ""
+    federation: str = ""
+    rating: int | None = None
+    player_id: int | None = None
+
+
+@dataclass
+class PlannedTournament:
+    name: str
+    start_date: datetime.date
+    end_date: datetime.date
+    rounds: int | None
+    city: str
+    digest: str
+    first_line: int
+    obj: Tournament | None = None
+
+
+@dataclass
+class PlannedGame:
+    line: int
+    white: Person
+    black: Person
+    result: str
+    rated: bool
+    note: str
+    round: int | None
+    date: datetime.date
+    tournament: PlannedTournament | None
+
+
+@dataclass
+class Plan:
+    persons: list[Person]
+    tournaments: list[PlannedTournament]
+    games: list[PlannedGame]
+
+
+@functools.lru_cache(maxsize=65536)
+def normal_name(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def clean_name(name: str) -> str:
+    return " ".join(name.split())
+
+
+def period_month(game: PlannedGame) -> datetime.date:
+    return month_start(game.tournament.end_date if game.tournament else game.date)

@@ -1,0 +1,121 @@
+"""What an import did (or, in a dry run, would do): the report and its entries."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from tournaments.interchange import ParseError
+
+# An error or warning at a 1-based file line (0: the file as a whole): the parsers' type,
+# so parse errors and the import's own messages travel in one shape.
+LineMessage = ParseError
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEntry:
+    """A player of the file and the club player it became (None in a dry run if created)."""
+
+    line: int
+    name: str
+    fide_id: int | None
+    player_id: int | None
+    #: "fide_id", "name_birth" or "name" for a matched player; "" for a created one.
+    matched_by: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class NotRatedEntry:
+    line: int
+    round: int | None
+    white: str
+    black: str
+    result: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ByeEntry:
+    line: int
+    round: int
+    player: str
+    kind: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentEntry:
+    id: int | None
+    name: str
+    start_date: datetime.date
+    end_date: datetime.date
+    rounds: int | None
+    city: str
+    games: int
+
+
+@dataclass
+class ImportReport:
+    """What an import did (or, in a dry run, would do). ``as_dict()`` gives the JSON."""
+
+    format: str
+    club: str
+    rating_list: str
+    digest: str
+    dry_run: bool
+    tournaments: list[TournamentEntry] = field(default_factory=list)
+    players_matched: list[PlayerEntry] = field(default_factory=list)
+    players_created: list[PlayerEntry] = field(default_factory=list)
+    games_created: int = 0
+    games_not_rated: list[NotRatedEntry] = field(default_factory=list)
+    #: Games of the file already stored (by an earlier import or by hand): not stored again.
+    games_skipped: list[LineMessage] = field(default_factory=list)
+    byes: list[ByeEntry] = field(default_factory=list)
+    warnings: list[LineMessage] = field(default_factory=list)
+    errors: list[LineMessage] = field(default_factory=list)
+    already_imported: bool = False
+    #: "invalid" (the file or its data) or "conflict" (a closed period); "" without errors.
+    error_code: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    @property
+    def stored(self) -> bool:
+        return self.ok and not self.dry_run and not self.already_imported
+
+    @property
+    def tournament(self) -> TournamentEntry | None:
+        """The tournament when the file made exactly one (always so for a TRF)."""
+        return self.tournaments[0] if len(self.tournaments) == 1 else None
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["tournament"] = asdict(self.tournament) if self.tournament else None
+        data["stored"] = self.stored
+        for entry in (data["tournament"], *data["tournaments"]):
+            if entry is not None:
+                entry["start_date"] = entry["start_date"].isoformat()
+                entry["end_date"] = entry["end_date"].isoformat()
+        return data
+
+    def summary(self) -> str:
+        """One paragraph for a human (command output, admin message)."""
+        if self.errors:
+            return (
+                f"{len(self.errors)} error(s); nothing was stored. "
+                + "; ".join(str(error) for error in self.errors[:10])
+                + (f" (and {len(self.errors) - 10} more)" if len(self.errors) > 10 else "")
+            )
+        if self.already_imported:
+            return "This file was imported already; nothing was stored."
+        verb = "would create" if self.dry_run else "created"
+        names = ", ".join(t.name for t in self.tournaments) or "no tournament"
+        return (
+            f"{'Dry run: ' if self.dry_run else ''}{names}: {verb} {self.games_created} games "
+            f"({len(self.games_not_rated)} not rated), {len(self.players_created)} new players; "
+            f"{len(self.players_matched)} players matched; {len(self.byes)} byes; "
+            f"{len(self.games_skipped)} games already stored; {len(self.warnings)} warnings."
+        )

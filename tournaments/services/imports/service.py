@@ -1,0 +1,104 @@
+"""The import services: check the role, parse the file, plan, store; one per format."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Callable
+
+from players.errors import ValidationFailed
+from players.models import Club, RatingList, Role
+from players.selectors import User, require_role
+from tournaments.interchange import (
+    InterchangeError,
+    ParsedGames,
+    ParsedTournament,
+    ProgressCallback,
+    parse_games_csv,
+    parse_pgn,
+    parse_trf,
+)
+from tournaments.services.imports.formats import plan_games, plan_trf
+from tournaments.services.imports.report import ImportReport, LineMessage
+from tournaments.services.imports.store import Store
+
+FORMATS: tuple[str, ...] = ("trf", "pgn", "csv")
+
+
+def import_file(
+    *,
+    format: str,
+    club: Club,
+    rating_list: RatingList | str,
+    data: bytes,
+    by: User,
+    dry_run: bool = False,
+    progress: ProgressCallback | None = None,
+) -> ImportReport:
+    """Import ``data`` in ``format`` (trf, pgn or csv): the three services in one.
+
+    Raises NotFoundError / PermissionDeniedError when ``by`` may not import into the club
+    (arbiter or above), ValidationFailed for an unknown format or list; everything about
+    the file itself is in the report's ``errors``.
+    """
+    require_role(by, club, Role.ARBITER)
+    if format not in FORMATS:
+        raise ValidationFailed(
+            f"format: {format!r} is not one of {', '.join(FORMATS)}.",
+            fields={"format": [f"Use one of {', '.join(FORMATS)}."]},
+        )
+    the_list = _rating_list(club, rating_list)
+    digest = hashlib.sha256(data).hexdigest()
+    report = ImportReport(
+        format=format, club=club.slug, rating_list=the_list.kind, digest=digest, dry_run=dry_run
+    )
+    try:
+        parsed: ParsedTournament | ParsedGames
+        if format == "trf":
+            parsed = parse_trf(data, progress=progress)
+        elif format == "pgn":
+            parsed = parse_pgn(data, progress=progress)
+        else:
+            parsed = parse_games_csv(data, progress=progress)
+    except InterchangeError as error:
+        report.errors = [LineMessage(e.line, e.message, e.other_line) for e in error.errors]
+        report.error_code = "invalid"
+        return report
+    report.warnings = [LineMessage(w.line, w.message) for w in parsed.warnings]
+    plan = (
+        plan_trf(parsed, digest, report)
+        if isinstance(parsed, ParsedTournament)
+        else plan_games(parsed, digest, report)
+    )
+    if report.errors:
+        report.error_code = "invalid"
+        return report
+    Store(club=club, rating_list=the_list, by=by, plan=plan, report=report).run()
+    return report
+
+
+def _rating_list(club: Club, rating_list: RatingList | str) -> RatingList:
+    kind = rating_list.kind if isinstance(rating_list, RatingList) else rating_list
+    found = RatingList.objects.filter(club=club, kind=kind).first()
+    if found is None or (isinstance(rating_list, RatingList) and rating_list.pk != found.pk):
+        raise ValidationFailed(
+            f"list: no {kind!r} list in {club.name}.",
+            fields={"list": ["No such list in this club."]},
+        )
+    return found
+
+
+# One service per format: import_file with the format given. import_trf reads a FIDE
+# TRF16/TRF-2026 file (one tournament, its players, games and byes); import_pgn the games
+# of a PGN file (headers only; one tournament per Event); import_csv a CSV of games (one
+# tournament per value of the tournament column).
+import_trf = functools.partial(import_file, format="trf")
+import_pgn = functools.partial(import_file, format="pgn")
+import_csv = functools.partial(import_file, format="csv")
+
+#: The three services by format name, for interfaces that take the format as input.
+IMPORTERS: dict[str, Callable[..., ImportReport]] = {
+    "trf": import_trf,
+    "pgn": import_pgn,
+    "csv": import_csv,
+}

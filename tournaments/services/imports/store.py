@@ -1,0 +1,231 @@
+"""Writing an import's plan: one durable transaction, rolled back for a dry run or an error.
+
+Inside it: "already imported?" (the digests, then the same games already stored), closed
+periods, player matching, then the players, tournaments and games through the tracker's
+bulk services, which validate every game and lock its period as a hand-entered game's
+would. A service's ``[index].field`` error is reported at the file line of that item.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections import Counter, defaultdict
+
+from django.db import DataError, transaction
+
+from players.errors import ConflictError, DomainError
+from players.models import Club, RatingList, RatingPeriod, month_label
+from players.selectors import User
+from players.services import players_add_bulk
+from tournaments.models import Tournament
+from tournaments.services.games import games_add, tournament_add
+from tournaments.services.imports.matching import drop_stored_games, match_players
+from tournaments.services.imports.plan import Plan, period_month
+from tournaments.services.imports.report import (
+    ImportReport,
+    LineMessage,
+    NotRatedEntry,
+    PlayerEntry,
+    TournamentEntry,
+)
+
+
+class _Rollback(Exception):
+    """Leaves the import's transaction without committing (dry run, or errors found)."""
+
+
+class Store:
+    def __init__(
+        self,
+        *,
+        club: Club,
+        rating_list: RatingList,
+        by: User,
+        plan: Plan,
+        report: ImportReport,
+    ) -> None:
+        self.club = club
+        self.rating_list = rating_list
+        self.by = by
+        self.plan = plan
+        self.report = report
+        # The file lines of the items handed to the current bulk service, so that its
+        # "[index].field" errors can point at a line.
+        self._item_lines: list[int] = []
+
+    def run(self) -> None:
+        report = self.report
+        try:
+            with transaction.atomic(durable=True):
+                self._store()
+                if report.errors or report.dry_run or report.already_imported:
+                    raise _Rollback
+        except _Rollback:
+            pass
+        except DomainError as error:
+            report.errors.append(LineMessage(self._line_of(error), error.message))
+            report.error_code = "conflict" if isinstance(error, ConflictError) else "invalid"
+        except DataError as error:
+            # A value the checks above let through but a column cannot hold; the
+            # transaction is rolled back like any other refusal.
+            first = str(error).strip().splitlines()[0] if str(error).strip() else "out of range"
+            report.errors.append(LineMessage(0, f"the database refused a value: {first}"))
+            report.error_code = "invalid"
+        if report.errors:
+            report.error_code = report.error_code or "invalid"
+            report.games_created = 0
+            report.players_created = []
+            report.tournaments = []
+        if report.dry_run:
+            # Rows of a dry run were rolled back: their ids would point at nothing.
+            report.players_created = [
+                PlayerEntry(e.line, e.name, e.fide_id, None) for e in report.players_created
+            ]
+            report.tournaments = [
+                TournamentEntry(None, t.name, t.start_date, t.end_date, t.rounds, t.city, t.games)
+                for t in report.tournaments
+            ]
+
+    def _line_of(self, error: DomainError) -> int:
+        """The file line behind a service's ``[index].field`` error, when it names one."""
+        for key in error.fields:
+            match = re.match(r"\[(\d+)\]", key)
+            if match and int(match[1]) < len(self._item_lines):
+                return self._item_lines[int(match[1])]
+        return 0
+
+    def _store(self) -> None:
+        plan, report = self.plan, self.report
+        digests = [t.digest for t in plan.tournaments] or [report.digest]
+        if Tournament.objects.filter(club=self.club, import_digest__in=digests).exists():
+            report.already_imported = True
+            return
+        self._check_periods()
+        if report.errors:
+            report.error_code = "conflict"
+            return
+        match_players(club=self.club, persons=plan.persons, report=report)
+        if report.errors:
+            return
+        games = drop_stored_games(
+            club=self.club, rating_list=self.rating_list, games=plan.games, report=report
+        )
+        if plan.games and not games:
+            report.already_imported = True
+            return
+        self._create_players()
+        for tournament in plan.tournaments:
+            tournament.obj = tournament_add(
+                club=self.club,
+                name=tournament.name,
+                rating_list=self.rating_list,
+                start_date=tournament.start_date,
+                end_date=tournament.end_date,
+                rounds=tournament.rounds,
+                city=tournament.city,
+                import_digest=tournament.digest,
+            )
+        self._item_lines = [game.line for game in games]
+        report.games_created = games_add(
+            club=self.club,
+            games=[
+                {
+                    "list": self.rating_list,
+                    "date": game.date,
+                    "white": game.white.player_id,
+                    "black": game.black.player_id,
+                    "result": game.result,
+                    "tournament": game.tournament.obj if game.tournament else None,
+                    "round": game.round,
+                    "rated": game.rated,
+                }
+                for game in games
+            ],
+        )
+        report.games_not_rated = [
+            NotRatedEntry(
+                line=game.line,
+                round=game.round,
+                white=game.white.name,
+                black=game.black.name,
+                result=game.result,
+                reason=game.note or "not rated",
+            )
+            for game in games
+            if not game.rated
+        ]
+        counts = Counter(id(game.tournament) for game in games if game.tournament)
+        report.tournaments = [
+            TournamentEntry(
+                id=t.obj.pk if t.obj else None,
+                name=t.name,
+                start_date=t.start_date,
+                end_date=t.end_date,
+                rounds=t.rounds,
+                city=t.city,
+                games=counts[id(t)],
+            )
+            for t in plan.tournaments
+        ]
+
+    def _check_periods(self) -> None:
+        """Refuse games of closed periods up front, naming the lines (the game services
+        refuse them too, under their period lock)."""
+        closed = set(
+            RatingPeriod.objects.filter(
+                rating_list=self.rating_list, status=RatingPeriod.Status.CLOSED
+            ).values_list("month", flat=True)
+        )
+        if not closed:
+            return
+        latest = max(closed)
+        lines: dict[datetime.date, list[int]] = defaultdict(list)
+        for game in self.plan.games:
+            lines[period_month(game)].append(game.line)
+        for month in sorted(lines):
+            if month in closed:
+                why = f"period {month_label(month)} is closed; reopen it to add games"
+            elif month < latest:
+                why = (
+                    f"period {month_label(latest)} is closed already; games of "
+                    f"{month_label(month)} would change it (reopen {month_label(month)} first)"
+                )
+            else:
+                continue
+            shown = ", ".join(str(line) for line in lines[month][:10])
+            more = f" and {len(lines[month]) - 10} more" if len(lines[month]) > 10 else ""
+            self.report.errors.append(
+                LineMessage(
+                    lines[month][0],
+                    f"{len(lines[month])} game(s) on lines {shown}{more}: {why}",
+                )
+            )
+
+    def _create_players(self) -> None:
+        new = [p for p in self.plan.persons if p.player_id is None]
+        self._item_lines = [p.line for p in new]
+        created = players_add_bulk(
+            club=self.club,
+            by=self.by,
+            players=[
+                {
+                    "name": p.name,
+                    "birth_date": p.birth_date,
+                    "birth_year": p.birth_year,
+                    "sex": p.sex,
+                    "federation": p.federation,
+                    "title": p.title,
+                    "fide_id": p.fide_id,
+                    "ratings": [{"list": self.rating_list.kind, "rating": p.rating}]
+                    if p.rating is not None
+                    else [],
+                }
+                for p in new
+            ],
+        )
+        for person, player in zip(new, created, strict=True):
+            person.player_id = player.pk
+        self.report.players_created = [
+            PlayerEntry(p.line, p.name, p.fide_id, p.player_id) for p in new
+        ]
