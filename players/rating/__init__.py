@@ -32,7 +32,7 @@ from players.rating.performance import (
     performance_linear,
 )
 from players.rating.results import parse_result
-from players.rating.rounding import round_half_away
+from players.rating.rounding import round_half_away, round_ratio_half_away
 from players.rating.types import (
     CountedDifference,
     ExpectedMethod,
@@ -87,5 +87,6 @@ __all__ = [
     "period_change",
     "rating_class",
     "round_half_away",
+    "round_ratio_half_away",
     "table_pd_hundredths",
 ]

@@ -16,7 +16,7 @@ from players.rating.differences import (
 )
 from players.rating.expected import PD_HUNDREDTHS, TABLE_LIMIT, expected_from_formula
 from players.rating.k_factor import cap_k
-from players.rating.rounding import round_half_away
+from players.rating.rounding import round_half_away, round_ratio_half_away
 from players.rating.types import (
     ExpectedMethod,
     GameInput,
@@ -151,12 +151,11 @@ def period_change(
     total_expected: Number
     change_unrounded: Number
     if table:
-        # K x (score - expected) in hundredths; rounded here exactly as round_half_away would.
+        # K x (score - expected), in exact hundredths.
         total_hundredths = k_used * (score_halves * 50 - expected_hundredths)
         total_expected = _exact(expected_hundredths, 100)
         change_unrounded = _exact(total_hundredths, 100)
-        magnitude = (abs(total_hundredths) + 50) // 100
-        change = magnitude if total_hundredths >= 0 else -magnitude
+        change = round_ratio_half_away(total_hundredths, 100)
     else:
         total_expected = math.fsum(expected_floats)
         change_unrounded = k_used * (score_halves / 2 - total_expected)

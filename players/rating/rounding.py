@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from fractions import Fraction
 
 # Float sums of formula expectations land a hair off an exact half (seed 000: -12.5 must
@@ -20,12 +20,12 @@ def round_half_away(value: Fraction | float | Decimal) -> int:
     if isinstance(value, int):
         return int(value)
     if isinstance(value, Fraction):
-        magnitude = math.floor(abs(value) + Fraction(1, 2))
-        return magnitude if value >= 0 else -magnitude
+        return round_ratio_half_away(value.numerator, value.denominator)
     if isinstance(value, Decimal):
         if not value.is_finite():
             raise ValueError(f"cannot round {value!r}: not a finite number")
-        return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+        exact = Fraction(value)
+        return round_ratio_half_away(exact.numerator, exact.denominator)
     if not math.isfinite(value):
         raise ValueError(f"cannot round {value!r}: not a finite number")
     size = abs(value)
@@ -33,6 +33,19 @@ def round_half_away(value: Fraction | float | Decimal) -> int:
     if size - whole >= 0.5 - HALF_TOLERANCE:
         whole += 1
     return whole if value >= 0 else -whole
+
+
+def round_ratio_half_away(numerator: int, denominator: int) -> int:
+    """``numerator / denominator`` to whole, a half away from zero (FIDE 8.3.4), in integers.
+
+    The exact rounding of ``round_half_away``; the period close calls it on a change in
+    hundredths (``denominator`` 100) without building a Fraction.
+    """
+    if denominator <= 0:
+        raise ValueError(f"the denominator must be positive (got {denominator})")
+    # |n/d| + 1/2 = (2|n| + d) / 2d, floored.
+    magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)
+    return magnitude if numerator >= 0 else -magnitude
 
 
 def round_half_up(value: Fraction) -> int:
