@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
+from players.rating.classes import FIDE_FLOOR
 from players.rating.performance import dp_from_percentage
 from players.rating.results import LOSS
 from players.rating.rounding import round_half_away
@@ -29,7 +30,7 @@ def first_rating(
     events: Sequence[Sequence[GameInput]],
     *,
     maximum: int = 2200,
-    minimum: int = 1400,
+    minimum: int = FIDE_FLOOR,
     min_games: int = 5,
 ) -> FirstRating:
     """FIDE 8.2: Ru = Ra + dp for an unrated player, over chronological events.

@@ -10,7 +10,7 @@ import pytest
 
 from players.rating import ExpectedMethod, GameInput, KReason, ListKind
 from players.rating.expected import elo_formula, expected_from_formula
-from players.rating.first_rating import first_rating_games
+from players.rating.first_rating import first_rating, first_rating_games
 from players.rating.k_factor import has_reached_2400
 from players.rating.period import (
     ListSettings,
@@ -124,3 +124,21 @@ def test_the_elo_formula_is_the_cached_one_at_whole_differences() -> None:
     assert elo_formula(400.0) == pytest.approx(10 / 11, abs=1e-15)
     for difference in range(-1500, 1501):
         assert elo_formula(float(difference)) == expected_from_formula(difference)
+
+
+@pytest.mark.parametrize(
+    ("opponents", "published"),
+    [
+        # Five games, one win: p = (1 + 1) / 7 = 28.6% -> 29%, dp(.29) = -dp(.71) = -158.
+        # Opponents summing to 7306: Ra = (7306 + 3600) / 7 = 1558, Ru = 1400: published.
+        ([1462, 1461, 1461, 1461, 1461], 1400),
+        # Summing to 7299: Ra = 10899 / 7 = 1557, Ru = 1399: below FIDE's floor.
+        ([1461, 1461, 1461, 1461, 1455], None),
+    ],
+)
+def test_a_first_rating_is_published_from_exactly_1400(
+    opponents: list[int], published: int | None
+) -> None:
+    scores = [Fraction(1)] + [Fraction(0)] * 4
+    result = first_rating([[GameInput(o, s) for o, s in zip(opponents, scores, strict=True)]])
+    assert result.rating == published
