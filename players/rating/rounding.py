@@ -5,6 +5,12 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any, overload
+
+if TYPE_CHECKING:
+    # Types only: the engine package never loads numpy (the close's array modules do).
+    import numpy as np
+    from numpy.typing import NDArray
 
 # Float sums of formula expectations land a hair off an exact half (seed 000: -12.5 must
 # round to -13), so a float this close to a half counts as the half.
@@ -35,17 +41,28 @@ def round_half_away(value: Fraction | float | Decimal) -> int:
     return whole if value >= 0 else -whole
 
 
-def round_ratio_half_away(numerator: int, denominator: int) -> int:
+@overload
+def round_ratio_half_away(numerator: int, denominator: int) -> int: ...
+
+
+@overload
+def round_ratio_half_away(numerator: NDArray[np.int64], denominator: int) -> NDArray[np.int64]: ...
+
+
+def round_ratio_half_away(numerator: Any, denominator: int) -> Any:
     """``numerator / denominator`` to whole, a half away from zero (FIDE 8.3.4), in integers.
 
     The exact rounding of ``round_half_away``; the period close calls it on a change in
-    hundredths (``denominator`` 100) without building a Fraction.
+    hundredths (``denominator`` 100) without building a Fraction. ``numerator`` may be an
+    int or a numpy integer array (the close's array finish rounds every player at once):
+    the same operators serve both, so the rule is written once.
     """
     if denominator <= 0:
         raise ValueError(f"the denominator must be positive (got {denominator})")
-    # |n/d| + 1/2 = (2|n| + d) / 2d, floored.
+    # |n/d| + 1/2 = (2|n| + d) / 2d, floored; then n's sign back (1 - 2 x (n < 0) is 1 or -1
+    # for an int and for every element of an array alike).
     magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)
-    return magnitude if numerator >= 0 else -magnitude
+    return magnitude * (1 - 2 * (numerator < 0))
 
 
 def round_half_up(value: Fraction) -> int:

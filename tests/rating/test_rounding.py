@@ -7,6 +7,7 @@ import math
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -57,6 +58,22 @@ def test_every_hundredth_up_to_a_thousand_points() -> None:
     # +1000.00, against the standard library.
     for hundredths in range(-100_000, 100_001):
         assert round_ratio_half_away(hundredths, 100) == _decimal_half_up(hundredths)
+
+
+def test_arrays_round_every_hundredth_as_ints_do() -> None:
+    # The close's array finish rounds every player's change at once, through the same
+    # function: element by element it must give the standard library's rounding.
+    hundredths = np.arange(-100_000, 100_001, dtype=np.int64)
+    rounded = round_ratio_half_away(hundredths, 100)
+    assert rounded.dtype == np.int64
+    assert rounded.tolist() == [_decimal_half_up(h) for h in range(-100_000, 100_001)]
+    # 2.50 -> 3, -2.50 -> -3, 19.80 -> 20, -12.50 -> -13 (as in the examples above).
+    assert round_ratio_half_away(np.array([250, -250, 1980, -1250]), 100).tolist() == [
+        3,
+        -3,
+        20,
+        -13,
+    ]
 
 
 @settings(deadline=None)
