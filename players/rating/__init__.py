@@ -10,7 +10,7 @@ from __future__ import annotations
 from players.rating.adjustment import ADJUSTED_LIST, march_2024_adjustment
 from players.rating.change import period_change
 from players.rating.classes import apply_floor, rating_class
-from players.rating.differences import counted_difference, not_rated_reason
+from players.rating.differences import GameScore, counted_difference, not_rated_reason, score_game
 from players.rating.expected import (
     expected_from_formula,
     expected_from_table,
@@ -32,7 +32,7 @@ from players.rating.performance import (
     performance_linear,
 )
 from players.rating.results import parse_result
-from players.rating.rounding import round_half_away
+from players.rating.rounding import round_half_away, round_ratio_half_away
 from players.rating.types import (
     CountedDifference,
     ExpectedMethod,
@@ -57,6 +57,7 @@ __all__ = [
     "FirstRating",
     "GameInput",
     "GameLine",
+    "GameScore",
     "KChangeReason",
     "KFactor",
     "KReason",
@@ -87,5 +88,7 @@ __all__ = [
     "period_change",
     "rating_class",
     "round_half_away",
+    "round_ratio_half_away",
+    "score_game",
     "table_pd_hundredths",
 ]

@@ -4,8 +4,9 @@ A federation-sized period has two million game sides, and a Python loop over the
 seconds. ``table_period_sums`` computes with numpy, per player, the three sums that
 ``period_change`` accumulates game by game: rated games, score in halves and expected score
 in hundredths of the FIDE table. Everything is integer arithmetic, so the sums are exact and
-identical to the loop's (a property test checks this on random games); ``period_change``
-then finishes each player from them (``start=``): the 700 rule, one rounding, the new rating.
+identical to those of ``differences.score_game`` game by game (property and exhaustive
+tests in tests/rating/test_bulk.py); ``period_change`` then finishes each player from them
+(``start=``): the 700 rule, one rounding, the new rating.
 
 Only the FIDE table: the formula's floats would be summed in another order than the loop's,
 and a float sum may differ in its last bit.
@@ -55,9 +56,10 @@ def table_period_sums(
     One row per game side: the player's index, their own rating and the opponent's (both
     rated: a game against an unrated opponent is never rated for the rated side, leave it
     out), the score in halves (0, 1 or 2) and whether it counts (False: a forfeit or a game
-    marked not rated). The same rules as ``period_change``: the rapid/blitz 600/2600 rule,
-    the 400-point rule by the player's own rating (2650 exception on the standard list),
-    then PD from table 8.1.2.
+    marked not rated). The rules of ``differences.score_game``, in its order: the 400-point
+    rule by the player's own rating (2650 exception on the standard list), the rapid/blitz
+    600/2600 rule, then PD from table 8.1.2; tests/rating/test_bulk.py proves the sums equal
+    to those of ``score_game`` over every rating from 0 to 4000.
     """
     if rules.method is not ExpectedMethod.FIDE_TABLE:
         raise ValueError("table_period_sums needs a list scored by the FIDE table")
@@ -68,19 +70,20 @@ def table_period_sums(
         raise ValueError("a rated game's score must be 1, 1/2 or 0")
     if rows and (player.min() < 0 or player.max() >= players):
         raise ValueError(f"player indexes must lie in 0..{players - 1}")
-    raw = own - opponent
+    # score_game's decisions, in its order, on arrays.
+    difference = own - opponent
+    counted = difference
+    if rules.apply_400_rule:
+        capped = np.clip(difference, -CAP, CAP)
+        if rules.list_kind is ListKind.STANDARD:
+            counted = np.where(own < STANDARD_UNCAPPED_FROM, capped, difference)
+        else:
+            counted = capped
     rated = played
     if rules.list_kind is not ListKind.STANDARD:
-        far = (raw >= FAST_UNRATED_GAP) | (raw <= -FAST_UNRATED_GAP)
+        far = (difference >= FAST_UNRATED_GAP) | (difference <= -FAST_UNRATED_GAP)
         strong = (own > FAST_UNRATED_ABOVE) | (opponent > FAST_UNRATED_ABOVE)
         rated = rated & ~(far & strong)
-    counted = raw
-    if rules.apply_400_rule:
-        clipped = np.clip(raw, -CAP, CAP)
-        if rules.list_kind is ListKind.STANDARD:
-            counted = np.where(own < STANDARD_UNCAPPED_FROM, clipped, raw)
-        else:
-            counted = clipped
     expected = _PD[np.clip(counted, -TABLE_LIMIT, TABLE_LIMIT) + TABLE_LIMIT]
     who = player[rated]
     # bincount's weighted sums are float64: exact for integers far beyond these totals.

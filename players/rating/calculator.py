@@ -32,9 +32,9 @@ from players.rating import (
     period_change,
     rating_class,
 )
+from players.rating.classes import FIDE_FLOOR
 
 DEFAULT_K = 20
-FIDE_FLOOR = 1400
 
 
 @dataclass(frozen=True)

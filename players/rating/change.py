@@ -7,33 +7,18 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 
-from players.rating.differences import (
-    CAP,
-    FAST_UNRATED_ABOVE,
-    FAST_UNRATED_GAP,
-    NOTE_FAST_GAP,
-    player_is_capped,
-)
-from players.rating.expected import PD_HUNDREDTHS, TABLE_LIMIT, expected_from_formula
+from players.rating.differences import GameScore, score_game
 from players.rating.k_factor import cap_k
-from players.rating.rounding import round_half_away
+from players.rating.rounding import round_half_away, round_ratio_half_away
 from players.rating.types import (
     ExpectedMethod,
     GameInput,
     GameLine,
-    ListKind,
     Number,
     PeriodChange,
     PeriodSums,
     RatingRules,
 )
-
-NOTE_FORFEIT = "forfeit: not rated"
-NOTE_UNRATED_OPPONENT = "opponent unrated: counts only toward the opponent's first rating"
-
-# (game, score in halves, raw difference, counted difference, expected, note); expected is
-# hundredths (table) or a float (formula), None when the game is not rated.
-_Row = tuple[GameInput, int, int | None, int | None, int | float | None, str]
 
 
 @lru_cache(maxsize=4096)
@@ -41,18 +26,6 @@ def _exact(numerator: int, denominator: int) -> Fraction:
     # A period close builds three Fractions per player from a few thousand distinct
     # values; Fractions are immutable, so equal ones can be shared.
     return Fraction(numerator, denominator)
-
-
-def _score_halves(game: GameInput) -> int:
-    # Scores are whole halves; working in halves keeps the hot loop in integers.
-    score = game.score
-    numerator = score.numerator
-    denominator = score.denominator
-    if denominator == 1 and (numerator == 0 or numerator == 1):
-        return 2 * numerator
-    if denominator == 2 and numerator == 1:
-        return 1
-    raise ValueError(f"a rated game's score must be 1, 1/2 or 0 (got {score})")
 
 
 def period_change(
@@ -80,10 +53,8 @@ def period_change(
     """
     if k < 0:
         raise ValueError(f"K must not be negative (got {k})")
-    capped_player = player_is_capped(rating, rules)
-    fast = rules.list_kind is not ListKind.STANDARD
     table = rules.method is ExpectedMethod.FIDE_TABLE
-    rows: list[_Row] | None = [] if keep_lines else None
+    scored_games: list[tuple[GameInput, GameScore]] | None = [] if keep_lines else None
 
     count = 0
     score_halves = 0
@@ -92,79 +63,42 @@ def period_change(
         if not table:
             raise ValueError("period sums are in table hundredths: the list must use the table")
         count, score_halves, expected_hundredths = start
-    # Formula expectations are summed with math.fsum: exactly rounded, so the total does not
-    # depend on the order the games come in (the database returns them in no fixed order).
-    expected_floats: list[float] = []
+    # PD of each rated game: hundredths (ints) on the table, floats with the formula.
+    expected_values: list[int | float] = []
     for game in games:
-        opponent = game.opponent_rating
-        if not game.played:
-            if rows is not None:
-                raw_or_none = None if opponent is None else rating - opponent
-                rows.append((game, 0, raw_or_none, None, None, NOTE_FORFEIT))
-            continue
-        if opponent is None:
-            if rows is not None:
-                rows.append((game, 0, None, None, None, NOTE_UNRATED_OPPONENT))
-            continue
-        raw = rating - opponent
-        # Same rule as differences.not_rated_reason, inlined: this loop runs per game of a
-        # federation-sized month.
-        if (
-            fast
-            and (raw >= FAST_UNRATED_GAP or raw <= -FAST_UNRATED_GAP)
-            and (rating > FAST_UNRATED_ABOVE or opponent > FAST_UNRATED_ABOVE)
-        ):
-            if rows is not None:
-                rows.append((game, 0, raw, None, None, NOTE_FAST_GAP))
-            continue
-        counted = raw
-        if capped_player:
-            if counted > CAP:
-                counted = CAP
-            elif counted < -CAP:
-                counted = -CAP
-        halves = _score_halves(game)
-        score_halves += halves
-        count += 1
-        expected: int | float
-        if table:
-            index = counted
-            if index > TABLE_LIMIT:
-                index = TABLE_LIMIT
-            elif index < -TABLE_LIMIT:
-                index = -TABLE_LIMIT
-            expected = PD_HUNDREDTHS[index + TABLE_LIMIT]
-            expected_hundredths += expected
-        else:
-            expected = expected_from_formula(counted)
-            expected_floats.append(expected)
-        if rows is not None:
-            note = (
-                f"400-point rule: {opponent} counted as {rating - counted}"
-                if counted != raw
-                else ""
-            )
-            rows.append((game, halves, raw, counted, expected, note))
+        scored = score_game(rating, game.opponent_rating, game.score, game.played, rules)
+        if scored_games is not None:
+            scored_games.append((game, scored))
+        _, _, expected, halves, _ = scored
+        if expected is not None:
+            score_halves += halves
+            expected_values.append(expected)
+    count += len(expected_values)
 
     k_used = cap_k(k, count)
     score = _exact(score_halves, 2)
     total_expected: Number
     change_unrounded: Number
     if table:
-        # K x (score - expected) in hundredths; rounded here exactly as round_half_away would.
+        # K x (score - expected), in exact hundredths.
+        expected_hundredths += int(sum(expected_values))
         total_hundredths = k_used * (score_halves * 50 - expected_hundredths)
         total_expected = _exact(expected_hundredths, 100)
         change_unrounded = _exact(total_hundredths, 100)
-        magnitude = (abs(total_hundredths) + 50) // 100
-        change = magnitude if total_hundredths >= 0 else -magnitude
+        change = round_ratio_half_away(total_hundredths, 100)
     else:
-        total_expected = math.fsum(expected_floats)
+        # math.fsum is exactly rounded, so the total does not depend on the order the games
+        # come in (the database returns them in no fixed order).
+        total_expected = math.fsum(expected_values)
         change_unrounded = k_used * (score_halves / 2 - total_expected)
         change = round_half_away(change_unrounded)
 
     lines: tuple[GameLine, ...] = ()
-    if rows is not None:
-        lines = tuple(_line(row, k_used=k_used, table=table) for row in rows)
+    if scored_games is not None:
+        lines = tuple(
+            _line(game, scored, rating=rating, k_used=k_used, table=table)
+            for game, scored in scored_games
+        )
     return PeriodChange(
         rating=rating,
         k_base=k,
@@ -179,11 +113,16 @@ def period_change(
     )
 
 
-def _line(row: _Row, *, k_used: int, table: bool) -> GameLine:
-    game, halves, raw, counted, expected, note = row
+def _line(game: GameInput, scored: GameScore, *, rating: int, k_used: int, table: bool) -> GameLine:
+    difference, counted, expected, halves, not_rated = scored
     line_expected: Number | None = None
     line_change: Number | None = None
-    if expected is not None:
+    note = not_rated or ""
+    if expected is None:
+        counted = None
+    else:
+        if counted is not None and counted != difference:
+            note = f"400-point rule: {game.opponent_rating} counted as {rating - counted}"
         if table:
             # Built from integer hundredths: the same exact value as K x (score - PD).
             line_expected = Fraction(int(expected), 100)
@@ -194,9 +133,9 @@ def _line(row: _Row, *, k_used: int, table: bool) -> GameLine:
     return GameLine(
         opponent_rating=game.opponent_rating,
         score=game.score,
-        rating_difference=raw,
+        rating_difference=difference,
         counted_difference=counted,
-        capped=counted is not None and counted != raw,
+        capped=counted is not None and counted != difference,
         expected=line_expected,
         change=line_change,
         rated=expected is not None,

@@ -18,6 +18,10 @@ CLASS_BANDS: tuple[tuple[int, str], ...] = (
 )
 BELOW_ALL = "Beginner"
 
+# FIDE publishes only ratings of at least this (fide-rules.md section 6; 7.1.4 for a first
+# rating).
+FIDE_FLOOR = 1400
+
 
 def rating_class(rating: int) -> str:
     """The rough class band of a rating (section 8 of the rules reference; not a FIDE title)."""

@@ -62,13 +62,15 @@ def expected_from_formula(difference: int) -> float:
     """Elo winning expectancy E = 1 / (1 + 10^(-D/400)) (US Chess 4.2; not FIDE 8.1.2)."""
     if -FORMULA_CACHE_LIMIT <= difference <= FORMULA_CACHE_LIMIT:
         return _FORMULA[difference + FORMULA_CACHE_LIMIT]
-    return _formula(difference)
+    return elo_formula(difference)
 
 
-def _formula(difference: int) -> float:
+def elo_formula(difference: float) -> float:
+    """The Elo formula itself, for any real difference (the performance search needs
+    fractional ones); ``expected_from_formula`` is the same value, cached for whole ones."""
     return 1.0 / (1.0 + math.pow(10.0, -difference / 400.0))
 
 
 _FORMULA: tuple[float, ...] = tuple(
-    _formula(d) for d in range(-FORMULA_CACHE_LIMIT, FORMULA_CACHE_LIMIT + 1)
+    elo_formula(d) for d in range(-FORMULA_CACHE_LIMIT, FORMULA_CACHE_LIMIT + 1)
 )

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
+from players.rating.classes import FIDE_FLOOR
 from players.rating.performance import dp_from_percentage
 from players.rating.results import LOSS
 from players.rating.rounding import round_half_away
@@ -15,8 +16,9 @@ HYPOTHETICAL_OPPONENTS = 2
 HYPOTHETICAL_RATING = 1800
 
 
-def _counted(event: Sequence[GameInput]) -> list[tuple[int, Fraction]]:
-    # Only played games against rated opponents count toward a first rating.
+def first_rating_games(event: Iterable[GameInput]) -> list[tuple[int, Fraction]]:
+    """FIDE 8.2.1: the games that count toward a first rating, as (opponent, score): only
+    played games against rated opponents."""
     return [
         (game.opponent_rating, game.score)
         for game in event
@@ -28,7 +30,7 @@ def first_rating(
     events: Sequence[Sequence[GameInput]],
     *,
     maximum: int = 2200,
-    minimum: int = 1400,
+    minimum: int = FIDE_FLOOR,
     min_games: int = 5,
 ) -> FirstRating:
     """FIDE 8.2: Ru = Ra + dp for an unrated player, over chronological events.
@@ -42,7 +44,7 @@ def first_rating(
     - published only when Ru >= `minimum` (1400, 7.1.4): otherwise rating None with a note.
     """
     notes: list[str] = []
-    counted_events = [_counted(event) for event in events]
+    counted_events = [first_rating_games(event) for event in events]
     # An opening event with no counted game has nothing to disregard.
     if (
         counted_events

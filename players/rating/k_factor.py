@@ -31,6 +31,12 @@ def is_junior(state: PlayerState, *, period_year: int) -> bool:
     return state.rating is None or state.rating < JUNIOR_BELOW
 
 
+def has_reached_2400(reached_before: bool, rating: int | None) -> bool:
+    """FIDE 8.3.3 rule 1: K 10 for good once a published rating has reached 2400, so a
+    player who had reached it keeps it, and a rating of 2400 or more reaches it."""
+    return reached_before or (rating is not None and rating >= ELITE_FROM)
+
+
 def counted_state(
     state: PlayerState, *, list_kind: ListKind, standard_rating: int | None
 ) -> PlayerState:
@@ -49,7 +55,7 @@ def counted_state(
         standard_rating,
         state.rated_games,
         state.birth_year,
-        state.reached_2400 or standard_rating >= ELITE_FROM,
+        has_reached_2400(state.reached_2400, standard_rating),
     )
 
 

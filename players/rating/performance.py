@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from fractions import Fraction
 
-from players.rating.expected import expected_from_formula
+from players.rating.expected import elo_formula
 from players.rating.rounding import round_half_up
 
 # FIDE 8.1.1: dp for p = 1.00, .99, ... .50 (index = 100 - percent).
@@ -66,7 +65,7 @@ def performance_exact(opponents: Sequence[int], score: Fraction) -> float | None
     target = float(score)
 
     def expected_total(candidate: float) -> float:
-        return sum(_formula_at(candidate - opponent) for opponent in opponents)
+        return sum(elo_formula(candidate - opponent) for opponent in opponents)
 
     low = float(min(opponents))
     high = float(max(opponents))
@@ -85,13 +84,6 @@ def performance_exact(opponents: Sequence[int], score: Fraction) -> float | None
         else:
             high = middle
     return (low + high) / 2
-
-
-def _formula_at(difference: float) -> float:
-    # The formula at a real-valued difference; expected_from_formula takes whole numbers.
-    if difference.is_integer():
-        return expected_from_formula(int(difference))
-    return 1.0 / (1.0 + math.pow(10.0, -difference / 400.0))
 
 
 def performance_linear(opponents: Sequence[int], score: Fraction) -> float | None:

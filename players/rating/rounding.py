@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import math
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any, overload
+
+if TYPE_CHECKING:
+    # Types only: the engine package never loads numpy (the close's array modules do).
+    import numpy as np
+    from numpy.typing import NDArray
 
 # Float sums of formula expectations land a hair off an exact half (seed 000: -12.5 must
 # round to -13), so a float this close to a half counts as the half.
@@ -20,12 +26,12 @@ def round_half_away(value: Fraction | float | Decimal) -> int:
     if isinstance(value, int):
         return int(value)
     if isinstance(value, Fraction):
-        magnitude = math.floor(abs(value) + Fraction(1, 2))
-        return magnitude if value >= 0 else -magnitude
+        return round_ratio_half_away(value.numerator, value.denominator)
     if isinstance(value, Decimal):
         if not value.is_finite():
             raise ValueError(f"cannot round {value!r}: not a finite number")
-        return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+        exact = Fraction(value)
+        return round_ratio_half_away(exact.numerator, exact.denominator)
     if not math.isfinite(value):
         raise ValueError(f"cannot round {value!r}: not a finite number")
     size = abs(value)
@@ -33,6 +39,30 @@ def round_half_away(value: Fraction | float | Decimal) -> int:
     if size - whole >= 0.5 - HALF_TOLERANCE:
         whole += 1
     return whole if value >= 0 else -whole
+
+
+@overload
+def round_ratio_half_away(numerator: int, denominator: int) -> int: ...
+
+
+@overload
+def round_ratio_half_away(numerator: NDArray[np.int64], denominator: int) -> NDArray[np.int64]: ...
+
+
+def round_ratio_half_away(numerator: Any, denominator: int) -> Any:
+    """``numerator / denominator`` to whole, a half away from zero (FIDE 8.3.4), in integers.
+
+    The exact rounding of ``round_half_away``; the period close calls it on a change in
+    hundredths (``denominator`` 100) without building a Fraction. ``numerator`` may be an
+    int or a numpy integer array (the close's array finish rounds every player at once):
+    the same operators serve both, so the rule is written once.
+    """
+    if denominator <= 0:
+        raise ValueError(f"the denominator must be positive (got {denominator})")
+    # |n/d| + 1/2 = (2|n| + d) / 2d, floored; then n's sign back (1 - 2 x (n < 0) is 1 or -1
+    # for an int and for every element of an array alike).
+    magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)
+    return magnitude * (1 - 2 * (numerator < 0))
 
 
 def round_half_up(value: Fraction) -> int:

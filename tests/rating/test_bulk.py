@@ -1,9 +1,11 @@
-"""table_period_sums (numpy) adds up exactly what period_change's loop adds up, and
-period_change(start=...) finishes from those sums exactly as from the games."""
+"""table_period_sums (numpy) repeats score_game's rules on arrays: it must add up exactly
+what score_game scores, game by game, over the whole input range; and period_change(start=...)
+finishes from those sums exactly as from the games."""
 
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import product
 from typing import Any
 
 import numpy as np
@@ -20,16 +22,24 @@ from players.rating import (
     period_change,
 )
 from players.rating.bulk import table_period_sums
+from players.rating.differences import score_game
+from players.rating.expected import TABLE_LIMIT
 
 HALVES = {0: Fraction(0), 1: Fraction(1, 2), 2: Fraction(1)}
+RATING_MAX = 4000
 
-# Ratings around the rule edges: 2600 (fast lists), 2650 (standard cap), 600 apart.
-rating_st = st.one_of(
-    st.integers(1000, 3000), st.sampled_from([2000, 2250, 2600, 2601, 2649, 2650, 2651])
-)
+# Every rule edge, on both sides: 2600/2601 (rapid and blitz), 2649/2650 (the standard
+# cap), and the list's ends.
+EDGE_RATINGS = (0, 1, 1000, 1999, 2000, 2001, 2599, 2600, 2601, 2602, 2649, 2650, 2651, 3999, 4000)
+# Every edge of a difference: 3/4 (PD leaves 0.50), 399/400/401 (the cap), 599/600/601 (the
+# rapid/blitz gap), 735/736/737 (PD reaches 1.00 at TABLE_LIMIT).
+EDGE_GAPS = (0, 1, 3, 4, 399, 400, 401, 599, 600, 601, 735, 736, 737, 1000, 2650, 4000)
+
+# The whole range, with the edges drawn often enough to be hit in every run.
+rating_st = st.one_of(st.integers(0, RATING_MAX), st.sampled_from(EDGE_RATINGS))
 side_st = st.tuples(
     st.integers(0, 4),  # player index
-    rating_st,  # opponent rating
+    st.one_of(st.none(), rating_st),  # opponent rating; None: unrated
     st.integers(0, 2),  # score in halves
     st.booleans(),  # played (False: forfeit or not rated)
 )
@@ -39,31 +49,146 @@ rules_st = st.builds(
     list_kind=st.sampled_from(list(ListKind)),
     apply_400_rule=st.booleans(),
 )
+ALL_TABLE_RULES = [
+    RatingRules(method=ExpectedMethod.FIDE_TABLE, list_kind=kind, apply_400_rule=cap)
+    for kind in ListKind
+    for cap in (True, False)
+]
+
+Side = tuple[int, int | None, int, bool]
 
 
-def _arrays(own: list[int], sides: list[tuple[int, int, int, bool]]) -> dict[str, Any]:
+def _arrays(own: list[int], sides: list[Side]) -> dict[str, Any]:
+    # The close leaves games against unrated opponents out of the arrays.
+    rated = [s for s in sides if s[1] is not None]
     return {
-        "player": np.array([s[0] for s in sides], dtype=np.intp),
-        "own": np.array([own[s[0]] for s in sides], dtype=np.int64),
-        "opponent": np.array([s[1] for s in sides], dtype=np.int64),
-        "score_halves": np.array([s[2] for s in sides], dtype=np.int64),
-        "played": np.array([s[3] for s in sides], dtype=np.bool_),
+        "player": np.array([s[0] for s in rated], dtype=np.intp),
+        "own": np.array([own[s[0]] for s in rated], dtype=np.int64),
+        "opponent": np.array([s[1] for s in rated], dtype=np.int64),
+        "score_halves": np.array([s[2] for s in rated], dtype=np.int64),
+        "played": np.array([s[3] for s in rated], dtype=np.bool_),
     }
 
 
-def _games(sides: list[tuple[int, int, int, bool]], player: int) -> list[GameInput]:
+def _games(sides: list[Side], player: int) -> list[GameInput]:
     return [GameInput(opp, HALVES[h], played) for p, opp, h, played in sides if p == player]
 
 
-@settings(max_examples=300)
+def _scalar_sums(own: int, sides: list[Side], rules: RatingRules) -> tuple[int, int, int]:
+    """What score_game gives, game by game, added up: (rated games, halves, hundredths)."""
+    games = halves = hundredths = 0
+    for _, opponent, score, played in sides:
+        _, _, expected, scored_halves, _ = score_game(own, opponent, HALVES[score], played, rules)
+        if expected is not None:
+            assert isinstance(expected, int)
+            games += 1
+            halves += scored_halves
+            hundredths += expected
+    return games, halves, hundredths
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    own=st.lists(rating_st, min_size=5, max_size=5),
+    sides=st.lists(side_st, max_size=60),
+    rules=rules_st,
+)
+def test_sums_equal_score_game_over_the_whole_range(
+    own: list[int], sides: list[Side], rules: RatingRules
+) -> None:
+    totals = table_period_sums(**_arrays(own, sides), players=5, rules=rules)
+    for player in range(5):
+        mine = [side for side in sides if side[0] == player]
+        assert (
+            int(totals.games[player]),
+            int(totals.score_halves[player]),
+            int(totals.expected_hundredths[player]),
+        ) == _scalar_sums(own[player], mine, rules)
+
+
+def _edge_pairs() -> list[tuple[int, int]]:
+    pairs = set(product(EDGE_RATINGS, EDGE_RATINGS))
+    for own, gap, sign in product(EDGE_RATINGS, EDGE_GAPS, (1, -1)):
+        if 0 <= own + sign * gap <= RATING_MAX:
+            pairs.add((own, own + sign * gap))
+    return sorted(pairs)
+
+
+EDGE_PAIRS = _edge_pairs()
+
+
+def test_the_edge_grid_reaches_every_edge() -> None:
+    # The exhaustive test below is only as good as its grid.
+    assert TABLE_LIMIT == 736
+    gaps = {own - opponent for own, opponent in EDGE_PAIRS}
+    for gap in (399, 400, 401, 599, 600, 601, 735, 736, 737):
+        assert {gap, -gap} <= gaps
+    for own in (2600, 2601, 2649, 2650):
+        assert {(own, own - 600), (own, own + 600), (own, own - 401), (own, own + 401)} <= set(
+            EDGE_PAIRS
+        )
+
+
+def _rules_id(rules: RatingRules) -> str:
+    return f"{rules.list_kind}-{'cap' if rules.apply_400_rule else 'no-cap'}"
+
+
+def _side_by_side(sides: list[tuple[int, int, int, bool]], rules: RatingRules) -> None:
+    """One player per game side, so that each player's sums are that side's own score;
+    compared with score_game's, side by side."""
+    totals = table_period_sums(
+        player=np.arange(len(sides), dtype=np.intp),
+        own=np.array([s[0] for s in sides], dtype=np.int64),
+        opponent=np.array([s[1] for s in sides], dtype=np.int64),
+        score_halves=np.array([s[2] for s in sides], dtype=np.int64),
+        played=np.array([s[3] for s in sides], dtype=np.bool_),
+        players=len(sides),
+        rules=rules,
+    )
+    rated = totals.games.tolist()
+    halves = totals.score_halves.tolist()
+    hundredths = totals.expected_hundredths.tolist()
+    for index, (own, opponent, score, played) in enumerate(sides):
+        _, _, expected, scored_halves, _ = score_game(own, opponent, HALVES[score], played, rules)
+        assert (rated[index], halves[index], hundredths[index]) == (
+            (0, 0, 0) if expected is None else (1, scored_halves, expected)
+        ), (own, opponent, score, played)
+
+
+@pytest.mark.parametrize("rules", ALL_TABLE_RULES, ids=_rules_id)
+def test_every_edge_pair_every_score(rules: RatingRules) -> None:
+    _side_by_side(
+        [
+            (own, opponent, halves, played)
+            for (own, opponent), halves, played in product(EDGE_PAIRS, (0, 1, 2), (True, False))
+        ],
+        rules,
+    )
+
+
+@pytest.mark.parametrize("rules", ALL_TABLE_RULES, ids=_rules_id)
+def test_every_opponent_of_every_edge_rating(rules: RatingRules) -> None:
+    # Each edge rating against every rating from 0 to 4000, on both sides of the board;
+    # the score and the played flag cycle so that every combination shows up throughout.
+    pairs = [
+        pair
+        for edge, other in product(EDGE_RATINGS, range(RATING_MAX + 1))
+        for pair in ((edge, other), (other, edge))
+    ]
+    _side_by_side(
+        [(own, opponent, i % 3, i % 7 != 0) for i, (own, opponent) in enumerate(pairs)], rules
+    )
+
+
+@settings(max_examples=300, deadline=None)
 @given(
     own=st.lists(rating_st, min_size=5, max_size=5),
     sides=st.lists(side_st, max_size=60),
     rules=rules_st,
     k=st.sampled_from([10, 20, 40]),
 )
-def test_sums_equal_the_loop_and_finish_identically(
-    own: list[int], sides: list[tuple[int, int, int, bool]], rules: RatingRules, k: int
+def test_sums_finish_identically(
+    own: list[int], sides: list[Side], rules: RatingRules, k: int
 ) -> None:
     totals = table_period_sums(**_arrays(own, sides), players=5, rules=rules)
     for player in range(5):
@@ -74,14 +199,13 @@ def test_sums_equal_the_loop_and_finish_identically(
             int(totals.score_halves[player]),
             int(totals.expected_hundredths[player]),
         )
-        assert sums == (loop.games_count, int(loop.score * 2), int(loop.expected * 100))
         finished = period_change(
             rating=own[player], games=[], k=k, rules=rules, keep_lines=False, start=sums
         )
         assert finished == loop
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(
     own=st.lists(rating_st, min_size=5, max_size=5),
     sides=st.lists(side_st, max_size=40),
@@ -89,7 +213,7 @@ def test_sums_equal_the_loop_and_finish_identically(
     rules=rules_st,
 )
 def test_sums_plus_remaining_games_equal_all_games(
-    own: list[int], sides: list[tuple[int, int, int, bool]], cut: int, rules: RatingRules
+    own: list[int], sides: list[Side], cut: int, rules: RatingRules
 ) -> None:
     # The close sums most games in arrays and hands the rest to period_change.
     head, tail = sides[:cut], sides[cut:]

@@ -167,7 +167,7 @@ def test_keep_lines_false_gives_identical_totals(
 def test_period_lines_agree_with_the_rule_functions(
     own: int, opponent: int, score: Fraction, rules: RatingRules
 ) -> None:
-    # period_change inlines the 400-point and 600/2600 rules for speed; they must agree.
+    # A game line shows what score_game decided: the difference, the cap, the reason.
     line = period_change(rating=own, games=[GameInput(opponent, score)], k=20, rules=rules).lines[0]
     reason = not_rated_reason(own, opponent, rules=rules)
     assert line.rated is (reason is None)

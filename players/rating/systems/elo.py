@@ -21,8 +21,8 @@ from typing import Any
 from players.rating.adjustment import ADJUSTED_LIST, march_2024_adjustment
 from players.rating.change import period_change
 from players.rating.classes import apply_floor
-from players.rating.first_rating import first_rating
-from players.rating.k_factor import cap_k, junior_age, k_change_reason, list_k
+from players.rating.first_rating import first_rating, first_rating_games
+from players.rating.k_factor import cap_k, has_reached_2400, junior_age, k_change_reason, list_k
 from players.rating.months import add_months, month_label
 from players.rating.period import (
     GAME_RESULTS,
@@ -458,7 +458,7 @@ def _rated(
         expected=expected,
         event=event,
         rated_games_after=start.rated_games + count,
-        reached_2400_after=start.reached_2400 or (new_rating is not None and new_rating >= 2400),
+        reached_2400_after=has_reached_2400(start.reached_2400, new_rating),
         pool_after=[],
         k_next=_PENDING_K,
         last_active_month=None,
@@ -506,23 +506,22 @@ def _unrated(
             expected=0,
             event=PeriodEvent.FIRST_RATING,
             rated_games_after=start.rated_games + first.games_counted,
-            reached_2400_after=start.reached_2400 or first.rating >= 2400,
+            reached_2400_after=has_reached_2400(start.reached_2400, first.rating),
             pool_after=[],
             k_next=_PENDING_K,
             last_active_month=None,
         )
-    this_period = [
-        SCORES[score]
+    this_period = first_rating_games(
+        GameInput(opp, SCORES[score], played)
         for _, games in events.values()
         for opp, score, played in games
-        if played and opp is not None
-    ]
+    )
     return _unchanged(
         start,
         None,
         PeriodEvent.NOT_YET_RATED,
         rating=None,
         games=len(this_period),
-        score=sum(this_period, Fraction(0)),
+        score=sum((score for _, score in this_period), Fraction(0)),
         pool=pool,
     )

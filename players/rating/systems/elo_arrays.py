@@ -40,6 +40,7 @@ from players.rating.period import (
     PlannedKChange,
     PlayerStart,
 )
+from players.rating.rounding import round_ratio_half_away
 from players.rating.types import KFactor, KReason, PeriodSums
 
 IntArray = NDArray[np.int64]
@@ -122,8 +123,7 @@ def finish(
     k_used = np.where(played & (k * games > PERIOD_CAP), PERIOD_CAP // np.maximum(games, 1), k)
     # K x (score - expected), in hundredths; rounded once, a half away from zero (8.3.4).
     total = k_used * (halves * 50 - expected)
-    magnitude = (np.abs(total) + 50) // 100
-    change = np.where(total >= 0, magnitude, -magnitude)
+    change = round_ratio_half_away(total, 100)
     new = own + change
     floor = settings.floor
     below = played & (new < floor) if floor is not None else np.zeros(count, dtype=np.bool_)
