@@ -20,6 +20,7 @@ from players.models.common import (
     k_range_check,
     rating_range_check,
 )
+from players.rating.classes import FIDE_FLOOR
 from players.rating.period import ListSettings
 from players.rating.systems import SYSTEMS
 
@@ -34,7 +35,7 @@ _FIDE_RULES: dict[str, Any] = {
     "apply_400_rule": True,
     "k_policy": KPolicy.FIDE,
     "fixed_k": None,
-    "floor": 1400,
+    "floor": FIDE_FLOOR,
     "first_rating_policy": FirstRatingPolicy.FIDE,
     "starting_rating": None,
     "adjust_march_2024": True,
@@ -88,7 +89,7 @@ class RatingList(models.Model):
     k_policy = models.CharField("K policy", max_length=8, choices=KPolicy.choices)
     fixed_k = models.PositiveSmallIntegerField("fixed K", null=True, blank=True)
     floor = models.PositiveSmallIntegerField(
-        "floor", null=True, blank=True, default=1400, help_text="Blank: no floor."
+        "floor", null=True, blank=True, default=FIDE_FLOOR, help_text="Blank: no floor."
     )
     first_rating_policy = models.CharField(
         "first rating", max_length=8, choices=FirstRatingPolicy.choices

@@ -25,6 +25,7 @@ from players.models import (
     Sex,
     Title,
 )
+from players.rating.k_factor import has_reached_2400
 from players.selectors import User, require_role
 from players.services.k_factor import k_for
 from players.services.lists import next_period_month
@@ -138,8 +139,7 @@ def _entries_by_kind(
         entries[kind] = {
             "rating": rating,
             "rated_games": games,
-            "reached_2400": bool(entry.get("reached_2400", False))
-            or (rating is not None and rating >= 2400),
+            "reached_2400": has_reached_2400(bool(entry.get("reached_2400", False)), rating),
         }
     return entries
 

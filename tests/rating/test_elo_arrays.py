@@ -21,6 +21,7 @@ from players.rating.period import (
 )
 from players.rating.systems import elo
 from players.rating.systems.elo_arrays import NO_BIRTH_YEAR, REASONS, finish, k_arrays
+from players.rating.systems.elo_games import Sides
 from players.rating.types import PeriodSums
 
 YEAR = 2026
@@ -139,7 +140,7 @@ def test_finish_equals_the_scalar_plan(
         ratings_at={},
     )
     at = elo._Month.of(inputs)
-    sides = elo._Sides()
+    sides = Sides()
     scalar = [elo._plan_player(at, pid, starts[pid], inputs, sides, sums) for pid in starts]
     arrays = finish(
         ids=list(starts),

@@ -12,8 +12,7 @@ value or reason changed.
 from __future__ import annotations
 
 import datetime
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -25,7 +24,6 @@ from players.rating.first_rating import first_rating, first_rating_games
 from players.rating.k_factor import cap_k, has_reached_2400, junior_age, k_change_reason, list_k
 from players.rating.months import add_months, month_label
 from players.rating.period import (
-    GAME_RESULTS,
     POOL_MONTHS,
     SCORES,
     ListSettings,
@@ -35,10 +33,9 @@ from players.rating.period import (
     PlannedChange,
     PlannedKChange,
     PlayerStart,
-    own_rating_for_game,
-    view_month,
 )
 from players.rating.rounding import round_half_away
+from players.rating.systems.elo_games import ArraySums, Events, Sides, sort_games
 from players.rating.types import (
     ExpectedMethod,
     GameInput,
@@ -51,11 +48,6 @@ from players.rating.types import (
 )
 
 Progress = Callable[[int], None]
-# A period's events of an unrated player: event key -> (order key, [[opponent, score, played]]).
-Events = dict[str, tuple[tuple[Any, ...], list[list[Any]]]]
-# Where the arrays (period_sums.table_sums) put most games: sums by player, and the
-# positions of the games they leave to the loop.
-ArraySums = Callable[..., tuple[dict[int, PeriodSums], list[int]]]
 # The per-player finish in arrays (elo_arrays.finish): one (change, K change) per id.
 ArrayFinish = Callable[..., list[tuple[PlannedChange, PlannedKChange | None]]]
 
@@ -78,113 +70,6 @@ def k_for(
         list_kind=settings.kind,
         standard_rating=standard_rating,
     )
-
-
-class _Sides:
-    """The period's games, sorted into what each player's side of a game is for: toward a
-    first rating, with the period-start rating, or (rated since its tournament began) in a
-    group of its own."""
-
-    def __init__(self) -> None:
-        self.rated: dict[int, list[GameInput]] = defaultdict(list)
-        # Rare: games whose own rating for the difference is not the period-start rating.
-        self.other_groups: dict[int, dict[int, list[GameInput]]] = defaultdict(
-            lambda: defaultdict(list)
-        )
-        self.new_events: dict[int, Events] = defaultdict(dict)
-        # GameInput objects are shared: a month has few distinct (opponent, score, played).
-        self._caches: dict[tuple[str, bool], dict[int | None, GameInput]] = {}
-
-    def cache(self, score: str, counted: bool) -> dict[int | None, GameInput]:
-        return self._caches.setdefault((score, counted), {})
-
-    def side(
-        self,
-        player: int,
-        own: int | None,
-        own_view: int | None,
-        opponent: int | None,
-        score: str,
-        played: bool,
-        cache: dict[int | None, GameInput],
-        event: tuple[str, tuple[Any, ...]],
-    ) -> None:
-        counted = own_rating_for_game(own, own_view)
-        if counted is None:
-            events = self.new_events[player]
-            key, order = event
-            if key not in events:
-                events[key] = (order, [])
-            events[key][1].append([opponent, score, played])
-        elif counted == own:
-            item = cache.get(opponent)
-            if item is None:
-                item = cache[opponent] = GameInput(opponent, SCORES[score], played)
-            self.rated[player].append(item)
-        else:
-            self.other_groups[player][counted].append(GameInput(opponent, SCORES[score], played))
-
-
-def sort_games(
-    inputs: PeriodInputs, array_sums: ArraySums | None
-) -> tuple[_Sides, dict[int, PeriodSums]]:
-    """Every game's two sides, each scored with the ratings in force at its tournament's
-    start; on FIDE-table lists most games are added up in arrays (``array_sums``) first."""
-    month = inputs.month
-    label = month_label(month)
-    start_rating = inputs.start_ratings
-    sides = _Sides()
-    month_event = (f"m{label}", (month, 1, 0))
-    # tournament id -> (the ratings in force at its start, its event key and order)
-    tournament_view = {
-        tid: (
-            start_rating
-            if (scored := view_month(month, began)) == month
-            else inputs.ratings_at[scored],
-            (f"t{tid}", (began, 0, tid)),
-        )
-        for tid, (began, _) in inputs.tournaments.items()
-    }
-    by_result: dict[tuple[str, bool], tuple[Any, ...]] = {}
-    for result, (white_score, black_score, played) in GAME_RESULTS.items():
-        for rated in (True, False):
-            counted = played and rated
-            by_result[(result, rated)] = (
-                white_score,
-                black_score,
-                counted,
-                sides.cache(white_score, counted),
-                sides.cache(black_score, counted),
-            )
-
-    columns = inputs.games
-    rows: Iterable[tuple[int, int, str, bool, int | None]]
-    sums: dict[int, PeriodSums] = {}
-    if array_sums is not None and len(columns.white):
-        this_month = {tid for tid, (began, _) in inputs.tournaments.items() if began >= month}
-        sums, rest = array_sums(columns, start_rating, this_month, inputs.settings.rules())
-        rows = (
-            (columns[0][i], columns[1][i], columns[2][i], columns[3][i], columns[4][i])
-            for i in rest
-        )
-    else:
-        rows = zip(*columns, strict=True)
-
-    side = sides.side
-    for white, black, result, rated, tournament_id in rows:
-        white_score, black_score, played, white_cache, black_cache = by_result[result, rated]
-        white_own = start_rating[white]
-        black_own = start_rating[black]
-        if tournament_id is None:
-            # Scored with the period-start ratings, which are each side's own rating too.
-            white_view, black_view, event = white_own, black_own, month_event
-        else:
-            view, event = tournament_view[tournament_id]
-            white_view = view.get(white)
-            black_view = view.get(black)
-        side(white, white_own, white_view, black_view, white_score, played, white_cache, event)
-        side(black, black_own, black_view, white_view, black_score, played, black_cache, event)
-    return sides, sums
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +147,7 @@ def plan_period(
 def _finish_in_arrays(
     at: _Month,
     inputs: PeriodInputs,
-    sides: _Sides,
+    sides: Sides,
     sums: Mapping[int, PeriodSums],
     array_finish: ArrayFinish | None,
 ) -> dict[int, tuple[PlannedChange, PlannedKChange | None]]:
@@ -297,7 +182,7 @@ def _plan_player(
     player_id: int,
     start: PlayerStart,
     inputs: PeriodInputs,
-    sides: _Sides,
+    sides: Sides,
     sums: Mapping[int, PeriodSums],
 ) -> tuple[PlannedChange, PlannedKChange | None]:
     """One player: K, the period's change (or first rating), the adjustment, the next K."""
