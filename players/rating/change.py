@@ -76,22 +76,14 @@ def period_change(
     count += len(expected_values)
 
     k_used = cap_k(k, count)
-    score = _exact(score_halves, 2)
-    total_expected: Number
-    change_unrounded: Number
     if table:
-        # K x (score - expected), in exact hundredths.
-        expected_hundredths += int(sum(expected_values))
-        total_hundredths = k_used * (score_halves * 50 - expected_hundredths)
-        total_expected = _exact(expected_hundredths, 100)
-        change_unrounded = _exact(total_hundredths, 100)
-        change = round_ratio_half_away(total_hundredths, 100)
+        total_expected, change_unrounded, change = _table_totals(
+            k_used, score_halves, expected_hundredths + int(sum(expected_values))
+        )
     else:
-        # math.fsum is exactly rounded, so the total does not depend on the order the games
-        # come in (the database returns them in no fixed order).
-        total_expected = math.fsum(expected_values)
-        change_unrounded = k_used * (score_halves / 2 - total_expected)
-        change = round_half_away(change_unrounded)
+        total_expected, change_unrounded, change = _formula_totals(
+            k_used, score_halves, expected_values
+        )
 
     lines: tuple[GameLine, ...] = ()
     if scored_games is not None:
@@ -105,12 +97,34 @@ def period_change(
         k=k_used,
         lines=lines,
         games_count=count,
-        score=score,
+        score=_exact(score_halves, 2),
         expected=total_expected,
         change_unrounded=change_unrounded,
         change=change,
         new_rating=rating + change,
     )
+
+
+def _table_totals(
+    k: int, score_halves: int, expected_hundredths: int
+) -> tuple[Number, Number, int]:
+    """Expected score, K x (score - expected) and its rounding, in exact hundredths."""
+    total_hundredths = k * (score_halves * 50 - expected_hundredths)
+    return (
+        _exact(expected_hundredths, 100),
+        _exact(total_hundredths, 100),
+        round_ratio_half_away(total_hundredths, 100),
+    )
+
+
+def _formula_totals(
+    k: int, score_halves: int, expected_values: list[int | float]
+) -> tuple[Number, Number, int]:
+    """The same with the formula's floats. math.fsum is exactly rounded, so the total does
+    not depend on the order the games come in (the database returns them in no fixed order)."""
+    total_expected = math.fsum(expected_values)
+    change_unrounded = k * (score_halves / 2 - total_expected)
+    return total_expected, change_unrounded, round_half_away(change_unrounded)
 
 
 def _line(game: GameInput, scored: GameScore, *, rating: int, k_used: int, table: bool) -> GameLine:

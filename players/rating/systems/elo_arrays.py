@@ -13,9 +13,9 @@ scalar functions over the whole input range; everything else takes the scalar pa
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -73,6 +73,102 @@ def k_arrays(
     ).astype(np.int64)
 
 
+class _Columns(NamedTuple):
+    """The players' starts and sums as arrays."""
+
+    own: IntArray
+    rated_games: IntArray
+    reached: BoolArray
+    birth: IntArray
+    games: IntArray
+    halves: IntArray
+    expected: IntArray
+
+
+def _columns(starts: Sequence[PlayerStart], sums: Sequence[PeriodSums | None]) -> _Columns:
+    count = len(starts)
+
+    def column(values: Iterable[Any], dtype: Any = np.int64) -> Any:
+        return np.fromiter(values, dtype=dtype, count=count)
+
+    return _Columns(
+        own=column(s.rating for s in starts),
+        rated_games=column(s.rated_games for s in starts),
+        reached=column((s.reached_2400 for s in starts), np.bool_),
+        birth=column(NO_BIRTH_YEAR if s.birth_year is None else s.birth_year for s in starts),
+        games=column(0 if t is None else t[0] for t in sums),
+        halves=column(0 if t is None else t[1] for t in sums),
+        expected=column(0 if t is None else t[2] for t in sums),
+    )
+
+
+class _Figures(NamedTuple):
+    """What the period does to each player, as arrays (and K as KFactor lists)."""
+
+    played: BoolArray
+    below: BoolArray
+    after: IntArray
+    change: IntArray
+    total: IntArray
+    k_used: IntArray
+    games_after: IntArray
+    reached_after: BoolArray
+    k_changed: BoolArray
+    k: list[KFactor]
+    k_next: list[KFactor]
+
+
+def _figures(
+    c: _Columns, settings: ListSettings, month: datetime.date, next_month: datetime.date
+) -> _Figures:
+    count = len(c.own)
+
+    def k_of(
+        rating: IntArray, rated: BoolArray, games: IntArray, reached: BoolArray, year: int
+    ) -> tuple[IntArray, IntArray]:
+        """K values, and an index per player into _K_FACTORS (or -1: the list's fixed K)."""
+        if settings.fixed_k is not None:
+            return np.full(count, settings.fixed_k, dtype=np.int64), np.full(count, -1)
+        reasons = k_arrays(
+            rating=rating,
+            rated=rated,
+            rated_games=games,
+            birth_year=c.birth,
+            reached_2400=reached,
+            period_year=year,
+        )
+        return _K_OF_REASON[reasons], reasons
+
+    k, k_reasons = k_of(c.own, np.ones(count, dtype=np.bool_), c.rated_games, c.reached, month.year)
+    played = c.games > 0
+    # FIDE 8.3.3: K x n <= 700.
+    k_used = np.where(played & (k * c.games > PERIOD_CAP), PERIOD_CAP // np.maximum(c.games, 1), k)
+    # K x (score - expected), in hundredths; rounded once, a half away from zero (8.3.4).
+    total = k_used * (c.halves * 50 - c.expected)
+    change = round_ratio_half_away(total, 100)
+    new = c.own + change
+    floor = settings.floor
+    below = played & (new < floor) if floor is not None else np.zeros(count, dtype=np.bool_)
+    after = np.where(played, new, c.own)
+    games_after = c.rated_games + c.games
+    reached_after = c.reached | (played & ~below & (after >= ELITE_FROM))
+    k_next, next_reasons = k_of(after, ~below, games_after, reached_after, next_month.year)
+    factors = np.array([*_K_FACTORS, KFactor(settings.fixed_k or 0, KReason.FIXED)], dtype=object)
+    return _Figures(
+        played=played,
+        below=below,
+        after=after,
+        change=change,
+        total=total,
+        k_used=k_used,
+        games_after=games_after,
+        reached_after=reached_after,
+        k_changed=(k != k_next) | (k_reasons != next_reasons),
+        k=factors[k_reasons].tolist(),
+        k_next=factors[next_reasons].tolist(),
+    )
+
+
 def finish(
     *,
     ids: Sequence[int],
@@ -84,99 +180,30 @@ def finish(
 ) -> list[tuple[PlannedChange, PlannedKChange | None]]:
     """The plan of each player in ``ids``: rated on the list at ``starts[i].rating``, every
     rated game in ``sums[i]`` (None: no rated game), no K override, no adjustment."""
-    count = len(ids)
-    own = np.fromiter((s.rating for s in starts), dtype=np.int64, count=count)
-    rated_games = np.fromiter((s.rated_games for s in starts), dtype=np.int64, count=count)
-    reached = np.fromiter((s.reached_2400 for s in starts), dtype=np.bool_, count=count)
-    birth = np.fromiter(
-        (NO_BIRTH_YEAR if s.birth_year is None else s.birth_year for s in starts),
-        dtype=np.int64,
-        count=count,
-    )
-    games = np.fromiter((0 if t is None else t[0] for t in sums), dtype=np.int64, count=count)
-    halves = np.fromiter((0 if t is None else t[1] for t in sums), dtype=np.int64, count=count)
-    expected = np.fromiter((0 if t is None else t[2] for t in sums), dtype=np.int64, count=count)
-    everyone = np.ones(count, dtype=np.bool_)
-
-    def k_of(
-        rating: IntArray,
-        rated: BoolArray,
-        played_games: IntArray,
-        reached_now: BoolArray,
-        year: int,
-    ) -> tuple[IntArray, IntArray | None]:
-        if settings.fixed_k is not None:
-            return np.full(count, settings.fixed_k, dtype=np.int64), None
-        reasons = k_arrays(
-            rating=rating,
-            rated=rated,
-            rated_games=played_games,
-            birth_year=birth,
-            reached_2400=reached_now,
-            period_year=year,
-        )
-        return _K_OF_REASON[reasons], reasons
-
-    k, k_reasons = k_of(own, everyone, rated_games, reached, month.year)
-    played = games > 0
-    # FIDE 8.3.3: K x n <= 700.
-    k_used = np.where(played & (k * games > PERIOD_CAP), PERIOD_CAP // np.maximum(games, 1), k)
-    # K x (score - expected), in hundredths; rounded once, a half away from zero (8.3.4).
-    total = k_used * (halves * 50 - expected)
-    change = round_ratio_half_away(total, 100)
-    new = own + change
-    floor = settings.floor
-    below = played & (new < floor) if floor is not None else np.zeros(count, dtype=np.bool_)
-    after = np.where(played, new, own)
-    rated_after = ~below
-    games_after = rated_games + games
-    reached_after = reached | (played & rated_after & (after >= ELITE_FROM))
-    k_next, next_reasons = k_of(after, rated_after, games_after, reached_after, next_month.year)
-    k_changed = (k != k_next) if k_reasons is None else (k != k_next) | (k_reasons != next_reasons)
-    fixed = KFactor(settings.fixed_k, KReason.FIXED) if settings.fixed_k is not None else None
-
-    def k_factor(values: IntArray, reasons: IntArray | None, i: int) -> KFactor:
-        if reasons is None:
-            assert fixed is not None
-            return fixed
-        return _K_FACTORS[int(reasons[i])]
-
+    c = _columns(starts, sums)
+    f = _figures(c, settings, month, next_month)
     planned: list[tuple[PlannedChange, PlannedKChange | None]] = []
-    columns: Any = zip(
+    rows: Any = zip(
         ids,
         starts,
-        played.tolist(),
-        below.tolist(),
-        after.tolist(),
-        change.tolist(),
-        total.tolist(),
-        k_used.tolist(),
-        games.tolist(),
-        halves.tolist(),
-        expected.tolist(),
-        games_after.tolist(),
-        reached_after.tolist(),
-        k_changed.tolist(),
+        f.played.tolist(),
+        f.below.tolist(),
+        f.after.tolist(),
+        f.change.tolist(),
+        f.total.tolist(),
+        f.k_used.tolist(),
+        c.games.tolist(),
+        c.halves.tolist(),
+        c.expected.tolist(),
+        f.games_after.tolist(),
+        f.reached_after.tolist(),
+        f.k,
+        f.k_next,
+        f.k_changed.tolist(),
         strict=True,
     )
-    for i, (
-        pid,
-        start,
-        did_play,
-        dropped,
-        rating,
-        diff,
-        hundredths,
-        used,
-        n,
-        h,
-        e,
-        n_after,
-        r_after,
-        moved,
-    ) in enumerate(columns):
-        base = k_factor(k, k_reasons, i)
-        following = k_factor(k_next, next_reasons, i)
+    for pid, start, did_play, dropped, rating, diff, hundredths, used, n, h, e, *rest in rows:
+        n_after, r_after, base, following, moved = rest
         if did_play:
             change_row = PlannedChange(
                 pid,
@@ -217,17 +244,24 @@ def finish(
                 month if start.last_active is None else start.last_active,
                 0,
             )
-        k_row = None
-        if moved:
-            reason = k_change_reason(
-                base,
-                following,
-                still_junior_age=junior_age(start.birth_year, period_year=next_month.year),
-            )
-            if reason is not None:
-                k_row = PlannedKChange(pid, base, following, reason)
-        planned.append((change_row, k_row))
+        planned.append((change_row, _k_change(pid, start, base, following, moved, next_month)))
     return planned
+
+
+def _k_change(
+    pid: int,
+    start: PlayerStart,
+    base: KFactor,
+    following: KFactor,
+    moved: bool,
+    next_month: datetime.date,
+) -> PlannedKChange | None:
+    if not moved:
+        return None
+    reason = k_change_reason(
+        base, following, still_junior_age=junior_age(start.birth_year, period_year=next_month.year)
+    )
+    return None if reason is None else PlannedKChange(pid, base, following, reason)
 
 
 _ZERO = Fraction(0)
