@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test bench lint typecheck check install install-dev clean
+.PHONY: run test bench mutants lint typecheck check install install-dev clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found " + sys.version.split()[0] + ")")'
@@ -33,6 +33,14 @@ test: $(VENV)/.dev
 
 bench: $(VENV)/.dev
 	$(BIN)/python -m pytest tests/benchmarks -m benchmark -s -q -p no:randomly $(PYTEST_ARGS)
+
+# Mutation testing of the rules engine, the close's plan included (configured in
+# pyproject.toml). Takes long, so it is neither in `check` nor in CI. A second run retests
+# only what changed; `$(BIN)/mutmut browse` or `$(BIN)/mutmut show NAME` reads a survivor.
+MUTANT_CHILDREN ?= 2
+mutants: $(VENV)/.dev
+	$(BIN)/mutmut run --max-children $(MUTANT_CHILDREN)
+	$(BIN)/mutmut results
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
