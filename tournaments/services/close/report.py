@@ -9,6 +9,8 @@ from players.rating.period import PeriodPlan
 
 
 def close_summary(plan: PeriodPlan) -> dict[str, Any]:
+    """The run's summary of a close (each count one pass over the plan's 200,000 rows at
+    most: the report below reads it instead of counting again)."""
     return {
         "period": plan.period,
         "games": plan.games_count,
@@ -20,19 +22,18 @@ def close_summary(plan: PeriodPlan) -> dict[str, Any]:
     }
 
 
-def close_report(plan: PeriodPlan) -> str:
-    events = ", ".join(
-        f"{count} {event}" for event, count in sorted(plan.counts_by_event().items())
-    )
+def close_report(summary: dict[str, Any]) -> str:
+    """The run's report of a close, from its ``close_summary``."""
+    events = ", ".join(f"{count} {event}" for event, count in sorted(summary["events"].items()))
     adjusted = (
-        f" FIDE's adjustment of 1 March 2024 raised {plan.players_adjusted} ratings below 2000."
-        if plan.players_adjusted
+        f" FIDE's adjustment of 1 March 2024 raised {summary['adjusted']} ratings below 2000."
+        if summary["adjusted"]
         else ""
     )
     return (
-        f"Closed {plan.period}: {plan.games_count} games, {len(plan.changes)} players "
-        f"({events}); {plan.players_changed} ratings changed; {len(plan.k_changes)} K changes."
-        f"{adjusted}"
+        f"Closed {summary['period']}: {summary['games']} games, {summary['players']} players "
+        f"({events}); {summary['players_changed']} ratings changed; "
+        f"{summary['k_changes']} K changes.{adjusted}"
     )
 
 

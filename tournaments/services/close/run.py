@@ -160,14 +160,12 @@ def period_close(*, period: RatingPeriod, by: User, progress: Progress | None = 
         write_plan(plan, period_id=locked.pk, list_id=locked_list.pk, run_id=run.pk, by_id=by.pk)
         _mark_closed(locked, by)
         seconds["write"] = time.perf_counter() - clock
+        summary = close_summary(plan)
         run.finished = timezone.now()
-        run.players_changed = plan.players_changed
+        run.players_changed = summary["players_changed"]
+        run.report = close_report(summary)
         # Where a big close spends its time, for whoever watches it grow.
-        run.summary = {
-            **close_summary(plan),
-            "seconds": {k: round(v, 3) for k, v in seconds.items()},
-        }
-        run.report = close_report(plan)
+        run.summary = {**summary, "seconds": {k: round(v, 3) for k, v in seconds.items()}}
         run.save()
         period.status = locked.status
         period.closed_by_id = locked.closed_by_id
