@@ -197,3 +197,14 @@ def test_the_arrays_give_the_loops_plan(league: dict[str, Any]) -> None:
             with_arrays = elo.plan_period(inputs, array_sums=table_sums, array_finish=finish)
             assert elo.plan_period(inputs) == with_arrays
             starts = starts_after(with_arrays, starts)
+
+
+@settings(max_examples=50, deadline=None)
+@given(league=leagues(), arrays=st.booleans())
+def test_progress_counts_every_player_once(league: dict[str, Any], arrays: bool) -> None:
+    inputs = month_inputs(league, 0, first_starts(league), {})
+    told: list[int] = []
+    paths = {"array_sums": table_sums, "array_finish": finish} if arrays else {}
+    elo.plan_period(inputs, progress=told.append, **paths)
+    assert sum(told) == len(inputs.starts)
+    assert all(0 < count <= 1000 for count in told[1:])
