@@ -97,10 +97,6 @@ class PeriodGames(NamedTuple):
     rated: Sequence[bool]
     tournament: Sequence[int | None]
 
-    @classmethod
-    def empty(cls) -> PeriodGames:
-        return cls(white=[], black=[], result=[], rated=[], tournament=[])
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PeriodInputs:
@@ -210,21 +206,3 @@ def own_rating_for_game(own_start: int | None, own_view: int | None) -> int | No
     if own_start is None or own_view is None:
         return own_start
     return own_view
-
-
-def starts_after(plan: PeriodPlan, starts: Mapping[int, PlayerStart]) -> dict[int, PlayerStart]:
-    """The next period's starting states, as a close leaves them: what the read step reads
-    back from the plan's RatingChange rows (K overrides carried as they stand)."""
-    return {
-        change.player_id: PlayerStart(
-            rating=change.rating_after,
-            rated_games=change.rated_games_after,
-            reached_2400=change.reached_2400_after,
-            pool=change.pool_after,
-            birth_year=starts[change.player_id].birth_year,
-            k_override=starts[change.player_id].k_override_next,
-            k_override_next=starts[change.player_id].k_override_next,
-            last_active=change.last_active_month,
-        )
-        for change in plan.changes
-    }

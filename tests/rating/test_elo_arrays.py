@@ -135,7 +135,7 @@ def test_finish_equals_the_scalar_plan(
         month=MONTH,
         starts=starts,
         start_ratings={pid: start.rating for pid, start in starts.items()},
-        games=PeriodGames.empty(),
+        games=PeriodGames(white=[], black=[], result=[], rated=[], tournament=[]),
         tournaments={},
         ratings_at={},
     )

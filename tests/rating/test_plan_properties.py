@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import datetime
+from collections.abc import Mapping
 from typing import Any
 
 from hypothesis import given, settings
@@ -21,7 +22,6 @@ from players.rating.period import (
     PeriodInputs,
     PeriodPlan,
     PlayerStart,
-    starts_after,
 )
 from players.rating.period_sums import table_sums
 from players.rating.systems import elo
@@ -96,6 +96,24 @@ def month_inputs(
         tournaments=tournaments,
         ratings_at={add_months(month, -1): earlier[add_months(month, -1)]} if index else {},
     )
+
+
+def starts_after(plan: PeriodPlan, starts: Mapping[int, PlayerStart]) -> dict[int, PlayerStart]:
+    """The next period's starting states, as a close leaves them (what the close's read step
+    reads back from the plan's RatingChange rows; K overrides carried as they stand)."""
+    return {
+        change.player_id: PlayerStart(
+            rating=change.rating_after,
+            rated_games=change.rated_games_after,
+            reached_2400=change.reached_2400_after,
+            pool=change.pool_after,
+            birth_year=starts[change.player_id].birth_year,
+            k_override=starts[change.player_id].k_override_next,
+            k_override_next=starts[change.player_id].k_override_next,
+            last_active=change.last_active_month,
+        )
+        for change in plan.changes
+    }
 
 
 def first_starts(league: dict[str, Any]) -> dict[int, PlayerStart]:

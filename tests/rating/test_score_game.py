@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from players.rating import ExpectedMethod, ListKind, RatingRules
+from players.rating import ExpectedMethod, GameInput, ListKind, RatingRules, period_change
 from players.rating.differences import (
     NOTE_FAST_GAP,
     NOTE_FORFEIT,
@@ -93,3 +93,21 @@ def test_a_rated_game_needs_a_whole_or_half_point() -> None:
         score_game(1800, 1700, Fraction(3, 2), True, STANDARD)
     # A game that is not rated is not scored, so its score is not checked.
     assert score_game(1800, 1700, Fraction(3, 2), False, STANDARD)[4] == NOTE_FORFEIT
+
+
+def test_the_lines_of_games_not_rated_carry_no_figures() -> None:
+    # A forfeit against a rated opponent and a game against an unrated one: the page shows
+    # their difference (or none) and the reason, never an expected score or a change.
+    result = period_change(
+        rating=1800,
+        games=[GameInput(1700, WIN, False), GameInput(None, DRAW, True)],
+        k=20,
+        rules=STANDARD,
+    )
+    forfeit, unrated = result.lines
+    assert (forfeit.rating_difference, forfeit.counted_difference) == (100, None)
+    assert (forfeit.expected, forfeit.change, forfeit.rated) == (None, None, False)
+    assert (unrated.rating_difference, unrated.counted_difference) == (None, None)
+    assert (unrated.expected, unrated.change, unrated.rated) == (None, None, False)
+    assert (forfeit.note, unrated.note) == (NOTE_FORFEIT, NOTE_UNRATED_OPPONENT)
+    assert (result.games_count, result.change) == (0, 0)
