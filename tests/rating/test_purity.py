@@ -8,8 +8,12 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
+# Every module of the engine, the rating systems (the close's plan) included.
 CHECK = (
-    "import players.rating, players.rating.bulk, sys; "
+    "import importlib, pkgutil, sys, players.rating; "
+    "[importlib.import_module(m.name) for m in "
+    "pkgutil.walk_packages(players.rating.__path__, 'players.rating.')]; "
+    "assert 'players.rating.systems.elo_arrays' in sys.modules; "
     "assert not any(m == 'django' or m.startswith('django.') for m in sys.modules)"
 )
 
@@ -39,8 +43,9 @@ def test_the_check_would_catch_django() -> None:
 
 def test_engine_package_leaves_numpy_to_the_close() -> None:
     # players.rating.bulk (numpy) is imported on its own: the calculator and the pages
-    # import players.rating and should not pay for numpy.
-    probe = "import players.rating, sys; assert 'numpy' not in sys.modules"
+    # import players.rating, and the models the systems' registry, and should not pay for
+    # numpy (the registry loads the array paths on a close's first use).
+    probe = "import players.rating, players.rating.systems, sys; assert 'numpy' not in sys.modules"
     completed = subprocess.run(
         [sys.executable, "-c", probe], cwd=REPO_ROOT, capture_output=True, text=True, check=False
     )
