@@ -14,8 +14,6 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from players.rating.period import PeriodGames
-from players.rating.period_sums import table_sums
 from players.rating.systems import elo
 from players.services import player_create, rating_list_update
 from tests.tournaments.helpers import make_club, make_owner, period_of
@@ -147,26 +145,3 @@ def test_a_game_of_a_player_off_the_list_is_an_error() -> None:
     )
     with pytest.raises(KeyError):
         compute_plan(without_b)
-
-
-@pytest.mark.parametrize("spread", [1, 10**9], ids=["dense ids", "sparse ids"])
-def test_table_sums_find_players_by_id_dense_or_sparse(spread: int) -> None:
-    # Dense ids are looked up in a direct table, sparse ones by binary search.
-    from players.rating import RatingRules
-
-    a, b, c = 5, 5 + spread, 5 + 2 * spread
-    columns = PeriodGames(
-        white=[a, b, c, a],
-        black=[b, c, a, c],
-        result=["1-0", "1/2-1/2", "0-1", "+-"],
-        rated=[True] * 4,
-        tournament=[None] * 4,
-    )
-    ratings = {a: 1800, b: 1700, c: None}
-    sums, rest = table_sums(columns, ratings, set(), RatingRules())
-    # Game 0 (a 1800 beats b 1700) is the only one between two rated players that counts;
-    # game 3 is a forfeit between a and unrated c, left to the loop like games 1 and 2.
-    assert sums == {a: (1, 2, 64), b: (1, 0, 36)}
-    assert rest == [1, 2, 3]
-    with pytest.raises(KeyError):
-        table_sums(columns, {a: 1800, b: 1700}, set(), RatingRules())
