@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from players.rating import round_half_away
-from players.rating.rounding import round_ratio_half_away
+from players.rating.rounding import HALF_TOLERANCE, round_ratio_half_away
 
 
 @pytest.mark.parametrize(
@@ -88,3 +88,11 @@ def test_any_ratio_equals_the_fraction_floor(numerator: int, denominator: int) -
     expected = magnitude if exact >= 0 else -magnitude
     assert round_ratio_half_away(numerator, denominator) == expected
     assert round_half_away(exact) == expected
+
+
+def test_a_float_exactly_at_the_tolerance_counts_as_the_half() -> None:
+    # Formula sums land a hair under a half (seed 000: -12.5 computed as -12.4999999...);
+    # the tolerance's own edge is still a half, and the sign follows the value.
+    assert round_half_away(0.5 - HALF_TOLERANCE) == 1
+    assert round_half_away(-(0.5 - HALF_TOLERANCE)) == -1
+    assert round_half_away(0.5 - 2 * HALF_TOLERANCE) == 0
