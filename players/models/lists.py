@@ -216,7 +216,13 @@ class KFactorChange(models.Model):
     """When and why a player's K on one list changed; the K history."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="k_changes")
-    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="k_changes")
+    # rating_list, run and source_period have no database foreign keys, like RatingChange's
+    # rating_list and run: a close writes each with the one value of its run, holding the
+    # list and the period locked, so the keys cannot fail; a month of tens of thousands of
+    # K changes spent a fifth of a second checking them at commit. Django still cascades.
+    rating_list = models.ForeignKey(
+        RatingList, on_delete=models.CASCADE, related_name="k_changes", db_constraint=False
+    )
     # The first day of the month of the period from which the new K applies; the period
     # row itself may not exist yet when K changes for "next month".
     effective_month = models.DateField("effective from")
@@ -231,6 +237,7 @@ class KFactorChange(models.Model):
         null=True,
         blank=True,
         related_name="k_changes",
+        db_constraint=False,
     )
     # The closed period whose close produced this change; a replay marks the rows of the
     # periods it recomputes current=False and writes new ones.
@@ -240,6 +247,7 @@ class KFactorChange(models.Model):
         null=True,
         blank=True,
         related_name="k_changes",
+        db_constraint=False,
     )
     current = models.BooleanField("current", default=True)
     created_by = models.ForeignKey(

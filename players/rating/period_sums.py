@@ -8,12 +8,12 @@ numpy, so the calculator and the pages (which import ``players.rating``) never l
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from players.rating.bulk import table_period_sums
+from players.rating.bulk import PeriodSumArrays, table_period_sums
 from players.rating.period import GAME_RESULTS, PeriodGames
 from players.rating.types import PeriodSums, RatingRules
 
@@ -30,7 +30,7 @@ def table_sums(
     start_rating: Mapping[int, int | None],
     this_month: set[int],
     rules: RatingRules,
-) -> tuple[dict[int, PeriodSums], list[int]]:
+) -> tuple[PlayerSums, list[int]]:
     """The period's games between two rated players scored with the period-start ratings
     (no tournament, or one begun this month), added up per player by ``table_period_sums``.
     Returns the sums by player id, and the positions of the other games (an unrated side,
@@ -87,15 +87,34 @@ def table_sums(
         players=len(ids),
         rules=rules,
     )
-    sums = {
-        pid: PeriodSums(games, halves, expected)
-        for pid, games, halves, expected in zip(
-            ids,
-            totals.games.tolist(),
-            totals.score_halves.tolist(),
-            totals.expected_hundredths.tolist(),
-            strict=True,
-        )
-        if games
-    }
-    return sums, np.flatnonzero(~simple).tolist()
+    return PlayerSums(ids, totals), np.flatnonzero(~simple).tolist()
+
+
+class PlayerSums(Mapping[int, PeriodSums]):
+    """The sums by player id, of the players with rated games in them, kept as the arrays
+    they came in: the array finish takes its players' sums as arrays (``columns``)
+    without 200,000 tuples made and taken apart again; the loop reads one at a time."""
+
+    def __init__(self, ids: list[int], totals: PeriodSumArrays) -> None:
+        self._position = dict(zip(ids, range(len(ids)), strict=True))
+        self._totals = totals
+        self._played = {pid for pid, n in zip(ids, totals.games.tolist(), strict=True) if n}
+
+    def __getitem__(self, player_id: int) -> PeriodSums:
+        if player_id not in self._played:
+            raise KeyError(player_id)
+        i = self._position[player_id]
+        games, halves, expected = self._totals
+        return PeriodSums(int(games[i]), int(halves[i]), int(expected[i]))
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._played)
+
+    def __len__(self) -> int:
+        return len(self._played)
+
+    def columns(self, ids: Sequence[int]) -> PeriodSumArrays:
+        """The sums of ``ids`` (each of the players summed; 0 for one without games)."""
+        at = np.fromiter(map(self._position.__getitem__, ids), dtype=np.intp, count=len(ids))
+        games, halves, expected = self._totals
+        return PeriodSumArrays(games[at], halves[at], expected[at])

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from players.rating.bulk import PeriodSumArrays
 from players.rating.change import _exact
 from players.rating.k_factor import (
     ELITE_FROM,
@@ -44,6 +45,8 @@ from players.rating.rounding import round_ratio_half_away
 from players.rating.types import KFactor, KReason, PeriodSums
 
 IntArray = NDArray[np.int64]
+# Each player's sums (None: no rated game), or all of them as arrays in the players' order.
+Sums = Sequence[PeriodSums | None] | PeriodSumArrays
 BoolArray = NDArray[np.bool_]
 # A birth year that makes nobody a junior (an unknown birth year is never junior age).
 NO_BIRTH_YEAR = -(10**6)
@@ -85,20 +88,26 @@ class _Columns(NamedTuple):
     expected: IntArray
 
 
-def _columns(starts: Sequence[PlayerStart], sums: Sequence[PeriodSums | None]) -> _Columns:
+def _columns(starts: Sequence[PlayerStart], sums: Sums) -> _Columns:
     count = len(starts)
 
     def column(values: Iterable[Any], dtype: Any = np.int64) -> Any:
         return np.fromiter(values, dtype=dtype, count=count)
 
+    if not isinstance(sums, PeriodSumArrays):
+        sums = PeriodSumArrays(
+            column(0 if t is None else t[0] for t in sums),
+            column(0 if t is None else t[1] for t in sums),
+            column(0 if t is None else t[2] for t in sums),
+        )
     return _Columns(
         own=column(s.rating for s in starts),
         rated_games=column(s.rated_games for s in starts),
         reached=column((s.reached_2400 for s in starts), np.bool_),
         birth=column(NO_BIRTH_YEAR if s.birth_year is None else s.birth_year for s in starts),
-        games=column(0 if t is None else t[0] for t in sums),
-        halves=column(0 if t is None else t[1] for t in sums),
-        expected=column(0 if t is None else t[2] for t in sums),
+        games=sums.games,
+        halves=sums.score_halves,
+        expected=sums.expected_hundredths,
     )
 
 
@@ -173,13 +182,14 @@ def finish(
     *,
     ids: Sequence[int],
     starts: Sequence[PlayerStart],
-    sums: Sequence[PeriodSums | None],
+    sums: Sums,
     settings: ListSettings,
     month: datetime.date,
     next_month: datetime.date,
 ) -> list[tuple[PlannedChange, PlannedKChange | None]]:
     """The plan of each player in ``ids``: rated on the list at ``starts[i].rating``, every
-    rated game in ``sums[i]`` (None: no rated game), no K override, no adjustment."""
+    rated game in ``sums[i]`` (None: no rated game; or the sums as arrays, in ids' order),
+    no K override, no adjustment."""
     c = _columns(starts, sums)
     f = _figures(c, settings, month, next_month)
     planned: list[tuple[PlannedChange, PlannedKChange | None]] = []

@@ -9,7 +9,7 @@ up in arrays first (``period_sums.table_sums``).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from players.rating.months import month_label
@@ -26,7 +26,7 @@ from players.rating.types import GameInput, PeriodSums
 Events = dict[str, tuple[tuple[Any, ...], list[list[Any]]]]
 # Where the arrays (period_sums.table_sums) put most games: sums by player, and the
 # positions of the games they leave to the loop.
-ArraySums = Callable[..., tuple[dict[int, PeriodSums], list[int]]]
+ArraySums = Callable[..., tuple[Mapping[int, PeriodSums], list[int]]]
 
 
 class Sides:
@@ -76,7 +76,7 @@ class Sides:
 
 def sort_games(
     inputs: PeriodInputs, array_sums: ArraySums | None
-) -> tuple[Sides, dict[int, PeriodSums]]:
+) -> tuple[Sides, Mapping[int, PeriodSums]]:
     """Every game's two sides, each scored with the ratings in force at its tournament's
     start; on FIDE-table lists most games are added up in arrays (``array_sums``) first."""
     month = inputs.month
@@ -108,7 +108,7 @@ def sort_games(
 
     columns = inputs.games
     rows: Iterable[tuple[int, int, str, bool, int | None]]
-    sums: dict[int, PeriodSums] = {}
+    sums: Mapping[int, PeriodSums] = {}
     if array_sums is not None and len(columns.white):
         this_month = {tid for tid, (began, _) in inputs.tournaments.items() if began >= month}
         sums, rest = array_sums(columns, start_rating, this_month, inputs.settings.rules())
