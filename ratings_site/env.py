@@ -7,6 +7,7 @@ parse: a typo such as ``DEBUG=ture`` must stop the process, not silently mean Fa
 from __future__ import annotations
 
 import os
+from urllib.parse import unquote, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -61,3 +62,49 @@ def env_database(name: str, *, default: str) -> dict[str, object]:
         config["CONN_MAX_AGE"] = 0
         config["CONN_HEALTH_CHECKS"] = False
     return dict(config)
+
+
+_EMAIL_SCHEMES = {"smtp": (False, False), "smtp+tls": (True, False), "smtp+ssl": (False, True)}
+
+
+def env_email(name: str) -> dict[str, object]:
+    """Django's EMAIL_* settings from a URL such as ``smtp+tls://user:pw@host:587``;
+    without the variable, the usual EMAIL_HOST/EMAIL_PORT/... variables, and without those
+    the console backend (mail is printed, as in development)."""
+    raw = os.environ.get(name)
+    if not raw:
+        host = os.environ.get("EMAIL_HOST")
+        if not host:
+            return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+        port = os.environ.get("EMAIL_PORT", "25")
+        if not port.isdigit():
+            raise ImproperlyConfigured(f"EMAIL_PORT={port!r} is not a port number.")
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "EMAIL_HOST": host,
+            "EMAIL_PORT": int(port),
+            "EMAIL_HOST_USER": os.environ.get("EMAIL_HOST_USER", ""),
+            "EMAIL_HOST_PASSWORD": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+            "EMAIL_USE_TLS": env_bool("EMAIL_USE_TLS", default=False),
+            "EMAIL_USE_SSL": env_bool("EMAIL_USE_SSL", default=False),
+        }
+    parts = urlsplit(raw)
+    if parts.scheme not in _EMAIL_SCHEMES or not parts.hostname:
+        raise ImproperlyConfigured(
+            f"{name}: use smtp://, smtp+tls:// or smtp+ssl:// with a host "
+            "(user:password@host:port)."
+        )
+    try:
+        port_number = parts.port or (465 if parts.scheme == "smtp+ssl" else 25)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} has a bad port: {exc}") from exc
+    tls, ssl = _EMAIL_SCHEMES[parts.scheme]
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname,
+        "EMAIL_PORT": port_number,
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": tls,
+        "EMAIL_USE_SSL": ssl,
+    }

@@ -1,4 +1,4 @@
-"""Root URLs: admin, the API (v1, schema, docs) and the public pages."""
+"""Root URLs: admin, accounts, the API (v1, schema, docs) and the public pages."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ urlpatterns = [
         RedirectView.as_view(url="/admin/players/%(model)s/%(rest)s", query_string=True),
     ),
     path("admin/", admin.site.urls),
+    path("accounts/", include("ratings_site.accounts.urls")),
     path("api/v1/", include("ratings_site.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

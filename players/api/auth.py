@@ -12,7 +12,6 @@ from typing import Any
 
 from django.contrib.auth import authenticate
 from drf_spectacular.utils import extend_schema
-from knox.auth import TokenAuthentication
 from knox.views import LoginView, LogoutView
 from rest_framework import serializers
 from rest_framework.parsers import JSONParser
@@ -22,8 +21,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
+from players.api.authentication import TokenAuthentication
 from players.api.schema import ClubAutoSchema
 from players.errors import ValidationFailed
+from players.models import ApiToken
 
 
 class TokenInSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -47,6 +48,12 @@ class TokenView(LoginView):  # type: ignore[misc]
     renderer_classes = [JSONRenderer]
     schema = ClubAutoSchema()
     error_statuses = (400, 429)
+
+    def create_token(self) -> tuple[ApiToken, str]:
+        token, raw = ApiToken.objects.create(
+            user=self.request.user, expiry=self.get_token_ttl(), name="Signed in through the API"
+        )
+        return token, raw
 
     @extend_schema(
         operation_id="auth_token",

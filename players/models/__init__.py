@@ -6,6 +6,7 @@ rules depend on are also database constraints, so a bug elsewhere cannot store a
 -5 or a second standard list.
 """
 
+from players.models.accounts import INVITATION_VALID_FOR, ApiToken, Invitation
 from players.models.clubs import Club, Membership, Player
 from players.models.common import (
     K_MAX,
@@ -43,14 +44,17 @@ from players.rating.months import add_months, month_label, month_start
 __all__ = [
     "FIDE_PRESET_FOR_KIND",
     "INACTIVE_AFTER_MONTHS",
+    "INVITATION_VALID_FOR",
     "K_MAX",
     "K_MIN",
     "LIST_PRESETS",
     "RATING_MAX",
     "RATING_MIN",
+    "ApiToken",
     "Club",
     "ExpectedMethod",
     "FirstRatingPolicy",
+    "Invitation",
     "KChangeReason",
     "KFactorChange",
     "KPolicy",

@@ -61,6 +61,14 @@ class Player(models.Model):
     title = models.CharField("title", max_length=3, choices=Title.choices, blank=True)
     fide_id = models.PositiveBigIntegerField("FIDE ID", null=True, blank=True)
     active = models.BooleanField("active", default=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="player_records",
+        help_text="The member this player record belongs to (at most one per club).",
+    )
     created = models.DateTimeField("created", auto_now_add=True)
 
     class Meta:
@@ -72,6 +80,11 @@ class Player(models.Model):
                 fields=["club", "fide_id"],
                 condition=Q(fide_id__isnull=False),
                 name="player_fide_id_unique_in_club",
+            ),
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=Q(user__isnull=False),
+                name="player_user_unique_in_club",
             ),
             models.CheckConstraint(
                 condition=Q(birth_year__isnull=True)

@@ -6,7 +6,7 @@ transaction and raises players.errors domain errors (never DRF or admin errors).
 Modules: :mod:`.clubs` (clubs and members), :mod:`.lists` (a list's rules and its next
 month), :mod:`.players` (players and the ratings they bring, one by one or in bulk for the
 imports), :mod:`.k_factor` (``k_for``, the K a player has for a period, and the officer's
-override). Callers import the services from here.
+override), :mod:`.tokens` (API tokens). Callers import the services from here.
 """
 
 from __future__ import annotations
@@ -21,10 +21,20 @@ from players.services.players import (
     player_update,
     players_add_bulk,
 )
+from players.services.tokens import (
+    api_token_create,
+    api_token_revoke,
+    api_token_touch,
+    api_tokens_revoke_all,
+)
 
 __all__ = [
     "LIST_RULES",
     "PLAYER_FIELDS",
+    "api_token_create",
+    "api_token_revoke",
+    "api_token_touch",
+    "api_tokens_revoke_all",
     "club_create",
     "club_update",
     "k_for",

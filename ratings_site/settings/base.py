@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from ratings_site.env import env_bool, env_database, env_list, env_str
+from ratings_site.env import env_bool, env_database, env_email, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -78,6 +78,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule for passwords: its hook revokes every API token when a password changes.
+    {"NAME": "players.services.tokens.RevokeTokensOnPasswordChange"},
 ]
 
 LANGUAGE_CODE = "en-us"
@@ -95,12 +97,29 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
-LOGIN_URL = "admin:login"
+# Members sign in on the site's own pages (ratings_site/accounts/); the admin keeps its
+# login for staff.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "account-home"
+LOGOUT_REDIRECT_URL = "home"
+
+# Mail (invitations, password resets) goes through Django's email backend: the console in
+# development; ``EMAIL_URL`` (smtp://user:password@host:port, smtp+tls://, smtp+ssl://) or
+# the usual EMAIL_HOST/EMAIL_PORT/... settings in production.
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "ratings@localhost")
+_EMAIL = env_email("EMAIL_URL")
+EMAIL_BACKEND = _EMAIL["EMAIL_BACKEND"]
+EMAIL_HOST = _EMAIL.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = _EMAIL.get("EMAIL_PORT", 25)
+EMAIL_HOST_USER = _EMAIL.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = _EMAIL.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _EMAIL.get("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = _EMAIL.get("EMAIL_USE_SSL", False)
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",
+        "players.api.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -115,6 +134,8 @@ REST_FRAMEWORK = {
 }
 
 # API tokens (django-rest-knox): stored as hashes, expire after 30 days, deleted on logout.
+# Our token model adds a name and when it was last used (players.models.ApiToken).
+KNOX_TOKEN_MODEL = "players.ApiToken"  # noqa: S105 - a model name, not a secret
 REST_KNOX = {
     "TOKEN_TTL": timedelta(days=30),
     "AUTO_REFRESH": False,

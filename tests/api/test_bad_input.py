@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from knox.models import AuthToken
 
+from players.models import ApiToken as AuthToken
 from players.services import player_update
 from tests.api.conftest import World, assert_error_shape, client_for, db_snapshot
 from tests.api.test_authorization_matrix import OPERATIONS

@@ -189,7 +189,8 @@ def test_tokens_are_stored_hashed_and_expire_in_30_days() -> None:
     from datetime import timedelta
 
     from django.utils import timezone
-    from knox.models import AuthToken
+
+    from players.models import ApiToken as AuthToken
 
     make_user("frank")
     body = APIClient().post("/api/v1/auth/token/", {"username": "frank", "password": PASSWORD})
@@ -205,7 +206,8 @@ def test_expired_token_is_refused() -> None:
     from datetime import timedelta
 
     from django.utils import timezone
-    from knox.models import AuthToken
+
+    from players.models import ApiToken as AuthToken
 
     user = make_user("carol")
     _, token = AuthToken.objects.create(user, expiry=timedelta(seconds=-1))

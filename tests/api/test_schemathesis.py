@@ -18,7 +18,6 @@ import schemathesis
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from hypothesis import HealthCheck, Phase, settings
-from knox.models import AuthToken
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -26,6 +25,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from players.models import ApiToken as AuthToken
 from ratings_site.wsgi import application
 from tests.api.conftest import World
 

@@ -272,7 +272,7 @@ def test_private_club_redirects_anonymous_to_login(client: Client, private: Club
     for url in private_urls(private):
         response = client.get(url)
         assert response.status_code == 302, url
-        assert response["Location"].startswith("/admin/login/?next=")
+        assert response["Location"].startswith("/accounts/login/?next=")
     # An unknown club looks the same to an anonymous visitor: no existence leak.
     assert client.get("/clubs/nowhere/").status_code == 302
 

@@ -1,0 +1,86 @@
+"""/accounts/: sign in and out, passwords, the member's home, tokens and invitations.
+
+The auth views are Django's own, with the site's templates (``accounts/...``, not
+``registration/...``: the admin renders that name for its own password change)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import views as auth_views
+from django.urls import path, reverse_lazy
+
+from ratings_site.accounts import views
+
+urlpatterns = [
+    path("", views.member_home, name="account-home"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            template_name="accounts/login.html", redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "password/change/",
+        auth_views.PasswordChangeView.as_view(
+            template_name="accounts/password_change.html",
+            success_url=reverse_lazy("password_change_done"),
+        ),
+        name="password_change",
+    ),
+    path(
+        "password/change/done/",
+        auth_views.PasswordChangeDoneView.as_view(
+            template_name="accounts/message.html",
+            extra_context={
+                "message": "Your password is changed. Every API token you had is revoked.",
+                "link_url": reverse_lazy("account-home"),
+                "link_text": "Your account",
+            },
+        ),
+        name="password_change_done",
+    ),
+    path(
+        "password/reset/",
+        auth_views.PasswordResetView.as_view(
+            template_name="accounts/password_reset.html",
+            email_template_name="accounts/password_reset_email.txt",
+            subject_template_name="accounts/password_reset_subject.txt",
+        ),
+        name="password_reset",
+    ),
+    path(
+        "password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(
+            template_name="accounts/message.html",
+            extra_context={
+                "message": "If an account has that email address, a link to choose a new "
+                "password is on its way.",
+                "link_url": reverse_lazy("login"),
+                "link_text": "Log in",
+            },
+        ),
+        name="password_reset_done",
+    ),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            template_name="accounts/password_reset_confirm.html"
+        ),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(
+            template_name="accounts/message.html",
+            extra_context={
+                "message": "Your password is set, and your old API tokens are revoked.",
+                "link_url": reverse_lazy("login"),
+                "link_text": "Log in",
+            },
+        ),
+        name="password_reset_complete",
+    ),
+    path("tokens/", views.token_create, name="token-create"),
+    path("tokens/<str:digest>/revoke/", views.token_revoke, name="token-revoke"),
+]
