@@ -1,23 +1,27 @@
-"""Clubs and their members (owners change both)."""
+"""Clubs, their members and invitations (owners change all three)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
 
 from players import services
 from players.admin.base import (
     CLUB_FILTER,
     ClubScopedAdmin,
     ReadOnlyInline,
+    report_domain_error,
 )
+from players.errors import DomainError
 from players.models import (
     Club,
+    Invitation,
     Membership,
     Role,
 )
@@ -121,3 +125,83 @@ class MembershipAdmin(ClubScopedAdmin):
 
     def service_delete(self, request: HttpRequest, obj: Membership) -> None:
         services.membership_remove(club=obj.club, user=obj.user, by=request.user)
+
+
+class InvitationForm(forms.ModelForm):  # type: ignore[type-arg]
+    username = forms.CharField(
+        required=False,
+        max_length=150,
+        help_text="An existing user's username; or give an email address instead.",
+    )
+
+    class Meta:
+        model = Invitation
+        fields = ("club", "email", "role")
+
+
+@admin.register(Invitation)
+class InvitationAdmin(ClubScopedAdmin):
+    """Owners invite here as through the API; the link is shown once, after saving."""
+
+    form = InvitationForm
+    list_display = ("invitee", "club", "role", "status", "created_by", "created", "expires")
+    list_filter = ("role", CLUB_FILTER)
+    search_fields = ("email", "user__username", "club__name")
+    list_select_related = ("user", "club", "created_by")
+    view_role = Role.OWNER
+    add_role = Role.OWNER
+    change_role = None
+    delete_role = None
+    actions = ["revoke"]
+    readonly_fields = (
+        "club",
+        "email",
+        "user",
+        "role",
+        "status",
+        "created_by",
+        "created",
+        "expires",
+        "accepted",
+        "accepted_by",
+        "revoked",
+    )
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        return self.readonly_fields if obj is not None else ()
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        return self.readonly_fields if obj is not None else ("club", "email", "username", "role")
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Shown read-only: an invitation is revoked (the action), never edited.
+        return False
+
+    def service_save(
+        self, request: HttpRequest, obj: Invitation, form: Any, change: bool
+    ) -> Invitation:
+        data = form.cleaned_data
+        invitation, url = services.invitation_create(
+            club=data["club"],
+            by=request.user,
+            role=data["role"],
+            email=data.get("email") or "",
+            username=data.get("username") or "",
+            accept_url=lambda secret: request.build_absolute_uri(
+                reverse("invitation-accept", args=[secret])
+            ),
+        )
+        messages.success(request, f"The invitation's link (shown only now): {url}")
+        return invitation
+
+    @admin.action(description="Revoke the selected invitations")
+    def revoke(self, request: HttpRequest, queryset: QuerySet[Invitation]) -> None:
+        revoked = 0
+        for invitation in queryset.select_related("club"):
+            try:
+                services.invitation_revoke(invitation=invitation, by=request.user)
+            except DomainError as error:
+                report_domain_error(request, error, prefix=f"{invitation}: ")
+            else:
+                revoked += 1
+        messages.success(request, f"{revoked} invitation(s) revoked.")

@@ -1,4 +1,4 @@
-"""The players app's API routes (under /api/v1/): auth, clubs, members, lists, players."""
+"""The players app's API routes (under /api/v1/): auth, clubs, members, invitations, lists, players."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from players.api.clubs import (
     RatingListDetailView,
     RatingListListView,
 )
+from players.api.invitations import InvitationDetailView, InvitationListView
 from players.api.players import (
     PlayerDetailView,
     PlayerHistoryView,
@@ -34,6 +35,8 @@ urlpatterns = [
     path(CLUB, ClubDetailView.as_view(), name="club"),
     path(CLUB + "members/", MemberListView.as_view(), name="members"),
     path(CLUB + "members/<str:username>/", MemberDetailView.as_view(), name="member"),
+    path(CLUB + "invitations/", InvitationListView.as_view(), name="invitations"),
+    path(CLUB + "invitations/<int:id>/", InvitationDetailView.as_view(), name="invitation"),
     path(CLUB + "lists/", RatingListListView.as_view(), name="lists"),
     path(CLUB + "lists/<str:list>/", RatingListDetailView.as_view(), name="list"),
     path(CLUB + "players/", PlayerListView.as_view(), name="players"),

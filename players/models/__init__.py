@@ -6,7 +6,12 @@ rules depend on are also database constraints, so a bug elsewhere cannot store a
 -5 or a second standard list.
 """
 
-from players.models.accounts import INVITATION_VALID_FOR, ApiToken, Invitation
+from players.models.accounts import (
+    INVITATION_VALID_FOR,
+    ApiToken,
+    Invitation,
+    InvitationStatus,
+)
 from players.models.clubs import Club, Membership, Player
 from players.models.common import (
     K_MAX,
@@ -55,6 +60,7 @@ __all__ = [
     "ExpectedMethod",
     "FirstRatingPolicy",
     "Invitation",
+    "InvitationStatus",
     "KChangeReason",
     "KFactorChange",
     "KPolicy",

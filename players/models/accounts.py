@@ -17,6 +17,13 @@ from players.models.common import Role
 INVITATION_VALID_FOR = datetime.timedelta(days=7)
 
 
+class InvitationStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    ACCEPTED = "accepted", "Accepted"
+    EXPIRED = "expired", "Expired"
+    REVOKED = "revoked", "Revoked"
+
+
 class ApiToken(AbstractAuthToken):  # type: ignore[misc]
     """A knox token (only its hash is stored) with the name its owner gave it and when it
     was last used, so that a member can tell their tokens apart and revoke the right one.
@@ -92,11 +99,11 @@ class Invitation(models.Model):
         return self.email or (self.user.get_username() if self.user else "")
 
     @property
-    def status(self) -> str:
+    def status(self) -> InvitationStatus:
         if self.revoked:
-            return "revoked"
+            return InvitationStatus.REVOKED
         if self.accepted:
-            return "accepted"
+            return InvitationStatus.ACCEPTED
         if self.expires <= timezone.now():
-            return "expired"
-        return "open"
+            return InvitationStatus.EXPIRED
+        return InvitationStatus.OPEN

@@ -6,12 +6,19 @@ transaction and raises players.errors domain errors (never DRF or admin errors).
 Modules: :mod:`.clubs` (clubs and members), :mod:`.lists` (a list's rules and its next
 month), :mod:`.players` (players and the ratings they bring, one by one or in bulk for the
 imports), :mod:`.k_factor` (``k_for``, the K a player has for a period, and the officer's
-override), :mod:`.tokens` (API tokens). Callers import the services from here.
+override), :mod:`.tokens` (API tokens), :mod:`.invitations` (an owner's offer of a role, by link). Callers import the services from here.
 """
 
 from __future__ import annotations
 
 from players.services.clubs import club_create, club_update, membership_remove, membership_set
+from players.services.invitations import (
+    invitation_accept,
+    invitation_accept_new_user,
+    invitation_create,
+    invitation_open,
+    invitation_revoke,
+)
 from players.services.k_factor import k_for, k_override_set
 from players.services.lists import LIST_RULES, next_period_month, rating_list_update
 from players.services.players import (
@@ -37,6 +44,11 @@ __all__ = [
     "api_tokens_revoke_all",
     "club_create",
     "club_update",
+    "invitation_accept",
+    "invitation_accept_new_user",
+    "invitation_create",
+    "invitation_open",
+    "invitation_revoke",
     "k_for",
     "k_override_set",
     "membership_remove",

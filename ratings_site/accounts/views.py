@@ -1,17 +1,24 @@
-"""The member's home and its token actions; the sign-in pages are Django's auth views."""
+"""The member's home and its token actions, and the invitation's page; the sign-in pages
+are Django's auth views."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST, require_safe
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from players import services
 from players.errors import DomainError
 from players.selectors import member_home as member_home_data
-from players.services import api_token_create, api_token_revoke
+from players.services import api_token_create, api_token_revoke, invitation_open
+from ratings_site.pages.base import error_page
 
 
 class TokenForm(forms.Form):
@@ -63,3 +70,59 @@ def token_revoke(request: HttpRequest, digest: str) -> HttpResponse:
     else:
         messages.success(request, "The token is revoked.")
     return redirect("account-home")
+
+
+def _invitation_page(
+    request: HttpRequest, *, secret: str, form: UserCreationForm[Any] | None, status: int = 200
+) -> HttpResponse:
+    try:
+        invitation = invitation_open(secret=secret)
+    except DomainError as error:
+        return error_page(request, error)
+    return render(
+        request,
+        "accounts/invitation.html",
+        {
+            "invitation": invitation,
+            "form": form or UserCreationForm(),
+            "for_other": bool(
+                request.user.is_authenticated
+                and invitation.user_id is not None
+                and invitation.user_id != request.user.pk
+            ),
+        },
+        status=status,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def invitation_accept(request: HttpRequest, secret: str) -> HttpResponse:
+    """The invitation's link: a signed-in user accepts; a new person chooses a username and
+    password (and then logs in); an existing user logs in first (``?next=`` brings them
+    back here)."""
+    if request.method == "GET":
+        return _invitation_page(request, secret=secret, form=None)
+    try:
+        if request.user.is_authenticated:
+            membership = services.invitation_accept(secret=secret, user=request.user)
+            messages.success(
+                request,
+                f"Welcome to {membership.club.name}: you are {membership.get_role_display().lower()}.",
+            )
+            return redirect("club", membership.club.slug)
+        form: UserCreationForm[Any] = UserCreationForm(request.POST)
+        if not form.is_valid():
+            return _invitation_page(request, secret=secret, form=form, status=400)
+        membership = services.invitation_accept_new_user(
+            secret=secret,
+            username=form.cleaned_data["username"],
+            password=form.cleaned_data["password1"],
+        )
+    except DomainError as error:
+        return error_page(request, error)
+    messages.success(
+        request,
+        f"Your account {membership.user.get_username()} is ready and is "
+        f"{membership.get_role_display().lower()} of {membership.club.name}. Log in.",
+    )
+    return redirect(f"{reverse('login')}?next={reverse('club', args=[membership.club.slug])}")

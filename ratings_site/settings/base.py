@@ -164,6 +164,7 @@ SPECTACULAR_SETTINGS = {
         "RoleEnum": "players.models.Role",
         "KReasonEnum": "players.models.KReason",
         "PeriodStatusEnum": "players.models.RatingPeriod.Status",
+        "InvitationStatusEnum": "players.models.InvitationStatus",
         "ResultEnum": "tournaments.models.Result",
     },
 }

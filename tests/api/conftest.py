@@ -3,7 +3,8 @@
 ``north`` is private, ``south`` public. Each has an owner, officer, arbiter and viewer,
 players with and without ratings, a closed standard period (2026-01) and an open one with
 games (2026-02), a rapid period that was closed and reopened (needs a replay), a
-tournament without games and a player without games (both deletable).
+tournament without games and a player without games (both deletable), and an open
+invitation by email (``extra['invitation']``).
 """
 
 from __future__ import annotations
@@ -101,6 +102,13 @@ def build_club(slug: str, *, public: bool) -> ClubWorld:
         start_date=datetime.date(2026, 3, 1),
         end_date=datetime.date(2026, 3, 2),
     )
+    invitation, _ = player_services.invitation_create(
+        club=club,
+        by=owner,
+        role=Role.VIEWER,
+        email=f"guest@{slug}.example",
+        accept_url=lambda secret: f"https://testserver/accounts/invitations/{secret}/",
+    )
     return ClubWorld(
         club=club,
         users=users,
@@ -109,6 +117,7 @@ def build_club(slug: str, *, public: bool) -> ClubWorld:
         tournament=tournament,
         open_game=open_game,
         closed_game=closed_game,
+        extra={"invitation": invitation},
     )
 
 

@@ -77,6 +77,10 @@ def usernames(cw: ClubWorld) -> set[str]:
     return {u.username for u in cw.users.values()}
 
 
+def invitation_ids(cw: ClubWorld) -> set[int]:
+    return set(cw.club.invitations.values_list("pk", flat=True))
+
+
 def new_game(cw: ClubWorld, other: ClubWorld) -> dict[str, Any]:
     p1, p2 = cw.players[0], cw.players[1]
     return {"list": "blitz", "date": "2026-04-05", "white": p1.pk, "black": p2.pk, "result": "1-0"}
@@ -99,6 +103,16 @@ RULES: dict[tuple[str, str], Rule] = {
         Role.OWNER, body=lambda cw, o: {"role": "arbiter"}
     ),
     ("DELETE", "/api/v1/clubs/{club}/members/{username}/"): Rule(Role.OWNER, success=204),
+    ("GET", "/api/v1/clubs/{club}/invitations/"): Rule(Role.OWNER, rows=invitation_ids),
+    ("POST", "/api/v1/clubs/{club}/invitations/"): Rule(
+        Role.OWNER, success=201, body=lambda cw, o: {"email": "new@example.org", "role": "viewer"}
+    ),
+    ("GET", "/api/v1/clubs/{club}/invitations/{id}/"): Rule(
+        Role.OWNER, id=lambda cw: cw.extra["invitation"].pk
+    ),
+    ("DELETE", "/api/v1/clubs/{club}/invitations/{id}/"): Rule(
+        Role.OWNER, success=204, id=lambda cw: cw.extra["invitation"].pk
+    ),
     ("GET", "/api/v1/clubs/{club}/lists/"): Rule(READ),
     ("GET", "/api/v1/clubs/{club}/lists/{list}/"): Rule(READ),
     ("PATCH", "/api/v1/clubs/{club}/lists/{list}/"): Rule(

@@ -1,0 +1,165 @@
+"""Invitations: an owner offers a role in their club by a link, mailed or passed on.
+
+The link's secret is shown once (to the owner, and in the mail) and only its SHA-256 is
+stored, so a database leak gives no working link. A link works once, for seven days, and
+until the owner revokes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.mail import send_mail
+from django.core.validators import validate_email
+from django.db import transaction
+from django.utils import timezone
+
+from players.errors import ConflictError, NotFoundError, PermissionDeniedError, invalid_field
+from players.models import (
+    INVITATION_VALID_FOR,
+    Club,
+    Invitation,
+    InvitationStatus,
+    Membership,
+    Role,
+)
+from players.selectors import User, require_role
+
+_GONE = "This invitation link does not work: it was used, revoked or expired."
+
+
+def invitation_digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def invitation_create(
+    *,
+    club: Club,
+    by: User,
+    role: Role | str,
+    email: str = "",
+    username: str = "",
+    accept_url: Callable[[str], str],
+) -> tuple[Invitation, str]:
+    """Invite ``email`` or the user ``username`` (one of them) to ``role``; returns the
+    invitation and its link (``accept_url(secret)``). When an email address is known the
+    link is mailed after the commit."""
+    require_role(by, club, Role.OWNER)
+    if role not in Role.values:
+        raise invalid_field("role", f"{role!r} is not a role; use one of {', '.join(Role.values)}.")
+    email, username = email.strip(), username.strip()
+    if bool(email) == bool(username):
+        raise invalid_field("email", "Give an email address or a username (one of them).")
+    invitee = None
+    if username:
+        invitee = get_user_model()._default_manager.filter(username=username).first()
+        if invitee is None:
+            raise invalid_field("username", "No user has this username.")
+        if Membership.objects.filter(club=club, user_id=invitee.pk).exists():
+            raise invalid_field("username", f"{username} is already a member of {club.name}.")
+    else:
+        try:
+            validate_email(email)
+        except DjangoValidationError:
+            raise invalid_field("email", "Enter a valid email address.") from None
+    secret = secrets.token_urlsafe(32)
+    with transaction.atomic(durable=True):
+        invitation = Invitation.objects.create(
+            club=club,
+            email=email,
+            user=invitee,
+            role=Role(role),
+            digest=invitation_digest(secret),
+            created_by_id=by.pk,
+            expires=timezone.now() + INVITATION_VALID_FOR,
+        )
+    url = accept_url(secret)
+    to = email or (getattr(invitee, "email", "") or "")
+    if to:
+        transaction.on_commit(lambda: _mail(invitation=invitation, to=to, url=url))
+    return invitation, url
+
+
+def _mail(*, invitation: Invitation, to: str, url: str) -> None:
+    club = invitation.club
+    send_mail(
+        subject=f"You are invited to {club.name}",
+        message=(
+            f"You are invited to join {club.name} as {Role(invitation.role).label.lower()} "
+            f"on Club ratings.\n\nAccept here (the link works once, until "
+            f"{invitation.expires:%Y-%m-%d %H:%M} UTC):\n{url}\n"
+        ),
+        from_email=None,
+        recipient_list=[to],
+    )
+
+
+def invitation_revoke(*, invitation: Invitation, by: User) -> Invitation:
+    require_role(by, invitation.club, Role.OWNER)
+    with transaction.atomic(durable=True):
+        # Compare-and-set: a link being accepted right now is either accepted or revoked.
+        changed = Invitation.objects.filter(
+            pk=invitation.pk, revoked__isnull=True, accepted__isnull=True
+        ).update(revoked=timezone.now())
+    if not changed:
+        raise ConflictError(
+            "This invitation was already used or revoked.", fields={"status": [invitation.status]}
+        )
+    invitation.refresh_from_db()
+    return invitation
+
+
+def invitation_open(*, secret: str) -> Invitation:
+    """The open invitation this link's secret names; any other state is 'not found'."""
+    invitation = (
+        Invitation.objects.select_related("club", "user")
+        .filter(digest=invitation_digest(secret))
+        .first()
+    )
+    if invitation is None or invitation.status != InvitationStatus.OPEN:
+        raise NotFoundError(_GONE)
+    return invitation
+
+
+def invitation_accept(*, secret: str, user: AbstractBaseUser) -> Membership:
+    """``user`` takes the invitation's role (never lowering a role they hold already)."""
+    invitation = invitation_open(secret=secret)
+    if invitation.user_id is not None and invitation.user_id != user.pk:
+        raise PermissionDeniedError("This invitation is for another account.")
+    with transaction.atomic(durable=True):
+        return _take(invitation=invitation, user=user)
+
+
+def invitation_accept_new_user(*, secret: str, username: str, password: str) -> Membership:
+    """A new account (username and password chosen on the invitation's page) that accepts
+    the invitation, in one transaction: a used link creates no account. The caller
+    validated both (Django's UserCreationForm)."""
+    invitation = invitation_open(secret=secret)
+    if invitation.user_id is not None:
+        raise PermissionDeniedError("This invitation is for an existing account: log in to accept.")
+    with transaction.atomic(durable=True):
+        user = get_user_model()._default_manager.create_user(
+            username=username, email=invitation.email, password=password
+        )
+        return _take(invitation=invitation, user=user)
+
+
+def _take(*, invitation: Invitation, user: AbstractBaseUser) -> Membership:
+    # Compare-and-set: of two concurrent acceptances of one link, one wins.
+    taken = Invitation.objects.filter(
+        pk=invitation.pk, accepted__isnull=True, revoked__isnull=True, expires__gt=timezone.now()
+    ).update(accepted=timezone.now(), accepted_by=user.pk)
+    if not taken:
+        raise NotFoundError(_GONE)
+    current = Membership.objects.filter(club=invitation.club, user_id=user.pk).first()
+    if current is not None and Role.includes(current.role, invitation.role):
+        return current
+    membership, _ = Membership.objects.update_or_create(
+        club=invitation.club, user_id=user.pk, defaults={"role": Role(invitation.role)}
+    )
+    return membership
