@@ -96,7 +96,11 @@ def rating_list_get(*, club: Club, kind: str) -> RatingList:
 
 def players_for_club(*, club: Club) -> QuerySet[Player]:
     """A club's players with their ratings on every list, prefetched in one extra query."""
-    return Player.objects.filter(club=club).prefetch_related("ratings__rating_list")
+    return (
+        Player.objects.filter(club=club)
+        .select_related("user")
+        .prefetch_related("ratings__rating_list")
+    )
 
 
 def player_ratings_for_list(*, rating_list: RatingList) -> QuerySet[PlayerRating]:

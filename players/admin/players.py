@@ -129,6 +129,22 @@ PlayerAddForm: type[forms.ModelForm] = type(  # type: ignore[type-arg]
 )
 
 
+class PlayerChangeForm(forms.ModelForm):  # type: ignore[type-arg]
+    # A username box, as for memberships: no list of every account on the site.
+    member = forms.CharField(
+        required=False,
+        max_length=150,
+        label="Member (username)",
+        help_text="The club member this player record belongs to (rating officer or above "
+        "may change it); empty: nobody.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        user = self.instance.user if self.instance.user_id else None
+        self.fields["member"].initial = user.get_username() if user else ""
+
+
 @admin.register(Player)
 class PlayerAdmin(ClubScopedAdmin):
     list_display = (
@@ -145,7 +161,7 @@ class PlayerAdmin(ClubScopedAdmin):
     search_fields = ("name", "fide_id", "federation")
     list_select_related = ("club",)
     readonly_fields = ("created", "rating_chart")
-    fields = ("club", *PLAYER_FIELDS, "created", "rating_chart")
+    fields = ("club", *PLAYER_FIELDS, "member", "created", "rating_chart")
     inlines = [PlayerRatingInline, RatingChangeInline, KFactorChangeInline]
     delete_role = Role.OFFICER
 
@@ -156,14 +172,17 @@ class PlayerAdmin(ClubScopedAdmin):
         return ("created", "rating_chart")
 
     field_map = {
-        f"ratings[{index}].{part}": f"{kind}_{part}"
-        for index, kind in enumerate(ListKind.values)
-        for part in ENTRY_PARTS
+        "user": "member",
+        **{
+            f"ratings[{index}].{part}": f"{kind}_{part}"
+            for index, kind in enumerate(ListKind.values)
+            for part in ENTRY_PARTS
+        },
     }
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         if obj is None:
-            return tuple(f for f in self.fields if f not in ("created", "rating_chart"))
+            return tuple(f for f in self.fields if f not in ("member", "created", "rating_chart"))
         return tuple(self.fields)
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
@@ -187,15 +206,15 @@ class PlayerAdmin(ClubScopedAdmin):
     def get_form(
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
     ) -> Any:
-        if obj is None:
-            kwargs["form"] = PlayerAddForm
+        kwargs["form"] = PlayerAddForm if obj is None else PlayerChangeForm
         return super().get_form(request, obj, change, **kwargs)
 
     def service_save(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> Player:
         if change:
-            return services.player_update(
-                player=obj, by=request.user, **changed_values(form, PLAYER_FIELDS)
-            )
+            changes = changed_values(form, PLAYER_FIELDS)
+            if "member" in form.changed_data:
+                changes["user"] = form.cleaned_data["member"] or None
+            return services.player_update(player=obj, by=request.user, **changes)
         data = form.cleaned_data
         ratings = [
             {

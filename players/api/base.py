@@ -70,11 +70,13 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
         """drf-spectacular builds views without a request to inspect their querysets."""
         return bool(getattr(self, "swagger_fake_view", False))
 
-    def paginated(self, serializer: type[BaseSerializer[Any]]) -> Response:
+    def paginated(
+        self, serializer: type[BaseSerializer[Any]], *, context: dict[str, Any] | None = None
+    ) -> Response:
         """The view's rows, filtered, ordered and cut into the requested page, through
         ``serializer``: the answer of every list view."""
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        return self.get_paginated_response(serializer(page, many=True).data)
+        return self.get_paginated_response(serializer(page, many=True, context=context or {}).data)
 
 
 class StrictBooleanFilter(django_filters.TypedChoiceFilter):  # type: ignore[misc]

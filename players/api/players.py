@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import django_filters
 from django.db.models import Exists, Model, OuterRef, Q, QuerySet
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -37,6 +37,7 @@ from players.models import (
     Title,
 )
 from players.selectors import (
+    membership_role,
     player_history,
     player_k_history,
     player_ratings_for_list,
@@ -80,6 +81,17 @@ class PlayerOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     active = serializers.BooleanField()
     created = serializers.DateTimeField()
     ratings = PlayerRatingOutSerializer(many=True, help_text="One entry per list of the club.")
+    user = serializers.SerializerMethodField(
+        help_text="The member this record belongs to (username); shown to the club's members "
+        "only (members are personal data), null otherwise or when not linked."
+    )
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_user(self, player: Player) -> str | None:
+        if not self.context.get("show_members") or player.user is None:
+            return None
+        username: str = player.user.get_username()
+        return username
 
 
 class RatingInSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -116,6 +128,13 @@ class PlayerCreateSerializer(PlayerFieldsSerializer):
 
 class PlayerUpdateSerializer(PlayerFieldsSerializer):
     name = serializers.CharField(max_length=200, required=False)
+    user = serializers.CharField(
+        max_length=150,
+        required=False,
+        allow_null=True,
+        help_text="Link the record to this member (username; rating officer or above); "
+        "null unlinks.",
+    )
 
 
 class HistoryOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -219,6 +238,9 @@ _Row = TypeVar("_Row", bound=Model)
 
 
 class PlayerObjectMixin(ClubScopedView):
+    def player_context(self) -> dict[str, Any]:
+        return {"show_members": membership_role(self.request.user, self.club) is not None}
+
     def player(self, player_id: int) -> Player:
         player = players_for_club(club=self.club).filter(pk=player_id).first()
         if player is None:
@@ -253,7 +275,7 @@ class PlayerListView(PlayerObjectMixin):
 
     @extend_schema(operation_id="players_list", responses=PlayerOutSerializer(many=True))
     def get(self, request: Request, club: str) -> Response:
-        return self.paginated(PlayerOutSerializer)
+        return self.paginated(PlayerOutSerializer, context=self.player_context())
 
     @extend_schema(
         operation_id="players_create",
@@ -266,7 +288,8 @@ class PlayerListView(PlayerObjectMixin):
         data.is_valid(raise_exception=True)
         player = services.player_create(club=self.club, by=request.user, **data.validated_data)
         return Response(
-            PlayerOutSerializer(self.player(player.pk)).data, status=status.HTTP_201_CREATED
+            PlayerOutSerializer(self.player(player.pk), context=self.player_context()).data,
+            status=status.HTTP_201_CREATED,
         )
 
 
@@ -277,7 +300,7 @@ class PlayerDetailView(PlayerObjectMixin):
 
     @extend_schema(operation_id="players_read", responses=PlayerOutSerializer)
     def get(self, request: Request, club: str, id: int) -> Response:
-        return Response(PlayerOutSerializer(self.player(id)).data)
+        return Response(PlayerOutSerializer(self.player(id), context=self.player_context()).data)
 
     @extend_schema(
         operation_id="players_update",
@@ -290,7 +313,7 @@ class PlayerDetailView(PlayerObjectMixin):
         data = PlayerUpdateSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         services.player_update(player=player, by=request.user, **data.validated_data)
-        return Response(PlayerOutSerializer(self.player(id)).data)
+        return Response(PlayerOutSerializer(self.player(id), context=self.player_context()).data)
 
     @extend_schema(
         operation_id="players_delete",

@@ -17,6 +17,7 @@ from players.models import (
     Club,
     KFactorChange,
     ListKind,
+    Membership,
     Player,
     PlayerRating,
     RatingList,
@@ -146,8 +147,14 @@ def _entries_by_kind(
 
 def player_update(*, player: Player, by: User, **changes: Any) -> Player:
     """Change a player's details (arbiter or above). Ratings change only through closes;
-    the K depends on the birth year only from the next close on."""
+    the K depends on the birth year only from the next close on. ``user`` (a member's
+    username, or None to unlink) links the player record to a member (officer or above)."""
     require_role(by, player.club, Role.ARBITER)
+    link = "user" in changes
+    username = changes.pop("user", None)
+    if link:
+        # Whose record this is decides what a member sees as "theirs": an officer's call.
+        require_role(by, player.club, Role.OFFICER)
     unknown = set(changes) - set(PLAYER_FIELDS)
     if unknown:
         raise invalid_field(sorted(unknown)[0], "This field cannot be changed here.")
@@ -164,6 +171,8 @@ def player_update(*, player: Player, by: User, **changes: Any) -> Player:
     merged.update(changes)
     fields = _clean_player_fields(merged)
     with transaction.atomic(durable=True):
+        if link:
+            player.user_id = _member_for_link(player=player, username=username)
         fide_id = fields.get("fide_id")
         if (
             fide_id is not None
@@ -176,6 +185,25 @@ def player_update(*, player: Player, by: User, **changes: Any) -> Player:
             setattr(player, field, value)
         player.save()
     return player
+
+
+def _member_for_link(*, player: Player, username: str | None) -> int | None:
+    """The id of the club member ``username`` (None unlinks), whom no other player of the
+    club is linked to."""
+    if username is None or username == "":
+        return None
+    member = (
+        Membership.objects.filter(club_id=player.club_id, user__username=username)
+        .values_list("user_id", flat=True)
+        .first()
+    )
+    if member is None:
+        raise invalid_field("user", f"{username!r} is not a member of {player.club.name}.")
+    taken = Player.objects.filter(club_id=player.club_id, user_id=member).exclude(pk=player.pk)
+    if taken.exists():
+        raise invalid_field("user", f"{username!r} is linked to another player of the club.")
+    user_id: int = member
+    return user_id
 
 
 def player_delete(*, player: Player, by: User) -> None:

@@ -287,7 +287,7 @@ class PlayerLists:
 
 
 def player_for_page(*, club: Club, player_id: int) -> Player:
-    player = Player.objects.filter(club=club, pk=player_id).first()
+    player = Player.objects.filter(club=club, pk=player_id).select_related("user").first()
     if player is None:
         raise NotFoundError(f"{club.name} has no player {player_id}.")
     player.club = club

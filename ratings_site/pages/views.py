@@ -9,7 +9,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 from players.api.calculator import run_calculation
 from players.charts import history_chart
 from players.errors import ValidationFailed
-from players.models import Club
+from players.models import Club, Player
+from players.selectors import membership_role
 from ratings_site.pages.base import club_page
 from ratings_site.pages.forms import CalculatorForm, GameFormSet, ListFilterForm, calculation_data
 from ratings_site.pages.games import period_report as period_report_data
@@ -153,8 +154,19 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
             "standings": lists.standings,
             "sections": sections,
             "events": games.events,
+            "member": _linked_member(request, club, player),
         },
     )
+
+
+def _linked_member(request: HttpRequest, club: Club, player: Player) -> str:
+    """Whose record this is: "you" for the member themself, the username for the club's
+    members (members are personal data: nobody else is told)."""
+    if player.user is None or not request.user.is_authenticated:
+        return ""
+    if player.user_id == request.user.pk:
+        return "you"
+    return player.user.get_username() if membership_role(request.user, club) else ""
 
 
 @require_safe

@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Model
 
 from players.models import Club, Player, RatingPeriod, Role
-from players.services import club_create, membership_set
+from players.services import club_create, invitation_create, membership_set
 from tests.tournaments.helpers import close, make_player, period_of, play
 from tournaments.models import Tournament
 from tournaments.services import tournament_create
@@ -84,6 +84,13 @@ def _club(superuser: AbstractBaseUser, slug: str, names: list[str]) -> ClubSide:
         user = make_user(f"{role.value}_{slug}")
         membership_set(club=club, user=user, role=role, by=superuser)
         side.users[role.value] = user
+    invitation_create(
+        club=club,
+        by=superuser,
+        role=Role.VIEWER,
+        email=f"guest@{slug}.example",
+        accept_url=lambda secret: f"/accounts/invitations/{secret}/",
+    )
     return side
 
 
