@@ -162,3 +162,28 @@ def _copy(table: str, columns: Sequence[str]) -> Iterator[Any]:
         cursor.cursor.copy(statement) as copy,
     ):
         yield copy
+
+
+def history_rows_copy(
+    queryset: models.QuerySet[Any], *, via: str, user_id: int | None, history_type: str = "+"
+) -> int:
+    """One audit row per row of ``queryset`` (an audited model's rows just written in
+    bulk), copied inside the database by one INSERT ... SELECT: the bulk paths (imports,
+    bulk games) skip the ORM's per-object saves, so the library's signals never fire."""
+    model = queryset.model
+    history_model = model.history.model
+    tracked = [f for f in history_model._meta.concrete_fields if not f.name.startswith("history_")]
+    source = [f.attname for f in tracked if f.name != "via"]
+    select_sql, params = queryset.values_list(*source).query.sql_with_params()
+    quote = connection.ops.quote_name
+    columns = [quote(history_model._meta.get_field(name).column) for name in source]
+    extra = ["history_date", "history_type", "history_user_id", "history_change_reason", "via"]
+    sql = (
+        f"INSERT INTO {quote(history_model._meta.db_table)} "  # noqa: S608 - our own tables
+        f"({', '.join(columns + [quote(c) for c in extra])}) "
+        f"SELECT sub.*, %s, %s, %s, NULL, %s FROM ({select_sql}) sub"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [timezone.now(), history_type, user_id, via, *params])
+        count: int = cursor.rowcount
+    return count

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import F, Q
+from simple_history.models import HistoricalRecords
 
 from players.models import Club, Player, RatingList, RatingPeriod
+from players.models.audit import AuditFields
 
 
 class Result(models.TextChoices):
@@ -37,6 +39,8 @@ class Tournament(models.Model):
         "import digest", max_length=64, null=True, blank=True
     )
     created = models.DateTimeField("created", auto_now_add=True)
+
+    history = HistoricalRecords(bases=[AuditFields])
 
     class Meta:
         ordering = ["-start_date", "name", "id"]
@@ -77,6 +81,8 @@ class Game(models.Model):
         "rated", default=True, help_text="Off: recorded but not rated (e.g. unequal time)."
     )
     created = models.DateTimeField("created", auto_now_add=True)
+
+    history = HistoricalRecords(bases=[AuditFields])
 
     class Meta:
         ordering = ["date", "round", "id"]

@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
+from simple_history.admin import SimpleHistoryAdmin
 
 from players.errors import DomainError
 from players.models import (
@@ -324,3 +325,12 @@ def apply_domain_error(
             placed = True
     if not placed:
         form.add_error(None, error.message)
+
+
+class AuditedAdmin(SimpleHistoryAdmin, ClubScopedAdmin):  # type: ignore[misc]
+    """A ClubScopedAdmin whose "History" page is the audit trail (django-simple-history):
+    each change with who, when, through what and the fields before and after. The page
+    checks the object's club like every other page; reverting is off
+    (SIMPLE_HISTORY_REVERT_DISABLED: it would bypass the services)."""
+
+    history_list_display = ["via"]

@@ -14,7 +14,7 @@ from django.urls import reverse
 from players import services
 from players.admin.base import (
     CLUB_FILTER,
-    ClubScopedAdmin,
+    AuditedAdmin,
     ReadOnlyInline,
     report_domain_error,
 )
@@ -38,7 +38,7 @@ class MembershipInline(ReadOnlyInline):
 
 
 @admin.register(Club)
-class ClubAdmin(ClubScopedAdmin):
+class ClubAdmin(AuditedAdmin):
     list_display = ("name", "slug", "public", "player_count", "created")
     list_filter = ("public",)
     search_fields = ("name", "slug")
@@ -98,7 +98,7 @@ class MembershipForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(Membership)
-class MembershipAdmin(ClubScopedAdmin):
+class MembershipAdmin(AuditedAdmin):
     form = MembershipForm
     list_display = ("user", "club", "role", "created")
     list_filter = ("role", CLUB_FILTER)
@@ -140,7 +140,7 @@ class InvitationForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(Invitation)
-class InvitationAdmin(ClubScopedAdmin):
+class InvitationAdmin(AuditedAdmin):
     """Owners invite here as through the API; the link is shown once, after saving."""
 
     form = InvitationForm

@@ -15,6 +15,7 @@ from players import services
 from players.admin.base import (
     CLUB_FILTER,
     LIST_CLUB_FILTER,
+    AuditedAdmin,
     ClubScopedAdmin,
     changed_values,
     report_domain_error,
@@ -31,7 +32,7 @@ from players.services import LIST_RULES
 
 
 @admin.register(RatingList)
-class RatingListAdmin(ClubScopedAdmin):
+class RatingListAdmin(AuditedAdmin):
     list_display = ("club", "kind", "preset", *LIST_RULES)
     list_filter = ("kind", "k_policy", "expected_method", CLUB_FILTER)
     search_fields = ("club__name",)

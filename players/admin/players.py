@@ -17,7 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 from players import services
 from players.admin.base import (
     CLUB_FILTER,
-    ClubScopedAdmin,
+    AuditedAdmin,
     ReadOnlyInline,
     changed_values,
 )
@@ -146,7 +146,7 @@ class PlayerChangeForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(Player)
-class PlayerAdmin(ClubScopedAdmin):
+class PlayerAdmin(AuditedAdmin):
     list_display = (
         "name",
         "club",

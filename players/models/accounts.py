@@ -10,7 +10,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from knox.models import AbstractAuthToken
+from simple_history.models import HistoricalRecords
 
+from players.models.audit import AuditFields
 from players.models.clubs import Club
 from players.models.common import Role
 
@@ -79,6 +81,9 @@ class Invitation(models.Model):
         related_name="invitations_accepted",
     )
     revoked = models.DateTimeField("revoked", null=True, blank=True)
+
+    # The secret's hash stays out of the record.
+    history = HistoricalRecords(bases=[AuditFields], excluded_fields=["digest"])
 
     class Meta:
         ordering = ["-created", "-id"]

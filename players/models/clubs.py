@@ -5,7 +5,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from simple_history.models import HistoricalRecords
 
+from players.models.audit import AuditFields
 from players.models.common import Role, Sex, Title
 
 
@@ -18,6 +20,8 @@ class Club(models.Model):
         "public", default=False, help_text="Anyone, anonymous too, may read a public club."
     )
     created = models.DateTimeField("created", auto_now_add=True)
+
+    history = HistoricalRecords(bases=[AuditFields])
 
     class Meta:
         ordering = ["name", "id"]
@@ -35,6 +39,8 @@ class Membership(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField("role", max_length=16, choices=Role.choices, default=Role.VIEWER)
     created = models.DateTimeField("created", auto_now_add=True)
+
+    history = HistoricalRecords(bases=[AuditFields])
 
     class Meta:
         ordering = ["club", "user"]
@@ -70,6 +76,8 @@ class Player(models.Model):
         help_text="The member this player record belongs to (at most one per club).",
     )
     created = models.DateTimeField("created", auto_now_add=True)
+
+    history = HistoricalRecords(bases=[AuditFields])
 
     class Meta:
         ordering = ["name", "id"]

@@ -7,8 +7,10 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from simple_history.models import HistoricalRecords
 
 from players import rating as engine
+from players.models.audit import AuditFields
 from players.models.clubs import Club, Player
 from players.models.common import (
     ExpectedMethod,
@@ -101,6 +103,9 @@ class RatingList(models.Model):
         help_text="The close of February 2024 raises every published rating below 2000 by "
         "0.4 x (2000 - R), as FIDE did once. Matters only to a history that crosses it.",
     )
+
+    # The list's rules are audited; the close's rows (PlayerRating, KFactorChange) are not.
+    history = HistoricalRecords(bases=[AuditFields])
 
     class Meta:
         ordering = ["club", "kind"]

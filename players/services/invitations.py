@@ -106,11 +106,12 @@ def invitation_revoke(*, invitation: Invitation, by: User) -> Invitation:
         changed = Invitation.objects.filter(
             pk=invitation.pk, revoked__isnull=True, accepted__isnull=True
         ).update(revoked=timezone.now())
+        if changed:
+            _record(invitation, "revoked")
     if not changed:
         raise ConflictError(
             "This invitation was already used or revoked.", fields={"status": [invitation.status]}
         )
-    invitation.refresh_from_db()
     return invitation
 
 
@@ -156,6 +157,7 @@ def _take(*, invitation: Invitation, user: AbstractBaseUser) -> Membership:
     ).update(accepted=timezone.now(), accepted_by=user.pk)
     if not taken:
         raise NotFoundError(_GONE)
+    _record(invitation, "accepted", "accepted_by")
     current = Membership.objects.filter(club=invitation.club, user_id=user.pk).first()
     if current is not None and Role.includes(current.role, invitation.role):
         return current
@@ -163,3 +165,10 @@ def _take(*, invitation: Invitation, user: AbstractBaseUser) -> Membership:
         club=invitation.club, user_id=user.pk, defaults={"role": Role(invitation.role)}
     )
     return membership
+
+
+def _record(invitation: Invitation, *fields: str) -> None:
+    """Put a compare-and-set's result on the audit trail: the library records saves, not
+    queryset updates, so the row is read back and saved once more (same values)."""
+    invitation.refresh_from_db()
+    invitation.save(update_fields=list(fields))

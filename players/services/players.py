@@ -9,7 +9,7 @@ from typing import Any
 from django.db import transaction
 
 from players import rating as engine
-from players.bulk import insert_rows
+from players.bulk import history_rows_copy, insert_rows
 from players.errors import ConflictError, ValidationFailed, invalid_field
 from players.models import (
     RATING_MAX,
@@ -26,6 +26,7 @@ from players.models import (
     Sex,
     Title,
 )
+from players.models.audit import audit_user_id, audit_via
 from players.rating.k_factor import has_reached_2400
 from players.selectors import User, require_role
 from players.services.k_factor import k_for
@@ -251,6 +252,17 @@ def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any
     created = Player.objects.bulk_create(
         [Player(club=club, **fields) for fields, _ in cleaned], batch_size=2000
     )
+    if created:
+        # Bulk creates skip the audit's per-object signal: the rows are copied in bulk.
+        history_rows_copy(
+            Player.objects.filter(
+                club=club,
+                pk__gte=min(player.pk for player in created),
+                pk__lte=max(player.pk for player in created),
+            ),
+            via=audit_via(),
+            user_id=audit_user_id() or by.pk,
+        )
     new = zip(created, (entries for _, entries in cleaned), strict=True)
     _ratings_create(new=new, lists=lists.values(), by=by)
     return created

@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "rest_framework",
     "knox",
+    "simple_history",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -46,6 +47,9 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # The audit trail: who (simple-history's middleware) and through what (ours).
+    "simple_history.middleware.HistoryRequestMiddleware",
+    "ratings_site.middleware.audit_channel",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -99,6 +103,10 @@ STORAGES = {
 
 # Members sign in on the site's own pages (ratings_site/accounts/); the admin keeps its
 # login for staff.
+# The audit trail is read in the admin's "History" and the API; nothing is reverted from it
+# (a revert would bypass the services' rules).
+SIMPLE_HISTORY_REVERT_DISABLED = True
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "account-home"
 LOGOUT_REDIRECT_URL = "home"

@@ -81,6 +81,12 @@ def invitation_ids(cw: ClubWorld) -> set[int]:
     return set(cw.club.invitations.values_list("pk", flat=True))
 
 
+def game_audit_ids(cw: ClubWorld) -> set[int]:
+    from tournaments.models import Game
+
+    return set(Game.history.filter(club_id=cw.club.pk).values_list("history_id", flat=True))
+
+
 def new_game(cw: ClubWorld, other: ClubWorld) -> dict[str, Any]:
     p1, p2 = cw.players[0], cw.players[1]
     return {"list": "blitz", "date": "2026-04-05", "white": p1.pk, "black": p2.pk, "result": "1-0"}
@@ -193,6 +199,10 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", "/api/v1/clubs/{club}/lists/{list}/replay/"): Rule(Role.OFFICER, list="rapid"),
     ("GET", "/api/v1/clubs/{club}/lists/{list}/ratings/"): Rule(
         READ, rows=player_ids, row_key="player"
+    ),
+    # A GET's body is its query string.
+    ("GET", "/api/v1/clubs/{club}/audit/"): Rule(
+        Role.OFFICER, body=lambda cw, o: {"model": "game"}, rows=game_audit_ids
     ),
     # A multipart upload (this matrix posts JSON): its roles, 404 for other clubs and
     # "a refused request writes nothing" are tested in tests/api/test_imports_api.py.

@@ -126,6 +126,12 @@ CASES: list[Bad] = [
         user="anonymous",
         values=lambda w: {"id": w.north.extra["invitation"].pk},
     ),
+    # audit
+    Bad("GET", C + "/audit/", 400, query={}, fields=fields("model")),
+    Bad("GET", C + "/audit/", 400, query={"model": "ratingchange"}, fields=fields("model")),
+    Bad("GET", C + "/audit/", 400, query={"model": "game", "object": "x"}, fields=fields("object")),
+    Bad("GET", C + "/audit/", 400, query={"model": "game", "object": 0}, fields=fields("object")),
+    Bad("GET", C + "/audit/", 404, query={"model": "game", "page": 99}),
     # clubs
     Bad("GET", "/api/v1/clubs/", 400, query={"public": "maybe"}, fields=fields("public")),
     Bad("GET", "/api/v1/clubs/", 404, query={"page": 0}),

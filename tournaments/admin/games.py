@@ -11,7 +11,7 @@ from django.http import HttpRequest
 
 from players.admin.base import (
     CLUB_FILTER,
-    ClubScopedAdmin,
+    AuditedAdmin,
     ServiceRefused,
     role_allows,
 )
@@ -69,7 +69,7 @@ class GameInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 @admin.register(Tournament)
-class TournamentAdmin(ClubScopedAdmin):
+class TournamentAdmin(AuditedAdmin):
     list_display = (
         "name",
         "club",
@@ -178,7 +178,7 @@ class GameForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(Game)
-class GameAdmin(ClubScopedAdmin):
+class GameAdmin(AuditedAdmin):
     form = GameForm
     list_display = (
         "date",

@@ -12,10 +12,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 
-from players.bulk import insert_rows
+from players.bulk import history_rows_copy, insert_rows
 from players.errors import ConflictError, ValidationFailed, invalid_field
 from players.models import Club, Player, RatingList, RatingPeriod, Role, month_start
+from players.models.audit import audit_user_id, audit_via
 from players.selectors import User, require_role
 from tournaments.models import Game, Result, Tournament
 
@@ -230,7 +232,7 @@ def games_create_bulk(*, club: Club, by: User, games: Sequence[Mapping[str, Any]
     if not games:
         raise invalid_field("games", "No games given.")
     prepared = _prepare_games(club=club, items=games, prefix_items=True)
-    return _games_store(prepared)
+    return _games_store(prepared, by_id=by.pk)
 
 
 def games_add(*, club: Club, games: Sequence[Mapping[str, Any]]) -> int:
@@ -255,7 +257,8 @@ def games_add(*, club: Club, games: Sequence[Mapping[str, Any]]) -> int:
             rating_list_id=list_id, months=by_list[list_id]
         ).items():
             periods[(list_id, month)] = period.pk
-    return insert_rows(
+    latest = Game.objects.aggregate(latest=Max("id"))["latest"] or 0
+    stored = insert_rows(
         Game,
         (
             "club",
@@ -285,16 +288,34 @@ def games_add(*, club: Club, games: Sequence[Mapping[str, Any]]) -> int:
             for game in valid
         ),
     )
+    # The audit rows of the new games, copied inside the database (ids above the latest
+    # before the insert; games of this club only).
+    if stored:
+        history_rows_copy(
+            Game.objects.filter(club_id=club_id, id__gt=latest),
+            via=audit_via(),
+            user_id=audit_user_id(),
+        )
+    return stored
 
 
 def game_create(*, club: Club, by: User, **game: Any) -> Game:
     """One game (arbiter or above); fields as in games_create_bulk, errors unprefixed."""
     require_role(by, club, Role.ARBITER)
     prepared = _prepare_games(club=club, items=[game], prefix_items=False)
-    return _games_store(prepared)[0]
+    return _games_store(prepared, by_id=by.pk)[0]
 
 
-def _games_store(prepared: list[tuple[Game, datetime.date]], *, durable: bool = True) -> list[Game]:
+def _range_of(model: Any, rows: Sequence[Any], *, club_id: int) -> Any:
+    """The rows just bulk-created, by their id range (a list of ids could pass SQLite's
+    limit of bound parameters)."""
+    ids = [row.pk for row in rows]
+    return model.objects.filter(club_id=club_id, pk__gte=min(ids), pk__lte=max(ids))
+
+
+def _games_store(
+    prepared: list[tuple[Game, datetime.date]], *, by_id: int | None, durable: bool = True
+) -> list[Game]:
     with transaction.atomic(durable=durable):
         by_list: dict[int, set[datetime.date]] = {}
         for game, month in prepared:
@@ -307,7 +328,14 @@ def _games_store(prepared: list[tuple[Game, datetime.date]], *, durable: bool = 
                 periods[(list_id, month)] = period
         for game, month in prepared:
             game.period = periods[(game.rating_list_id, month)]
-        return Game.objects.bulk_create([game for game, _ in prepared], batch_size=2000)
+        created = Game.objects.bulk_create([game for game, _ in prepared], batch_size=2000)
+        if created:
+            history_rows_copy(
+                _range_of(Game, created, club_id=created[0].club_id),
+                via=audit_via(),
+                user_id=by_id,
+            )
+        return created
 
 
 def game_update(*, game: Game, by: User, **changes: Any) -> Game:

@@ -16,6 +16,7 @@ from django.db import DataError, transaction
 
 from players.errors import ConflictError, DomainError
 from players.models import Club, RatingList, RatingPeriod, month_label
+from players.models.audit import Via, audit_context
 from players.selectors import User
 from players.services import players_add_bulk
 from tournaments.models import Tournament
@@ -57,7 +58,11 @@ class Store:
     def run(self) -> None:
         report = self.report
         try:
-            with transaction.atomic(durable=True):
+            # Every audit row the import writes says "import" and who imported.
+            with (
+                audit_context(via=Via.IMPORT, user_id=self.by.pk),
+                transaction.atomic(durable=True),
+            ):
                 self._store()
                 if report.errors or report.dry_run or report.already_imported:
                     raise _Rollback

@@ -1,0 +1,161 @@
+"""The audit trail: an API edit, an admin edit and an import each leave rows saying who,
+when, through what, and the values before and after; the close's bulk writes leave none;
+GET .../audit/ reads them (officers, paginated, one club's rows only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from players.models import Player
+from tests.api.conftest import World, client_for
+from tests.tournaments.import_world import build_import_world, read
+from tournaments import services as game_services
+from tournaments.models import Game, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def audit(user: Any, slug: str, **query: Any) -> dict[str, Any]:
+    response = client_for(user).get(f"/api/v1/clubs/{slug}/audit/", query)
+    assert response.status_code == 200, response.content
+    return dict(response.json())
+
+
+def test_api_edit_is_on_the_record(world: World) -> None:
+    north = world.north
+    game = north.open_game
+    arbiter = north.users["arbiter"]
+    response = client_for(arbiter).patch(
+        f"/api/v1/clubs/north/games/{game.pk}/", {"result": "1/2-1/2"}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    body = audit(north.users["officer"], "north", model="game", object=game.pk)
+    latest, created = body["results"][0], body["results"][-1]
+    assert latest["action"] == "changed"
+    assert latest["user"] == "north-arbiter"
+    assert latest["via"] == "api"
+    assert latest["changes"] == {"result": {"before": "0-1", "after": "1/2-1/2"}}
+    assert latest["values"]["result"] == "1/2-1/2"
+    assert created["action"] == "created"
+    assert created["changes"]["result"] == {"before": None, "after": "0-1"}
+
+
+def test_delete_and_membership_changes_are_recorded(world: World) -> None:
+    north = world.north
+    owner = north.users["owner"]
+    client_for(owner).patch(
+        "/api/v1/clubs/north/members/north-viewer/", {"role": "arbiter"}, format="json"
+    )
+    row = audit(owner, "north", model="membership")["results"][0]
+    assert row["changes"] == {"role": {"before": "viewer", "after": "arbiter"}}
+    client_for(owner).delete(f"/api/v1/clubs/north/tournaments/{north.tournament.pk}/")
+    row = audit(owner, "north", model="tournament", object=north.tournament.pk)["results"][0]
+    assert row["action"] == "deleted"
+    assert row["values"]["name"] == "North Blitz Cup"
+    client_for(owner).patch("/api/v1/clubs/north/lists/standard/", {"floor": 1200}, format="json")
+    row = audit(owner, "north", model="list")["results"][0]
+    assert row["changes"]["floor"]["after"] == 1200
+
+
+def test_admin_edit_is_on_the_record(world: World) -> None:
+    north = world.north
+    owner = north.users["owner"]
+    owner.is_staff = True
+    owner.save()
+    client = Client()
+    client.force_login(owner)
+    player = north.players[0]
+    data = {
+        "name": "Renamed In Admin",
+        "birth_year": player.birth_year,
+        "sex": "",
+        "federation": "",
+        "title": "",
+        "fide_id": "",
+        "active": "on",
+        "member": "",
+    }
+    for prefix in ("ratings", "rating_changes", "k_changes"):
+        data.update({f"{prefix}-TOTAL_FORMS": "0", f"{prefix}-INITIAL_FORMS": "0"})
+    response = client.post(f"/admin/players/player/{player.pk}/change/", data)
+    assert response.status_code == 302, response.content[:300]
+    row = audit(owner, "north", model="player", object=player.pk)["results"][0]
+    assert (row["via"], row["user"]) == ("admin", "north-owner")
+    assert row["changes"] == {"name": {"before": player.name, "after": "Renamed In Admin"}}
+    # Staff read the same trail in the admin's history page.
+    history = client.get(f"/admin/players/player/{player.pk}/history/")
+    assert history.status_code == 200
+    page = history.content.decode()
+    # The record's latest row: the channel, who, the field from old to new value.
+    latest = page.split('id="change-history"')[1].split("</tr>")[1]
+    assert "<td>admin</td>" in latest
+    assert "north-owner" in latest
+    assert "&rarr;&nbsp;&nbsp;Renamed In Admin" in latest
+    other = Client()
+    other.force_login(world.south.users["owner"])
+    world.south.users["owner"].is_staff = True
+    world.south.users["owner"].save()
+    assert other.get(f"/admin/players/player/{player.pk}/history/").status_code in (403, 404)
+
+
+def test_import_is_on_the_record(world: World) -> None:
+    imports = build_import_world()
+    response = client_for(imports.arbiter).post(
+        "/api/v1/clubs/riverton/imports/",
+        {
+            "format": "trf",
+            "list": "standard",
+            "file": SimpleUploadedFile("swiss.trf", read("swiss_9_rounds.trf")),
+        },
+        format="multipart",
+    )
+    assert response.status_code == 201, response.content
+    club = imports.club
+    games = Game.history.filter(club_id=club.pk)
+    assert games.count() == Game.objects.filter(club=club).count() == 48
+    assert set(games.values_list("via", "history_type", "history_user")) == {
+        ("import", "+", imports.arbiter.pk)
+    }
+    created = response.json()["players_created"]
+    players = Player.history.filter(club_id=club.pk)
+    assert players.count() == len(created) == 12
+    assert set(players.values_list("via", "history_user")) == {("import", imports.arbiter.pk)}
+    tournament = Tournament.history.get(club_id=club.pk)
+    assert (tournament.via, tournament.history_user_id) == ("import", imports.arbiter.pk)
+    # Read back through the API as the club's officer would.
+    game = Game.objects.filter(club=club).first()
+    assert game is not None
+    row = audit(imports.users["officer"], "riverton", model="game", object=game.pk)["results"][0]
+    assert (row["action"], row["via"], row["user"]) == (
+        "created",
+        "import",
+        imports.arbiter.username,
+    )
+
+
+def test_the_close_writes_no_audit_rows(world: World) -> None:
+    north = world.north
+    from players.models import RatingPeriod
+
+    before = {model: model.history.count() for model in (Game, Player, Tournament)}
+    period = RatingPeriod.objects.get(
+        rating_list__club=north.club, rating_list__kind="standard", month__month=2
+    )
+    game_services.period_close(period=period, by=north.users["officer"])
+    assert {model: model.history.count() for model in (Game, Player, Tournament)} == before
+
+
+def test_audit_is_paginated_and_filtered_by_object(world: World) -> None:
+    north = world.north
+    body = audit(north.users["officer"], "north", model="game", page_size=2)
+    assert len(body["results"]) == 2
+    assert body["count"] == Game.history.filter(club_id=north.club.pk).count()
+    one = audit(north.users["officer"], "north", model="game", object=north.closed_game.pk)
+    assert {row["object"] for row in one["results"]} == {north.closed_game.pk}
+    # Another club's object through this club: nothing.
+    foreign = audit(north.users["officer"], "north", model="game", object=world.south.open_game.pk)
+    assert foreign["count"] == 0
