@@ -47,3 +47,10 @@ class ConflictError(DomainError):
 
     status = 409
     code = "conflict"
+
+
+class ThrottledError(DomainError):
+    """Too many of something in a while (clubs created in a day)."""
+
+    status = 429
+    code = "throttled"

@@ -1,11 +1,12 @@
 """The API's exception handler: every error answer in the one error shape.
 
-Every 4xx answer has the shape ``{"error": {"code", "message", "fields"}}`` so that API
+Every error answer (4xx, and 500 without internals) has the shape ``{"error": {"code", "message", "fields"}}`` so that API
 consumers write one error path.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -16,6 +17,9 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from players.api.base import error_body
 from players.errors import DomainError
+
+logger = logging.getLogger("ratings_site.api")
+SERVER_ERROR = "Something went wrong on our side; it has been logged."
 
 
 def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -44,6 +48,9 @@ def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, RecursionError):
+        # JSON nested deeper than the parser can follow ("[" x 50,000): bad input.
+        exc = exceptions.ParseError("The JSON body is nested too deeply.")
     if isinstance(exc, DomainError):
         return Response(error_body(exc.code, exc.message, exc.fields), status=exc.status)
     if isinstance(exc, Http404):
@@ -52,6 +59,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.PermissionDenied()
     response = drf_exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
+        if response is None:
+            # A bug: logged with its traceback, answered in the error shape without
+            # internals (Django's own 500 page would be HTML with none of our shape).
+            logger.error("API error", exc_info=exc)
+            return Response(error_body("server_error", SERVER_ERROR), status=500)
         return response
     if isinstance(exc, exceptions.ValidationError):
         fields = _flatten(exc.detail)

@@ -108,3 +108,38 @@ def env_email(name: str) -> dict[str, object]:
         "EMAIL_USE_TLS": tls,
         "EMAIL_USE_SSL": ssl,
     }
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    if not raw.strip().isdigit():
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number.")
+    return int(raw)
+
+
+CACHE_TABLE = "ratings_cache"
+
+
+def env_cache(name: str) -> dict[str, object]:
+    """The default cache: Redis from ``redis://``/``rediss://`` URLs, else the database
+    (table ``CACHE_TABLE``)."""
+    raw = os.environ.get(name)
+    if not raw:
+        return {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": CACHE_TABLE,
+        }
+    if urlsplit(raw).scheme not in {"redis", "rediss"}:
+        raise ImproperlyConfigured(
+            f"{name}={raw!r}: only redis:// and rediss:// URLs are supported."
+        )
+    return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": raw}
+
+
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    raw = os.environ.get(name, default)
+    if raw not in choices:
+        raise ImproperlyConfigured(f"{name}={raw!r}: use one of {', '.join(choices)}.")
+    return raw

@@ -19,10 +19,10 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 
 from players.api.authentication import TokenAuthentication
 from players.api.schema import ClubAutoSchema
+from players.api.throttles import AddressRateThrottle, UsernameRateThrottle
 from players.errors import ValidationFailed
 from players.models import ApiToken
 
@@ -42,7 +42,7 @@ class TokenView(LoginView):  # type: ignore[misc]
 
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [AddressRateThrottle, UsernameRateThrottle]
     throttle_scope = "auth"
     parser_classes = [JSONParser]
     renderer_classes = [JSONRenderer]

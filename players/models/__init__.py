@@ -12,7 +12,7 @@ from players.models.accounts import (
     Invitation,
     InvitationStatus,
 )
-from players.models.clubs import Club, Membership, Player
+from players.models.clubs import RESERVED_SLUGS, Club, Membership, Player
 from players.models.common import (
     K_MAX,
     K_MIN,
@@ -55,6 +55,7 @@ __all__ = [
     "LIST_PRESETS",
     "RATING_MAX",
     "RATING_MIN",
+    "RESERVED_SLUGS",
     "ApiToken",
     "Club",
     "ExpectedMethod",

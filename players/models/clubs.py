@@ -5,10 +5,16 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from simple_history.models import HistoricalRecords
 
 from players.models.audit import AuditFields
 from players.models.common import Role, Sex, Title
+
+# Slugs that would read as one of the site's own paths (/admin/, /api/, /accounts/...).
+RESERVED_SLUGS = frozenset(
+    {"admin", "api", "accounts", "static", "media", "clubs", "calculator", "new", "login", "logout"}
+)
 
 
 class Club(models.Model):
@@ -27,6 +33,10 @@ class Club(models.Model):
         ordering = ["name", "id"]
         verbose_name = "club"
         verbose_name_plural = "clubs"
+        constraints = [
+            # "RiverSide" and "riverside" would be two clubs with one name in every URL.
+            models.UniqueConstraint(Lower("slug"), name="club_slug_unique_ignoring_case"),
+        ]
 
     def __str__(self) -> str:
         return self.name

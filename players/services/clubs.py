@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import datetime
+from typing import Any
+
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
-from players.errors import ConflictError, NotFoundError, ValidationFailed, invalid_field
+from players.errors import (
+    ConflictError,
+    NotFoundError,
+    PermissionDeniedError,
+    ThrottledError,
+    ValidationFailed,
+    invalid_field,
+)
 from players.models import (
     FIDE_PRESET_FOR_KIND,
     LIST_PRESETS,
+    RESERVED_SLUGS,
     Club,
     Membership,
     RatingList,
@@ -18,14 +31,21 @@ from players.selectors import User, require_role
 
 
 def club_create(*, name: str, slug: str, public: bool = False, by: User) -> Club:
-    """A new club; ``by`` becomes its owner; three lists on the FIDE presets."""
+    """A new club; ``by`` becomes its owner; three lists on the FIDE presets.
+
+    Who may create clubs is ``settings.CLUB_CREATORS`` ("signed_in", "staff" or
+    "superusers"); anyone but a superuser creates at most ``settings.CLUBS_PER_DAY`` a day.
+    Slugs are unique without regard to case, and the site's own path names are reserved."""
     if not by.is_authenticated:
         raise ValidationFailed("Only a signed-in user can create a club.")
+    _require_club_creator(by)
     name = name.strip()
     if not name:
         raise invalid_field("name", "A club needs a name.")
+    if slug.lower() in RESERVED_SLUGS:
+        raise invalid_field("slug", f"{slug!r} is reserved; choose another slug.")
     with transaction.atomic(durable=True):
-        if Club.objects.filter(slug=slug).exists():
+        if Club.objects.filter(slug__iexact=slug).exists():
             raise invalid_field("slug", f"The slug {slug!r} is taken.")
         try:
             with transaction.atomic():
@@ -38,6 +58,21 @@ def club_create(*, name: str, slug: str, public: bool = False, by: User) -> Club
             for preset in FIDE_PRESET_FOR_KIND.values()
         )
     return club
+
+
+def _require_club_creator(by: User) -> None:
+    if getattr(by, "is_superuser", False):
+        return
+    who = settings.CLUB_CREATORS
+    if who == "superusers" or (who == "staff" and not getattr(by, "is_staff", False)):
+        raise PermissionDeniedError("Creating clubs is not open to this account; ask the staff.")
+    since = timezone.now() - datetime.timedelta(days=1)
+    user_id: Any = by.pk
+    made = Membership.objects.filter(user_id=user_id, role=Role.OWNER, club__created__gte=since)
+    if made.count() >= settings.CLUBS_PER_DAY:
+        raise ThrottledError(
+            f"At most {settings.CLUBS_PER_DAY} new clubs a day; try again tomorrow."
+        )
 
 
 def club_update(

@@ -9,7 +9,16 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from ratings_site.env import env_bool, env_database, env_email, env_list, env_str
+from ratings_site.env import (
+    env_bool,
+    env_cache,
+    env_choice,
+    env_database,
+    env_email,
+    env_int,
+    env_list,
+    env_str,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -31,6 +40,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "knox",
     "simple_history",
+    "axes",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -50,6 +60,10 @@ MIDDLEWARE = [
     # The audit trail: who (simple-history's middleware) and through what (ours).
     "simple_history.middleware.HistoryRequestMiddleware",
     "ratings_site.middleware.audit_channel",
+    # Content-Security-Policy on every answer (settings below).
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into the lockout answer.
+    "axes.middleware.AxesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -86,6 +100,21 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "players.services.tokens.RevokeTokensOnPasswordChange"},
 ]
 
+# django-axes first: it refuses a locked-out username or address before any password is
+# checked (site login, admin login and the API's token endpoint all authenticate here).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Ten wrong passwords lock the username (from any address) and the address (for any
+# username) for an hour; a right password before that resets the count.
+AXES_FAILURE_LIMIT = 10
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_COOLOFF_TIME = timedelta(hours=1)
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "players.api.throttles.client_ip"
+AXES_LOCKOUT_CALLABLE = "ratings_site.lockout.locked_out"
+
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -106,6 +135,11 @@ STORAGES = {
 # The audit trail is read in the admin's "History" and the API; nothing is reverted from it
 # (a revert would bypass the services' rules).
 SIMPLE_HISTORY_REVERT_DISABLED = True
+
+# Who may create clubs: "signed_in" (any signed-in user), "staff" or "superusers"; anyone
+# but a superuser at most CLUBS_PER_DAY a day.
+CLUB_CREATORS = env_choice("CLUB_CREATORS", "signed_in", ("signed_in", "staff", "superusers"))
+CLUBS_PER_DAY = env_int("CLUBS_PER_DAY", 3)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "account-home"
@@ -135,7 +169,15 @@ REST_FRAMEWORK = {
         "django_filters.rest_framework.DjangoFilterBackend",
         "rest_framework.filters.OrderingFilter",
     ],
-    "DEFAULT_THROTTLE_RATES": {"calculator": "120/minute", "auth": "30/minute"},
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_THROTTLE_RATES": {
+        "calculator": "120/minute",
+        "auth": "30/minute",
+        "auth_username": "10/minute",
+    },
+    # How many proxies of ours add to X-Forwarded-For: 0 trusts none of it (the address is
+    # the connecting peer's). Behind one reverse proxy, set NUM_PROXIES=1.
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
     "EXCEPTION_HANDLER": "ratings_site.api.exception_handler",
     "DATE_INPUT_FORMATS": ["iso-8601"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
@@ -177,7 +219,26 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Shared by every worker process (throttle counts must be): the database by default (its
+# table is made by `migrate`), Redis with CACHE_URL=redis://host:6379/0.
+CACHES = {"default": env_cache("CACHE_URL")}
+
+# No inline script anywhere (django-csp); styles may be inline (the admin's and the
+# charts' style attributes).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 LOGGING = {
     "version": 1,

@@ -166,7 +166,10 @@ def test_password_reset_by_email_revokes_tokens(client: Client) -> None:
     )
     assert done["Location"] == "/accounts/password/reset/done/"
     assert api_status(raw) == 401
-    assert client.login(username="vera", password="another-long-password-77")
+    signed_in = client.post(
+        "/accounts/login/", {"username": "vera", "password": "another-long-password-77"}
+    )
+    assert signed_in["Location"] == "/accounts/"
 
 
 def test_changepassword_command_revokes_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
