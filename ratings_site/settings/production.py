@@ -25,12 +25,14 @@ SECURE_HSTS_PRELOAD = True
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 STATIC_ROOT = BASE_DIR / "staticfiles"  # noqa: F405
-# `collectstatic` makes serving faster (compressed, cache-busting names) but is not needed
-# to serve: without it WhiteNoise finds the files in the apps and the templates get their
-# plain names, instead of every page answering 500.
-WHITENOISE_USE_FINDERS = True
-WHITENOISE_MANIFEST_STRICT = False
-STORAGES = {
-    **STORAGES,
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
-}
+# `collectstatic` makes serving faster (compressed files with cache-busting names) but is
+# not needed to serve: without its manifest, WhiteNoise serves the files from the apps
+# under their plain names, instead of every page answering 500.
+if (STATIC_ROOT / "staticfiles.json").exists():
+    WHITENOISE_USE_FINDERS = False
+    STORAGES = {
+        **STORAGES,
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+else:
+    WHITENOISE_USE_FINDERS = True
