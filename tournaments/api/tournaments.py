@@ -22,9 +22,9 @@ from players.api.clubs import CLUB_PARAM
 from players.errors import NotFoundError
 from players.models import ListKind, RatingPeriod, Role
 from players.selectors import parse_month
+from tournaments import services as game_services
 from tournaments.models import Game, Result, Tournament
 from tournaments.selectors import games_for_club, tournaments_for_club
-from tournaments.services import games as game_services
 
 ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
 MAX_BULK_GAMES = 5000

@@ -10,12 +10,14 @@ from tournaments.services.games import (
     game_update,
     games_add,
     games_create_bulk,
+)
+from tournaments.services.periods import period_open, period_reopen
+from tournaments.services.tournaments import (
     tournament_add,
     tournament_create,
     tournament_delete,
     tournament_update,
 )
-from tournaments.services.periods import period_open, period_reopen
 
 __all__ = [
     "PeriodPlan",
