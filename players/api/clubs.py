@@ -98,6 +98,8 @@ class ClubListView(GenericAPIView):  # type: ignore[type-arg]
     ordering = ["name", "id"]
     filterset_class = ClubFilter
     error_statuses = (400, 401, 404)  # 404: a page number past the end
+    # Creating: 403 where CLUB_CREATORS keeps it to staff, 429 past CLUBS_PER_DAY.
+    extra_error_statuses = {"POST": (403, 429)}
 
     def get_queryset(self) -> QuerySet[Club]:
         return clubs_visible_to(self.request.user)

@@ -8,6 +8,7 @@ address through :func:`client_ip` too, so both agree."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.http import HttpRequest
@@ -37,4 +38,6 @@ class UsernameRateThrottle(SimpleRateThrottle):
         username = data.get("username")
         if not isinstance(username, str) or not username:
             return None
-        return self.cache_format % {"scope": self.scope, "ident": username.strip().lower()}
+        # Hashed: a username may hold spaces or control characters, which no cache key may.
+        ident = hashlib.sha256(username.strip().lower().encode()).hexdigest()
+        return self.cache_format % {"scope": self.scope, "ident": ident}
