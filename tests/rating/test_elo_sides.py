@@ -33,6 +33,7 @@ def changes(
     games: list[tuple[int, int, str, bool, int | None]],
     starts: dict[int, PlayerStart],
     tournaments: dict[int, tuple[datetime.date, datetime.date]] | None = None,
+    ratings_at: dict[datetime.date, dict[int, int | None]] | None = None,
 ) -> dict[int, tuple[int | None, int]]:
     """(rating after, games) per player; ``games``: (white, black, result, rated, event)."""
     plan = elo.plan_period(
@@ -49,7 +50,7 @@ def changes(
                 tournament=[g[4] for g in games],
             ),
             tournaments=tournaments or {},
-            ratings_at={},
+            ratings_at=ratings_at or {},
         )
     )
     return {c.player_id: (c.rating_after, c.games) for c in plan.changes}
@@ -89,3 +90,19 @@ def test_a_tournament_begun_on_the_first_comes_before_the_months_other_games() -
         tournaments={7: (OCT, datetime.date(2026, 10, 5))},
     )
     assert result[1] == (1800, 5)
+
+
+def test_both_sides_of_a_tournament_begun_last_month_use_that_months_ratings() -> None:
+    # A tournament begun on 20 September, a game of it played in October. White (3) was
+    # 1800 on the September list and is 1900 now; black (4) 1800 then and 1850 now. The
+    # game is scored with September's list for both (8.2.4): 1800 v 1800, 0.50 each.
+    # Black wins: 4 gets 20 x (1 - 0.5) = +10 -> 1860, 3 gets -10 -> 1890. (Black with
+    # the October 1850 against 1800 would expect 0.57: +8.6 -> 1859.)
+    sep = datetime.date(2026, 9, 1)
+    result = changes(
+        [(3, 4, "0-1", True, 7)],
+        {3: start(1900), 4: start(1850)},
+        tournaments={7: (datetime.date(2026, 9, 20), datetime.date(2026, 10, 4))},
+        ratings_at={sep: {3: 1800, 4: 1800}},
+    )
+    assert result == {3: (1890, 1), 4: (1860, 1)}
