@@ -25,6 +25,7 @@ from ratings_site.pages.lists import (
     rating_list_page,
 )
 from ratings_site.pages.lists import club_home as club_home_data
+from ratings_site.pages.tournaments import tournament_for_page, tournament_view, tournaments_page
 
 # What the page opens with, as if posted: the seeds' default example, 1500 at K 20 beating
 # a 1700 player. Opening with a worked result shows at once what the page does.
@@ -174,4 +175,24 @@ def period_report(request: HttpRequest, club: Club, kind: str, month: str) -> Ht
         request,
         "pages/period_report.html",
         {"club": club, "rating_list": the_list, "report": period_report_data(period=period)},
+    )
+
+
+@require_safe
+@club_page
+def tournaments_index(request: HttpRequest, club: Club) -> HttpResponse:
+    """The club's tournaments, newest first, a page at a time."""
+    page = tournaments_page(club=club, page_number=request.GET.get("page"))
+    return render(request, "pages/tournaments.html", {"club": club, "page": page})
+
+
+@require_safe
+@club_page
+def tournament_detail(request: HttpRequest, club: Club, tournament_id: int) -> HttpResponse:
+    """One tournament: standings with FIDE's tie-breaks, the crosstable, downloads."""
+    tournament = tournament_for_page(club=club, tournament_id=tournament_id)
+    return render(
+        request,
+        "pages/tournament.html",
+        {"club": club, "view": tournament_view(tournament=tournament)},
     )
