@@ -14,6 +14,7 @@ from ratings_site.pages.base import club_page
 from ratings_site.pages.forms import CalculatorForm, GameFormSet, ListFilterForm, calculation_data
 from ratings_site.pages.games import period_report as period_report_data
 from ratings_site.pages.games import player_games
+from ratings_site.pages.headtohead import head_to_head
 from ratings_site.pages.lists import (
     JUNIOR_MAX_AGE,
     ListFilters,
@@ -196,3 +197,13 @@ def tournament_detail(request: HttpRequest, club: Club, tournament_id: int) -> H
         "pages/tournament.html",
         {"club": club, "view": tournament_view(tournament=tournament)},
     )
+
+
+@require_safe
+@club_page
+def head_to_head_page(
+    request: HttpRequest, club: Club, player_id: int, opponent_id: int
+) -> HttpResponse:
+    """Two players' games against each other: score, games by date, expected and actual."""
+    meeting = head_to_head(club=club, player_id=player_id, opponent_id=opponent_id)
+    return render(request, "pages/head_to_head.html", {"club": club, "h2h": meeting})
