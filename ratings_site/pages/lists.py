@@ -8,7 +8,6 @@ one by one.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -29,8 +28,10 @@ from players.models import (
     RatingChange,
     RatingList,
     RatingPeriod,
+    Sex,
     inactive_cutoff,
 )
+from players.rating import categories as engine_categories
 from players.selectors import User, clubs_visible_to, parse_month, with_inactive
 from tournaments.models import Tournament
 
@@ -174,10 +175,43 @@ class ListFilters:
     title: str = ""
     junior: bool = False
     active: bool = False
+    category: str = ""
+    women: bool = False
+    federation: str = ""
+    top: int | None = None
+    sort: str = ""
 
     @property
     def any(self) -> bool:
-        return bool(self.q or self.title or self.junior or self.active)
+        return bool(
+            self.q
+            or self.title
+            or self.junior
+            or self.active
+            or self.category
+            or self.women
+            or self.federation
+            or self.top
+        )
+
+
+# Column -> the ORM order (descending first where "highest first" is the natural reading).
+_ORDERS: dict[str, tuple[str, ...]] = {
+    "rank": ("-rating_after", "player_id"),
+    "rating": ("-rating_after", "player_id"),
+    "name": ("player__name", "player_id"),
+    "change": ("-change", "-rating_after", "player_id"),
+    "games": ("-games", "-rating_after", "player_id"),
+}
+
+
+def _order(sort: str) -> list[str]:
+    """``sort`` (``name``, ``-rating``...) -> ORDER BY; ``-`` reverses the column's order."""
+    column = sort.removeprefix("-") or "rank"
+    fields = _ORDERS.get(column, _ORDERS["rank"])
+    if not sort.startswith("-"):
+        return list(fields)
+    return [f.removeprefix("-") if f.startswith("-") else f"-{f}" for f in fields]
 
 
 @dataclass
@@ -197,6 +231,39 @@ class ListPage:
     total: int = 0
 
 
+def _filtered(
+    listed: QuerySet[RatingChange], filters: ListFilters, period: RatingPeriod
+) -> QuerySet[RatingChange]:
+    rows = listed
+    if filters.q:
+        rows = rows.filter(player__name__icontains=filters.q)
+    if filters.title == "titled":
+        rows = rows.exclude(player__title="")
+    elif filters.title:
+        rows = rows.filter(player__title=filters.title)
+    year = period.month.year
+    if filters.junior:
+        rows = rows.filter(player__birth_year__gte=year - JUNIOR_MAX_AGE)
+    if filters.category:
+        earliest, latest = engine_categories.age_category(filters.category).birth_years(year)
+        if earliest is not None:
+            rows = rows.filter(player__birth_year__gte=earliest)
+        if latest is not None:
+            rows = rows.filter(player__birth_year__lte=latest)
+    if filters.women:
+        rows = rows.filter(player__sex=Sex.FEMALE)
+    if filters.federation:
+        rows = rows.filter(player__federation=filters.federation)
+    rows = with_inactive(rows, period=period)
+    if filters.active:
+        # Active: played a rated game on the list in the last 12 months (FIDE), and not
+        # marked inactive by the club.
+        rows = rows.filter(player__active=True).exclude(
+            last_active_month__lte=inactive_cutoff(period.month)
+        )
+    return rows
+
+
 def rating_list_page(
     *,
     rating_list: RatingList,
@@ -205,60 +272,73 @@ def rating_list_page(
     page_number: str | int | None = 1,
 ) -> ListPage:
     """One page of the list published after ``period``: ranks over the whole list (a
-    search keeps each player's place), a page of rows with the player joined in.
+    search or a category keeps each player's place), a page of rows with the player
+    joined in, in the order asked for (default: rank).
 
-    Five queries: periods, ranks, count, page rows (plus nothing per row).
+    Four or five queries: periods, the ratings' histogram (ranks), count, page rows.
     """
     periods = list(closed_periods_query(rating_list).only("id", "month", "status"))
     if period is None:
         return ListPage(rating_list, None, periods, filters, None)
     listed = RatingChange.objects.filter(period=period, current=True, rating_after__isnull=False)
-    ratings: list[int] = sorted(
-        rating
-        for rating in listed.order_by().values_list("rating_after", flat=True)
-        if rating is not None  # never: filtered above; tells the type checker
+    # Ranks from a histogram of the ratings (one row per distinct rating, counted by the
+    # database on the (period, current, rating_after) index), not from every row.
+    histogram = sorted(
+        listed.order_by().values_list("rating_after").annotate(n=Count("id")),
+        reverse=True,
     )
-    rows = listed.select_related("player").only(
-        "rating_after",
-        "rating_before",
-        "change",
-        "k_factor",
-        "k_reason",
-        "games",
-        "rated_games_after",
-        "event",
-        "player__id",
-        "player__name",
-        "player__title",
-        "player__federation",
-        "player__birth_year",
-        "player__active",
-    )
-    if filters.q:
-        rows = rows.filter(player__name__icontains=filters.q)
-    if filters.title == "titled":
-        rows = rows.exclude(player__title="")
-    elif filters.title:
-        rows = rows.filter(player__title=filters.title)
-    if filters.junior:
-        rows = rows.filter(player__birth_year__gte=period.month.year - JUNIOR_MAX_AGE)
-    rows = with_inactive(rows, period=period)
-    if filters.active:
-        # Active: played a rated game on the list in the last 12 months (FIDE), and not
-        # marked inactive by the club.
-        rows = rows.filter(player__active=True).exclude(
-            last_active_month__lte=inactive_cutoff(period.month)
+    above: dict[int, int] = {}
+    running = 0
+    for rating, count in histogram:
+        above[rating] = running
+        running += count
+    rows = (
+        _filtered(listed, filters, period)
+        .select_related("player")
+        .only(
+            "rating_after",
+            "rating_before",
+            "change",
+            "k_factor",
+            "k_reason",
+            "games",
+            "rated_games_after",
+            "event",
+            "player__id",
+            "player__name",
+            "player__title",
+            "player__federation",
+            "player__birth_year",
+            "player__active",
         )
-    rows = rows.order_by("-rating_after", "player__name", "player_id")
-    paginator = Paginator(rows, LIST_PAGE_SIZE)
-    page = paginator.get_page(page_number)
+    )
+    if filters.top:
+        # Top N: the N best of what the filters left, then in the order asked for.
+        best = rows.order_by(*_order("rank"))[: filters.top].values("id")
+        rows = rows.filter(id__in=Subquery(best))
+    rows = rows.order_by(*_order(filters.sort))
+    page = Paginator(rows, LIST_PAGE_SIZE).get_page(page_number)
     # Standard competition ranking (1, 2, 2, 4): one place per higher rating on the list.
-    count = len(ratings)
-    ranked = [
-        RankedRow(count - bisect_right(ratings, cast(int, row.rating_after)) + 1, row)
-        for row in page
-    ]
-    return ListPage(rating_list, period, periods, filters, page, ranked, count)
+    ranked = [RankedRow(above[cast(int, row.rating_after)] + 1, row) for row in page]
+    return ListPage(rating_list, period, periods, filters, page, ranked, running)
+
+
+# -- the site-wide search ------------------------------------------------------------------
+
+SEARCH_LIMIT = 50
+
+
+def players_search(*, user: User | None, q: str) -> list[Player]:
+    """Players whose name contains ``q``, in every club ``user`` may see (public clubs and
+    their own): at most SEARCH_LIMIT, by name; one query."""
+    if not q:
+        return []
+    return list(
+        Player.objects.filter(club__in=clubs_visible_to(user), name__icontains=q)
+        .select_related("club")
+        .only("id", "name", "title", "federation", "birth_year", "club__slug", "club__name")
+        .order_by("name", "club__name", "id")[:SEARCH_LIMIT]
+    )
 
 
 # -- the player page ----------------------------------------------------------------------

@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("calculator/", views.calculator, name="calculator"),
     path("clubs/", views.clubs_index, name="clubs"),
+    path("players/", views.player_search, name="player-search"),
     path("clubs/<slug:club>/", views.club_home, name="club"),
     path("clubs/<slug:club>/lists/<slug:kind>/", views.rating_list, name="rating-list"),
     path("clubs/<slug:club>/players/<int:player_id>/", views.player_detail, name="player"),

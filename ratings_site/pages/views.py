@@ -10,8 +10,16 @@ from players.api.calculator import run_calculation
 from players.charts import history_chart
 from players.errors import ValidationFailed
 from players.models import Club
-from ratings_site.pages.base import club_page
-from ratings_site.pages.forms import CalculatorForm, GameFormSet, ListFilterForm, calculation_data
+from ratings_site.pages.base import club_page, error_page
+from ratings_site.pages.forms import (
+    LIST_FILTERS,
+    CalculatorForm,
+    GameFormSet,
+    ListFilterForm,
+    PlayerSearchForm,
+    calculation_data,
+    sort_links,
+)
 from ratings_site.pages.games import period_report as period_report_data
 from ratings_site.pages.games import player_games
 from ratings_site.pages.headtohead import head_to_head
@@ -22,6 +30,7 @@ from ratings_site.pages.lists import (
     clubs_for_index,
     player_for_page,
     player_lists,
+    players_search,
     rating_list_for_page,
     rating_list_page,
 )
@@ -98,12 +107,7 @@ def rating_list(request: HttpRequest, club: Club, kind: str) -> HttpResponse:
                 for name, errors in form.errors.items()
             )
         )
-    filters = ListFilters(
-        q=form.cleaned_data["q"],
-        title=form.cleaned_data["title"],
-        junior=form.cleaned_data["junior"],
-        active=form.cleaned_data["active"],
-    )
+    filters = ListFilters(**{name: form.cleaned_data[name] for name in LIST_FILTERS})
     listing = rating_list_page(
         rating_list=the_list, period=period, filters=filters, page_number=request.GET.get("page")
     )
@@ -118,6 +122,7 @@ def rating_list(request: HttpRequest, club: Club, kind: str) -> HttpResponse:
             "listing": listing,
             "form": form,
             "query_without_page": keep.urlencode(),
+            "sort_links": sort_links(request.GET, filters.sort),
             "junior_year": period.month.year - JUNIOR_MAX_AGE if period else None,
         },
     )
@@ -207,3 +212,14 @@ def head_to_head_page(
     """Two players' games against each other: score, games by date, expected and actual."""
     meeting = head_to_head(club=club, player_id=player_id, opponent_id=opponent_id)
     return render(request, "pages/head_to_head.html", {"club": club, "h2h": meeting})
+
+
+@require_safe
+def player_search(request: HttpRequest) -> HttpResponse:
+    """Players by name across every club the visitor may see."""
+    form = PlayerSearchForm(request.GET)
+    if not form.is_valid():
+        return error_page(request, ValidationFailed(f"q: {form.errors['q'][0]}"))
+    q = form.cleaned_data["q"]
+    found = players_search(user=request.user, q=q)
+    return render(request, "pages/player_search.html", {"form": form, "q": q, "players": found})

@@ -84,9 +84,9 @@ def _fill(template: str, *values: object) -> str:
 
 
 _RANKING_ROW = (
-    '<tr><td class="num">{}</td><th scope="row">{}<a href="{}{}/">{}</a>{}</th><td>{}</td>'
-    '<td class="num">{}</td><td class="num strong">{}</td><td class="num">{}</td>'
-    '<td class="num">{}</td><td class="num">{}</td><td class="num">{}</td></tr>\n'
+    '<tr><td class="num">{}</td><th scope="row">{}<a href="{}{}/">{}</a>{}</th><td class="opt">{}</td>'
+    '<td class="num opt">{}</td><td class="num strong">{}</td><td class="num">{}</td>'
+    '<td class="num opt">{}</td><td class="num">{}</td><td class="num opt">{}</td></tr>\n'
 )
 _INACTIVE = mark_safe(' <span class="muted">(inactive)</span>')
 
