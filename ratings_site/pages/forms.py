@@ -87,6 +87,24 @@ GameFormSet = forms.formset_factory(
 )
 
 
+def field_errors(form: forms.Form, games: forms.BaseFormSet[Any]) -> list[dict[str, str]]:
+    """Every field in error as ``{"id", "label", "message"}``: the result fragment lists
+    them (each a link to its field) and the page's script marks the same fields as the form
+    without JavaScript does. Errors not tied to a field have an empty ``id``."""
+    found: list[dict[str, str]] = []
+    rows = [(form, ""), *((g, f"Game {n}: ") for n, g in enumerate(games.forms, start=1))]
+    for each, prefix in rows:
+        for name, errors in each.errors.items():
+            if name == "__all__":
+                found += [{"id": "", "label": "", "message": str(e)} for e in errors]
+                continue
+            bound = each[name]
+            label = f"{prefix}{bound.label}"
+            found += [{"id": bound.auto_id, "label": label, "message": str(e)} for e in errors]
+    found += [{"id": "", "label": "", "message": str(e)} for e in games.non_form_errors()]
+    return found
+
+
 def calculation_data(form: CalculatorForm, games: forms.BaseFormSet[Any]) -> dict[str, Any]:
     """The page's valid input in the shape the API's serializer produces, so both interfaces
     run the very same calculation."""

@@ -18,6 +18,7 @@ from ratings_site.pages.forms import (
     ListFilterForm,
     PlayerSearchForm,
     calculation_data,
+    field_errors,
     sort_links,
 )
 from ratings_site.pages.games import period_report as period_report_data
@@ -68,9 +69,13 @@ def calculator(request: HttpRequest) -> HttpResponse:
     fragment = request.headers.get("X-Fragment") == "result"
     template = "pages/_calculator_result.html" if fragment else "pages/calculator.html"
     status = 200 if valid else 400
-    return render(
-        request, template, {"form": form, "games": games, "result": result}, status=status
-    )
+    context = {
+        "form": form,
+        "games": games,
+        "result": result,
+        "field_errors": [] if valid else field_errors(form, games),
+    }
+    return render(request, template, context, status=status)
 
 
 # -- public club pages --------------------------------------------------------------------
