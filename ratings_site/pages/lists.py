@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from django.core.paginator import Page, Paginator
+from django.core.paginator import EmptyPage, Page, PageNotAnInteger, Paginator
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 
 from players import rating as engine
@@ -317,10 +317,58 @@ def rating_list_page(
         best = rows.order_by(*_order("rank"))[: filters.top].values("id")
         rows = rows.filter(id__in=Subquery(best))
     rows = rows.order_by(*_order(filters.sort))
-    page = Paginator(rows, LIST_PAGE_SIZE).get_page(page_number)
+    if filters.any or filters.sort not in ("", "rank", "rating"):
+        page = Paginator(rows, LIST_PAGE_SIZE).get_page(page_number)
+    else:
+        page = _whole_list_page(rows, histogram, above, running, page_number)
     # Standard competition ranking (1, 2, 2, 4): one place per higher rating on the list.
     ranked = [RankedRow(above[cast(int, row.rating_after)] + 1, row) for row in page]
     return ListPage(rating_list, period, periods, filters, page, ranked, running)
+
+
+class _CountedPaginator(Paginator):  # type: ignore[type-arg]
+    """A paginator told its count (the histogram's total) instead of counting again."""
+
+    def __init__(self, object_list: Any, per_page: int, count: int) -> None:
+        super().__init__(object_list, per_page)
+        self._known_count = count
+
+    @property
+    def count(self) -> int:
+        return self._known_count
+
+
+def _whole_list_page(
+    rows: QuerySet[RatingChange],
+    histogram: list[tuple[int, int]],
+    above: dict[int, int],
+    total: int,
+    page_number: str | int | None,
+) -> Page[Any]:
+    """A page of the whole list in rank order without OFFSET over the rows before it.
+
+    The histogram says which rating the page's first row has and how many rows of that
+    rating come before it, so the query starts at that rating on the (period, current,
+    rating_after) index and skips only the few rows of equal rating: the middle and the
+    last page of a 200,000-player list cost what the first does.
+    """
+    paginator = _CountedPaginator(rows, LIST_PAGE_SIZE, total)
+    # As Paginator.get_page: not a number -> the first page, beyond the end -> the last.
+    try:
+        number = paginator.validate_number(1 if page_number is None else page_number)
+    except PageNotAnInteger:
+        number = 1
+    except EmptyPage:
+        number = paginator.num_pages
+    offset = (number - 1) * LIST_PAGE_SIZE
+    start_rating = next(
+        (rating for rating, count in histogram if above[rating] + count > offset), None
+    )
+    if start_rating is None:
+        return Page([], number, paginator)
+    skip = offset - above[start_rating]
+    chosen = list(rows.filter(rating_after__lte=start_rating)[skip : skip + LIST_PAGE_SIZE])
+    return Page(chosen, number, paginator)
 
 
 # -- the site-wide search ------------------------------------------------------------------

@@ -146,3 +146,26 @@ def test_site_wide_search_covers_the_clubs_the_visitor_may_see(client: Client) -
     assert "/clubs/riverside/players/" in html
     assert client.get("/players/").status_code == 200
     assert client.get("/players/?q=" + "x" * 101).status_code == 400
+
+
+def test_whole_list_pages_match_a_plain_offset_at_every_page(
+    client: Client, data: ClubData, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Small pages, so ties in rating straddle page boundaries; equal ratings come in
+    # player-id order on both paths.
+    from ratings_site.pages import lists
+
+    monkeypatch.setattr(lists, "LIST_PAGE_SIZE", 3)
+    ordered = sorted(published(data), key=lambda c: (-(c.rating_after or 0), c.player_id))
+    RatingChange.objects.filter(pk__in=[c.pk for c in ordered[2:6]]).update(rating_after=1700)
+    ordered = sorted(published(data), key=lambda c: (-(c.rating_after or 0), c.player_id))
+    pages = (len(ordered) + 2) // 3
+    shown = []
+    for number in range(1, pages + 1):
+        page_rows = rows(client.get(f"{URL}?page={number}"))
+        assert len(page_rows) == min(3, len(ordered) - 3 * (number - 1))
+        shown += [row[1].removeprefix("GM ").removesuffix(" (inactive)") for row in page_rows]
+    assert shown == [c.player.name for c in ordered]
+    # Beyond the end: the last page; not a number: the first.
+    assert rows(client.get(f"{URL}?page=999")) == rows(client.get(f"{URL}?page={pages}"))
+    assert rows(client.get(f"{URL}?page=x")) == rows(client.get(f"{URL}?page=1"))
