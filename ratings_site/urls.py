@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.generic import RedirectView
@@ -14,6 +15,8 @@ urlpatterns = [
         r"^admin/tournaments/(?P<model>ratingperiod|ratingrun|ratingchange)/(?P<rest>.*)$",
         RedirectView.as_view(url="/admin/players/%(model)s/%(rest)s", query_string=True),
     ),
+    # Browsers ask for /favicon.ico whatever the pages link; send them to the SVG icon.
+    path("favicon.ico", RedirectView.as_view(url=settings.STATIC_URL + "favicon.svg")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("ratings_site.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

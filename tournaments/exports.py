@@ -27,6 +27,7 @@ from tournaments.interchange import (
     write_history_csv,
     write_list_csv,
     write_list_txt,
+    write_pgn,
     write_trf,
 )
 from tournaments.models import Game, Tournament
@@ -230,3 +231,45 @@ def _numbered_players(
 def tournament_trf(*, tournament: Tournament) -> str:
     """The tournament as a TRF16 file (CR LF line ends)."""
     return write_trf(tournament_record(tournament=tournament))
+
+
+def tournament_pgn(*, tournament: Tournament) -> str:
+    """The tournament's games as PGN headers (``write_pgn``), in play order; players carry
+    their current rating on the tournament's list and their FIDE ID, as in the TRF. Unlike
+    the TRF, games without a round are written too (``Round "?"``). Two queries."""
+    games = list(
+        Game.objects.filter(tournament=tournament)
+        .select_related("white", "black")
+        .order_by("date", "round", "id")
+    )
+    players: dict[int, Player] = {}
+    for game in games:
+        players[game.white_id] = game.white
+        players[game.black_id] = game.black
+    numbered = _numbered_players(tournament, players)
+    record = ParsedTournament(
+        name=tournament.name,
+        city=tournament.city,
+        federation="",
+        start_date=tournament.start_date,
+        end_date=tournament.end_date,
+        rounds=tournament.rounds or 0,
+        round_dates=(),
+        players=tuple(numbered.values()),
+        games=tuple(
+            ParsedGame(
+                round=game.round,
+                date=game.date,
+                white=numbered[game.white_id].ref(),
+                black=numbered[game.black_id].ref(),
+                result=GameResult(game.result),
+                rated=game.rated,
+                note="",
+                line=0,
+            )
+            for game in games
+        ),
+        byes=(),
+        warnings=(),
+    )
+    return write_pgn(record)

@@ -208,7 +208,12 @@ class RatingChange(models.Model):
             ),
         ]
         indexes = [
-            models.Index(fields=["period", "current"], name="ratingchange_period_cur_idx"),
+            # Leads with (period, current) for the close's reads; rating_after makes a
+            # published list's ranks and order an index scan (the list page of a
+            # 200,000-player list, a player's best rank).
+            models.Index(
+                fields=["period", "current", "rating_after"], name="ratingchange_rank_idx"
+            ),
             models.Index(
                 fields=["player", "rating_list", "current"], name="ratingchange_player_idx"
             ),
