@@ -49,9 +49,8 @@ LIST_QUERY_PARAM = OpenApiParameter(
     "list",
     str,
     OpenApiParameter.QUERY,
-    enum=ListKind.values,
     default=ListKind.STANDARD.value,
-    description="The list (default: standard).",
+    description="The list's slug (default: standard).",
 )
 
 
@@ -59,8 +58,10 @@ LIST_QUERY_PARAM = OpenApiParameter(
 
 
 class PlayerRatingOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    list = serializers.CharField(source="rating_list.kind")
+    list = serializers.CharField(source="rating_list.slug")
     rating = serializers.IntegerField(allow_null=True, help_text="null: unrated.")
+    rd = serializers.FloatField(allow_null=True, help_text="Glicko-2 lists: RD (else null).")
+    volatility = serializers.FloatField(allow_null=True, help_text="Glicko-2 lists (else null).")
     rated_games = serializers.IntegerField()
     reached_2400 = serializers.BooleanField()
     k_factor = serializers.IntegerField(allow_null=True, help_text="K for the next period.")
@@ -83,12 +84,18 @@ class PlayerOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class RatingInSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    list = serializers.ChoiceField(choices=ListKind.choices)
+    list = serializers.SlugField(max_length=32, help_text="The list's slug.")
     rating = serializers.IntegerField(
         min_value=0, max_value=4000, allow_null=True, help_text="null: unrated."
     )
     rated_games = serializers.IntegerField(min_value=0, max_value=100_000, default=0)
     reached_2400 = serializers.BooleanField(default=False)
+    rd = serializers.FloatField(
+        min_value=0, required=False, help_text="Glicko-2 lists: RD (default: the list's rd_start)."
+    )
+    volatility = serializers.FloatField(
+        min_value=0, max_value=1, required=False, help_text="Glicko-2 lists (default 0.06)."
+    )
 
 
 class PlayerFieldsSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -137,6 +144,10 @@ class HistoryOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
         source="expected", max_digits=12, decimal_places=4, coerce_to_string=False
     )
     event = serializers.ChoiceField(choices=RatingChange.Event.choices)
+    rd_before = serializers.FloatField(allow_null=True, help_text="Glicko-2 lists (else null).")
+    rd_after = serializers.FloatField(allow_null=True)
+    volatility_before = serializers.FloatField(allow_null=True)
+    volatility_after = serializers.FloatField(allow_null=True)
 
 
 class KHistoryOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -149,7 +160,7 @@ class KHistoryOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class KOverrideInSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    list = serializers.ChoiceField(choices=ListKind.choices)
+    list = serializers.SlugField(max_length=32)
     k = serializers.IntegerField(
         min_value=1, max_value=100, allow_null=True, help_text="null lifts the override."
     )
@@ -159,7 +170,7 @@ class KOverrideInSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class ListQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
-    list = serializers.ChoiceField(choices=ListKind.choices, default=ListKind.STANDARD.value)
+    list = serializers.SlugField(max_length=32, default=ListKind.STANDARD.value)
 
 
 # -- filters -------------------------------------------------------------------------------
@@ -169,8 +180,7 @@ class PlayerFilter(django_filters.FilterSet):  # type: ignore[misc]
     name = django_filters.CharFilter(
         field_name="name", lookup_expr="icontains", label="Part of the name."
     )
-    list = django_filters.ChoiceFilter(
-        choices=ListKind.choices,
+    list = django_filters.CharFilter(
         method="filter_noop",
         label="The list that rated/unrated refer to (default: any list).",
     )
@@ -194,7 +204,7 @@ class PlayerFilter(django_filters.FilterSet):  # type: ignore[misc]
         rated = PlayerRating.objects.filter(player=OuterRef("pk"), rating__isnull=False)
         kind = self.form.cleaned_data.get("list")
         if kind:
-            rated = rated.filter(rating_list__kind=kind)
+            rated = rated.filter(rating_list__slug=kind)
         return Exists(rated)
 
     def filter_rated(
@@ -355,7 +365,7 @@ class PlayerKOverrideView(PlayerObjectMixin):
             player_ratings_for_list(rating_list=rating_list).filter(player=player).first()
         )
         if player_rating is None:
-            raise NotFoundError(f"{player.name} is not on the {rating_list.kind} list.")
+            raise NotFoundError(f"{player.name} is not on the {rating_list.slug} list.")
         updated = services.k_override_set(
             player_rating=player_rating,
             k=data.validated_data["k"],

@@ -17,6 +17,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from players.rating.glicko2 import Glicko2Settings
 from players.rating.months import add_months, month_label
 from players.rating.types import (
     ExpectedMethod,
@@ -65,6 +66,8 @@ class ListSettings:
     fixed_k: int | None
     floor: int | None
     adjust_march_2024: bool
+    # Glicko-2 lists: tau and the RD bounds (None on the Elo family's lists).
+    glicko: Glicko2Settings | None = None
 
     def rules(self) -> RatingRules:
         return RatingRules(
@@ -85,6 +88,9 @@ class PlayerStart(NamedTuple):
     k_override_next: int | None = None
     # None: the player's first period on the list.
     last_active: datetime.date | None = None
+    # Glicko-2 lists: RD and volatility at the start (None elsewhere, or not yet set).
+    rd: float | None = None
+    volatility: float | None = None
 
 
 class PeriodGames(NamedTuple):
@@ -119,6 +125,15 @@ class PeriodInputs:
     standard_ratings: Mapping[int, int] = field(default_factory=dict)
 
 
+class Uncertainty(NamedTuple):
+    """A Glicko-2 player's RD and volatility before and after a period, as published."""
+
+    rd_before: float
+    rd_after: float
+    volatility_before: float
+    volatility_after: float
+
+
 class PlannedChange(NamedTuple):
     """What the close writes for one player: one RatingChange row, and the state the next
     period starts from."""
@@ -137,10 +152,13 @@ class PlannedChange(NamedTuple):
     rated_games_after: int
     reached_2400_after: bool
     pool_after: list[dict[str, Any]]
-    k_next: KFactor
+    # None: the system has no K (Glicko-2).
+    k_next: KFactor | None
     last_active_month: datetime.date | None
     # FIDE's one-off adjustment of 1 March 2024, already inside rating_after.
     adjustment: int = 0
+    # Glicko-2 lists: RD and volatility before and after (None on the Elo family's).
+    uncertainty: Uncertainty | None = None
 
     @property
     def changed(self) -> bool:

@@ -141,9 +141,7 @@ def _rated_count(period_id: int) -> QuerySet[Any, Any]:
 
 
 def rating_list_for_page(*, club: Club, kind: str) -> RatingList:
-    if kind not in ListKind.values:
-        raise NotFoundError(f"There is no {kind!r} list; lists are standard, rapid and blitz.")
-    rating_list = RatingList.objects.filter(club=club, kind=kind).first()
+    rating_list = RatingList.objects.filter(club=club, slug=kind).first()
     if rating_list is None:
         raise NotFoundError(f"{club.name} keeps no {kind} list.")
     rating_list.club = club
