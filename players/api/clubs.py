@@ -297,7 +297,7 @@ class GlickoSettingsSerializer(serializers.Serializer):  # type: ignore[type-arg
     rd_max = serializers.FloatField(min_value=1, max_value=1000, required=False)
 
     def to_rules(self) -> dict[str, Any]:
-        data = dict(self.validated_data)
+        data: dict[str, Any] = dict(self.validated_data)
         return {services.GLICKO_SETTINGS.get(name, name): value for name, value in data.items()}
 
 

@@ -46,7 +46,7 @@ LIST_RULES = (
     "glicko_rd_max",
 )
 # Glicko-2's settings as the API and the admin name them (the paper's words) -> the fields.
-GLICKO_SETTINGS = {
+GLICKO_SETTINGS: dict[str, str] = {
     "tau": "glicko_tau",
     "rd_start": "glicko_rd_start",
     "rd_min": "glicko_rd_min",
