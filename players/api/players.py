@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from players import services
 from players.api.base import ClubScopedView, StrictBooleanFilter
 from players.api.clubs import CLUB_PARAM
-from players.errors import NotFoundError
+from players.errors import NotFoundError, invalid_field
 from players.models import (
     KChangeReason,
     KFactorChange,
@@ -176,13 +176,23 @@ class ListQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
 # -- filters -------------------------------------------------------------------------------
 
 
+def _club_lists(request: Any) -> QuerySet[RatingList]:
+    """The lists of the URL's club: ``?list=`` names one of them, else a 400."""
+    if request is None:
+        return RatingList.objects.none()
+    club = request.parser_context["kwargs"].get("club")
+    return RatingList.objects.filter(club__slug=club)
+
+
 class PlayerFilter(django_filters.FilterSet):  # type: ignore[misc]
     name = django_filters.CharFilter(
         field_name="name", lookup_expr="icontains", label="Part of the name."
     )
-    list = django_filters.CharFilter(
+    list = django_filters.ModelChoiceFilter(
+        queryset=_club_lists,
+        to_field_name="slug",
         method="filter_noop",
-        label="The list that rated/unrated refer to (default: any list).",
+        label="The slug of the list that rated/unrated refer to (default: any list).",
     )
     rated = StrictBooleanFilter(
         method="filter_rated",
@@ -202,9 +212,9 @@ class PlayerFilter(django_filters.FilterSet):  # type: ignore[misc]
 
     def _rated_on(self) -> Exists:
         rated = PlayerRating.objects.filter(player=OuterRef("pk"), rating__isnull=False)
-        kind = self.form.cleaned_data.get("list")
-        if kind:
-            rated = rated.filter(rating_list__slug=kind)
+        chosen = self.form.cleaned_data.get("list")
+        if chosen is not None:
+            rated = rated.filter(rating_list=chosen)
         return Exists(rated)
 
     def filter_rated(
@@ -242,10 +252,13 @@ class PlayerObjectMixin(ClubScopedView):
         """``selector``'s rows for the player of the URL on the list of ``?list=``."""
         query = ListQuerySerializer(data=self.request.query_params)
         query.is_valid(raise_exception=True)
-        return selector(
-            player=self.player(self.kwargs["id"]),
-            rating_list=self.rating_list(query.validated_data["list"]),
-        )
+        slug = query.validated_data["list"]
+        # A query parameter, not a path: an unknown list is bad input (400), as before
+        # lists had slugs.
+        rating_list = RatingList.objects.filter(club=self.club, slug=slug).first()
+        if rating_list is None:
+            raise invalid_field("list", f"{self.club.name} has no list {slug!r}.")
+        return selector(player=self.player(self.kwargs["id"]), rating_list=rating_list)
 
 
 @extend_schema(tags=["players"], parameters=[CLUB_PARAM])

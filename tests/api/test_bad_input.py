@@ -112,6 +112,41 @@ CASES: list[Bad] = [
     # lists
     Bad("GET", C + "/lists/", 404, query={"page": 2}),
     Bad("GET", C + "/lists/{list}/", 404, values=lambda w: {"list": "classical"}),
+    Bad(
+        "POST",
+        C + "/lists/",
+        400,
+        {"slug": "x", "kind": "bullet", "system": "glicko2"},
+        fields=fields("kind"),
+    ),
+    Bad(
+        "POST",
+        C + "/lists/",
+        400,
+        {"slug": "x", "kind": "blitz", "system": "glicko9"},
+        fields=fields("system"),
+    ),
+    Bad(
+        "POST",
+        C + "/lists/",
+        400,
+        {"slug": "standard", "kind": "blitz", "system": "glicko2"},
+        fields=fields("slug"),
+    ),
+    Bad(
+        "POST",
+        C + "/lists/",
+        400,
+        {"slug": "x", "kind": "blitz", "system": "glicko2", "rd_start": 200, "rd_max": 100},
+        fields=fields("rd_max"),
+    ),
+    Bad(
+        "POST",
+        C + "/lists/",
+        400,
+        {"slug": "x", "kind": "blitz", "system": "glicko2", "tau": 0},
+        fields=fields("tau"),
+    ),
     Bad("PATCH", C + "/lists/{list}/", 400, {"fixed_k": 0}, fields=fields("fixed_k")),
     Bad("PATCH", C + "/lists/{list}/", 400, {"preset": "Nope"}, fields=fields("preset")),
     Bad(

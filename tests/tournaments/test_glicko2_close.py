@@ -115,7 +115,9 @@ def test_no_games_grows_rd_up_to_the_lists_cap_month_after_month() -> None:
     assert rds[0] == round(grown_once, 2)
     assert rds[0] < rds[1]
     capped = RatingChange.objects.filter(player=other).order_by("period__month").first()
-    assert capped is not None and capped.rd_after is not None and capped.rd_after <= 350
+    assert capped is not None
+    assert capped.rd_after is not None
+    assert capped.rd_after <= 350
 
 
 def test_preview_is_what_the_close_writes() -> None:
