@@ -126,6 +126,9 @@ class RatingRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
     title = serializers.CharField(source="player.title", allow_blank=True)
     federation = serializers.CharField(source="player.federation", allow_blank=True)
     rating = serializers.IntegerField(source="rating_after")
+    rd = serializers.FloatField(
+        source="rd_after", allow_null=True, help_text="Glicko-2 lists: RD (else null)."
+    )
     change = serializers.IntegerField(allow_null=True)
     k_factor = serializers.IntegerField(
         source="k_next", allow_null=True, help_text="K for the next period."
