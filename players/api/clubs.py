@@ -28,6 +28,7 @@ from players.api.base import ClubScopedView, Pagination, StrictBooleanFilter
 from players.api.schema import ClubAutoSchema
 from players.errors import NotFoundError
 from players.models import (
+    FIDE_RULES_CHOICES,
     LIST_PRESETS,
     Club,
     ExpectedMethod,
@@ -279,6 +280,11 @@ class RatingListOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
         help_text="The close of February 2024 raises published ratings below 2000 by "
         "0.4 x (2000 - R) (FIDE's one-off adjustment of 1 March 2024)."
     )
+    fide_rules = serializers.ChoiceField(
+        choices=FIDE_RULES_CHOICES,
+        help_text="FIDE lists: by_date (the rules in force when each event started) or "
+        "one rule set always (its start, YYYY-MM; the latest is today's rules).",
+    )
     tau = serializers.FloatField(source="glicko_tau", help_text="Glicko-2: the system constant.")
     rd_start = serializers.FloatField(source="glicko_rd_start", help_text="Glicko-2: new RD.")
     rd_min = serializers.FloatField(source="glicko_rd_min", help_text="Glicko-2: 0 = no floor.")
@@ -317,6 +323,7 @@ class RatingListUpdateSerializer(GlickoSettingsSerializer):
         min_value=0, max_value=4000, required=False, allow_null=True
     )
     adjust_march_2024 = serializers.BooleanField(required=False)
+    fide_rules = serializers.ChoiceField(choices=FIDE_RULES_CHOICES, required=False)
 
 
 class RatingListCreateSerializer(GlickoSettingsSerializer):
@@ -336,6 +343,7 @@ class RatingListCreateSerializer(GlickoSettingsSerializer):
         min_value=0, max_value=4000, required=False, allow_null=True
     )
     adjust_march_2024 = serializers.BooleanField(required=False)
+    fide_rules = serializers.ChoiceField(choices=FIDE_RULES_CHOICES, required=False)
 
 
 @extend_schema(tags=["lists"], parameters=[CLUB_PARAM])

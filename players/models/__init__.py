@@ -26,6 +26,7 @@ from players.models.common import (
 )
 from players.models.lists import (
     FIDE_PRESET_FOR_KIND,
+    FIDE_RULES_CHOICES,
     GLICKO2,
     LIST_PRESETS,
     SYSTEM_PRESETS,
@@ -44,6 +45,7 @@ from players.rating.months import add_months, month_label, month_start
 
 __all__ = [
     "FIDE_PRESET_FOR_KIND",
+    "FIDE_RULES_CHOICES",
     "GLICKO2",
     "INACTIVE_AFTER_MONTHS",
     "K_MAX",

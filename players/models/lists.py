@@ -21,6 +21,7 @@ from players.models.common import (
     rating_range_check,
 )
 from players.rating.classes import FIDE_FLOOR
+from players.rating.fide_rules import BY_DATE, RULE_SETS
 from players.rating.glicko2 import DEFAULT_RD, DEFAULT_TAU, Glicko2Settings
 from players.rating.period import ListSettings
 from players.rating.systems import SYSTEMS
@@ -58,6 +59,9 @@ LIST_PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 GLICKO2 = "glicko2"
+FIDE_RULES_CHOICES = [(BY_DATE, "By date (the rules in force when each event started)")] + [
+    (rule_set.name, f"Always the rules of {rule_set.name}") for rule_set in RULE_SETS
+]
 LIST_PRESETS["Glicko-2"] = {
     **LIST_PRESETS["Club Elo"],
     # The Elo fields stay valid for the database's checks; Glicko-2 reads none of them.
@@ -116,6 +120,15 @@ class RatingList(models.Model):
         "0.4 x (2000 - R), as FIDE did once. Matters only to a history that crosses it.",
     )
 
+    # FIDE lists: the rules in force when each tournament started, or one rule set always.
+    fide_rules = models.CharField(
+        "FIDE rules",
+        max_length=16,
+        choices=FIDE_RULES_CHOICES,
+        default=BY_DATE,
+        help_text="FIDE lists: the rules in force when each tournament (and each month) "
+        "started, or always one rule set (the latest: today's rules).",
+    )
     # Glicko-2 lists (system "glicko2"): the system constant and the RD bounds.
     glicko_tau = models.FloatField(
         "Glicko-2 tau", default=DEFAULT_TAU, help_text="How fast volatility moves (0.3-1.2)."
@@ -190,6 +203,7 @@ class RatingList(models.Model):
             floor=self.floor,
             adjust_march_2024=self.adjust_march_2024,
             glicko=self.glicko_settings(),
+            fide_rules=self.fide_rules if self.system == "fide" else None,
         )
 
     def glicko_settings(self) -> Glicko2Settings | None:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import datetime
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from players.rating.fide_rules import FideRuleSet, rule_set_for
 from players.rating.glicko2 import Glicko2Settings
 from players.rating.months import add_months, month_label
 from players.rating.types import (
@@ -28,6 +29,8 @@ from players.rating.types import (
     RatingRules,
 )
 
+# FIDE rapid and blitz before October 2022: one K for everyone (fide_rules).
+FAST_K_BEFORE_2022 = 20
 # FIDE 8.2: games toward a first rating may be pooled over at most 26 months.
 POOL_MONTHS = 26
 
@@ -68,10 +71,40 @@ class ListSettings:
     adjust_march_2024: bool
     # Glicko-2 lists: tau and the RD bounds (None on the Elo family's lists).
     glicko: Glicko2Settings | None = None
+    # FIDE lists: FIDE's rules by date (fide_rules.BY_DATE) or one rule set's name; None
+    # on other lists (their own rules, today's FIDE rules where they use FIDE's).
+    fide_rules: str | None = None
+    # The rule set of one month (``for_month``), which the plan uses.
+    rule_set: FideRuleSet | None = None
 
     def rules(self) -> RatingRules:
+        dated = self.rule_set
+        if dated is None:
+            return RatingRules(
+                list_kind=self.kind, method=self.method, apply_400_rule=self.apply_400_rule
+            )
         return RatingRules(
-            list_kind=self.kind, method=self.method, apply_400_rule=self.apply_400_rule
+            list_kind=self.kind,
+            method=self.method,
+            apply_400_rule=self.apply_400_rule,
+            exception_2650=dated.exception_2650,
+            fast_gap=dated.fast_gap,
+            cap_700=dated.cap_700,
+        )
+
+    def for_month(self, day: datetime.date) -> ListSettings:
+        """The settings with the FIDE rule set in force on ``day`` (the list's choice):
+        its floor (on a list with a floor) and, on rapid and blitz before October 2022, one
+        K of 20 for everyone (on a list with FIDE's K)."""
+        if self.fide_rules is None:
+            return self
+        dated = rule_set_for(self.fide_rules, day)
+        fast_k = dated.fast_k_20 and self.kind is not ListKind.STANDARD
+        return replace(
+            self,
+            rule_set=dated,
+            floor=None if self.floor is None else dated.floor,
+            fixed_k=FAST_K_BEFORE_2022 if fast_k and self.fixed_k is None else self.fixed_k,
         )
 
 
@@ -180,6 +213,9 @@ class PeriodPlan:
     games_count: int
     changes: tuple[PlannedChange, ...]
     k_changes: tuple[PlannedKChange, ...]
+    # The rules the period was rated under: a FIDE rule set's name ("2024-03"; the games
+    # of a tournament begun under another keep theirs), else the system's name.
+    rules: str = ""
 
     @property
     def period(self) -> str:

@@ -40,6 +40,7 @@ LIST_RULES = (
     "first_rating_policy",
     "starting_rating",
     "adjust_march_2024",
+    "fide_rules",
     "glicko_tau",
     "glicko_rd_start",
     "glicko_rd_min",
