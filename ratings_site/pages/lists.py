@@ -31,6 +31,7 @@ from players.models import (
     RatingPeriod,
     inactive_cutoff,
 )
+from players.rating.rounding import round_half_away
 from players.selectors import User, clubs_visible_to, parse_month, with_inactive
 from tournaments.models import Tournament
 
@@ -60,7 +61,7 @@ class ListSummary:
 
     @property
     def kind_label(self) -> str:
-        return ListKind(self.rating_list.kind).label
+        return self.rating_list.label
 
 
 @dataclass(frozen=True)
@@ -272,7 +273,13 @@ class ListStanding:
 
     @property
     def kind_label(self) -> str:
-        return ListKind(self.rating.rating_list.kind).label
+        return self.rating.rating_list.label
+
+    @property
+    def uncertainty(self) -> int | None:
+        """Glicko-2 lists: two RDs, the rating's spread at about 95% (None elsewhere)."""
+        rd = self.rating.rd
+        return None if rd is None else round_half_away(2 * rd)
 
 
 @dataclass

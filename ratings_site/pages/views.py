@@ -134,13 +134,15 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
         if not history and standing.rating.rating is None:
             continue
         series = [(c.period.label, c.rating_after) for c in history if c.rating_after is not None]
+        # Glicko-2 lists: the band of two RDs around the rating.
+        spread = {c.period.label: 2 * c.rd_after for c in history if c.rd_after is not None}
         sections.append(
             {
                 "standing": standing,
                 "history": [
                     (change, games.periods.get(change.period_id)) for change in reversed(history)
                 ],
-                "chart": history_chart(series),
+                "chart": history_chart(series, spread=spread),
                 "k_history": lists.k_history.get(list_id, []),
             }
         )

@@ -265,3 +265,21 @@ def test_replay_equals_fresh_close(league: dict[str, Any]) -> None:
     list_replay(rating_list=game.rating_list, by=owner)
     fresh = _build(owner, league, corrected=True)
     assert _published(club) == _published(fresh)
+
+
+def test_the_player_page_shows_the_uncertainty_and_the_band(client: Any) -> None:
+    owner = make_owner()
+    club, _ = glicko_club(owner, glicko_rd_max=400)
+    me = member(club, owner, "Me", rating=1500, rd=200, volatility=0.06)
+    a = member(club, owner, "A", rating=1400, rd=30)
+    b = member(club, owner, "B", rating=1550, rd=100)
+    c = member(club, owner, "C", rating=1700, rd=300)
+    play(club, owner, [(me, a, "1-0"), (b, me, "1-0"), (me, c, "0-1")], OCT)
+    period_close(period=period_of(club, "2026-10", "online"), by=owner)
+    client.force_login(owner)
+    page = client.get(f"/clubs/{club.slug}/players/{me.pk}/").content.decode()
+    # 1464 with RD 151.52: two RDs, 303.04, shown as +/- 303.
+    assert '<span class="rating">1464</span>' in page
+    assert "± 303" in page
+    assert "RD 151.52" in page
+    assert '<polygon class="band"' in page
