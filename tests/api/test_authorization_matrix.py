@@ -86,6 +86,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", "/api/v1/auth/token/"): Rule(UNSCOPED),
     ("POST", "/api/v1/auth/logout/"): Rule(UNSCOPED),
     ("POST", "/api/v1/calculate/"): Rule(UNSCOPED),
+    ("POST", "/api/v1/calculate/glicko2/"): Rule(UNSCOPED),
     ("GET", "/api/v1/clubs/"): Rule(UNSCOPED),
     ("POST", "/api/v1/clubs/"): Rule(UNSCOPED),
     ("GET", "/api/v1/clubs/{club}/"): Rule(READ),

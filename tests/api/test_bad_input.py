@@ -64,6 +64,20 @@ CASES: list[Bad] = [
         {"rating": 5000, "games": [{"opponent_rating": 1500, "result": "1"}]},
         fields=fields("rating"),
     ),
+    Bad(
+        "POST",
+        "/api/v1/calculate/glicko2/",
+        400,
+        {"rd": 0, "games": [{"opponent_rating": 1500, "result": "1"}]},
+        fields=fields("rd"),
+    ),
+    Bad(
+        "POST",
+        "/api/v1/calculate/glicko2/",
+        400,
+        {"games": [{"opponent_rating": 1500, "opponent_rd": 5000, "result": "1"}]},
+        fields=fields("games"),
+    ),
     # clubs
     Bad("GET", "/api/v1/clubs/", 400, query={"public": "maybe"}, fields=fields("public")),
     Bad("GET", "/api/v1/clubs/", 404, query={"page": 0}),
