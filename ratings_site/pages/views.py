@@ -7,11 +7,20 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players.api.calculator import run_calculation
+from players.api.calculator_glicko2 import run_glicko2
 from players.charts import history_chart
 from players.errors import ValidationFailed
 from players.models import Club
 from ratings_site.pages.base import club_page
-from ratings_site.pages.forms import CalculatorForm, GameFormSet, ListFilterForm, calculation_data
+from ratings_site.pages.forms import (
+    CalculatorForm,
+    GameFormSet,
+    Glicko2Form,
+    Glicko2GameFormSet,
+    ListFilterForm,
+    calculation_data,
+    glicko2_data,
+)
 from ratings_site.pages.games import period_report as period_report_data
 from ratings_site.pages.games import player_games
 from ratings_site.pages.lists import (
@@ -59,6 +68,45 @@ def calculator(request: HttpRequest) -> HttpResponse:
     status = 200 if valid else 400
     return render(
         request, template, {"form": form, "games": games, "result": result}, status=status
+    )
+
+
+GLICKO2_INPUT = {
+    "rating": "1500",
+    "rd": "200",
+    "volatility": "0.06",
+    "tau": "0.5",
+    "games-TOTAL_FORMS": "3",
+    "games-INITIAL_FORMS": "0",
+    "games-0-opponent_rating": "1400",
+    "games-0-opponent_rd": "30",
+    "games-0-result": "1",
+    "games-1-opponent_rating": "1550",
+    "games-1-opponent_rd": "100",
+    "games-1-result": "0",
+    "games-2-opponent_rating": "1700",
+    "games-2-opponent_rd": "300",
+    "games-2-result": "0",
+}
+
+
+@require_http_methods(["GET", "POST"])
+def calculator_glicko2(request: HttpRequest) -> HttpResponse:
+    """The calculator's Glicko-2 mode: one player's rating period with each opponent's
+    rating and RD (a plain form post; opens on Glickman's worked example)."""
+    data = request.POST if request.method == "POST" else GLICKO2_INPUT
+    form = Glicko2Form(data)
+    games = Glicko2GameFormSet(data, prefix="games")
+    valid = form.is_valid() and games.is_valid()
+    body = run_glicko2(glicko2_data(form, games))[1] if valid else None
+    if "add_game" in data:
+        rows = [g.cleaned_data if g.is_valid() else {} for g in games.forms]
+        games = Glicko2GameFormSet(initial=[*rows, {"opponent_rd": 350}], prefix="games")
+    return render(
+        request,
+        "pages/calculator_glicko2.html",
+        {"form": form, "games": games, "result": body},
+        status=200 if valid else 400,
     )
 
 
