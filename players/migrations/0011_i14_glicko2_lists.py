@@ -144,6 +144,8 @@ class Migration(migrations.Migration):
                     ("glicko_rd_start__lte", models.F("glicko_rd_max")),
                 ),
                 name="ratinglist_glicko_settings_valid",
+                violation_error_message="Glicko-2: tau must be above 0, and 0 <= lowest RD "
+                "<= starting RD <= highest RD.",
             ),
         ),
         migrations.AddConstraint(

@@ -155,6 +155,8 @@ class RatingList(models.Model):
                 & Q(glicko_rd_min__lte=F("glicko_rd_start"))
                 & Q(glicko_rd_start__lte=F("glicko_rd_max")),
                 name="ratinglist_glicko_settings_valid",
+                violation_error_message="Glicko-2: tau must be above 0, and 0 <= lowest RD "
+                "<= starting RD <= highest RD.",
             ),
             models.CheckConstraint(
                 condition=Q(kind__in=ListKind.values), name="ratinglist_kind_valid"
