@@ -4,17 +4,27 @@ list pinned to today's rules (players.rating.fide_rules)."""
 from __future__ import annotations
 
 import datetime
+import random
 from typing import Any
 
 import pytest
 
-from players.models import RatingList, RatingRun
+from players.models import RatingChange, RatingList, RatingRun
 from players.rating.expected import table_pd_hundredths
 from players.rating.fide_rules import BY_DATE, TODAY, rules_in_force
+from players.rating.months import add_months
 from players.rating.rounding import round_ratio_half_away
 from players.services import rating_list_update
-from tests.tournaments.helpers import change_of, close, make_club, make_owner, make_player, play
-from tournaments.services import tournament_create
+from tests.tournaments.helpers import (
+    change_of,
+    close,
+    make_club,
+    make_owner,
+    make_player,
+    period_of,
+    play,
+)
+from tournaments.services import list_replay, period_reopen, tournament_create
 
 pytestmark = pytest.mark.django_db
 D = datetime.date
@@ -171,3 +181,58 @@ def test_a_new_list_rates_by_date_and_can_be_pinned() -> None:
     rating_list_update(rating_list=standard, by=owner, fide_rules=TODAY.name)
     standard.refresh_from_db()
     assert standard.settings().for_month(D(2023, 1, 1)).floor == 1400
+
+
+def test_a_replay_from_2019_to_today_gives_what_closing_month_by_month_gave() -> None:
+    # Generated data across every rule set since 2017: a newcomer, a junior, a player near
+    # the old floor, an elite player; one month in three has games, some in tournaments
+    # that began the month before. Closing month by month, then reopening January 2019 and
+    # replaying everything, publishes the very same figures.
+    rng = random.Random(2019)
+    owner, club = _club()
+    people = [
+        make_player(club, owner, "Newcomer", None, rated_games=0),
+        make_player(club, owner, "Junior", 1500, birth_year=2003, rated_games=5),
+        make_player(club, owner, "Low", 1150),
+        make_player(club, owner, "Elite", 2660, reached_2400=True),
+        make_player(club, owner, "Mid", 1700),
+        make_player(club, owner, "Club", 1900),
+    ]
+    months = []
+    day = D(2019, 1, 1)
+    while day <= D(2026, 10, 1):
+        months.append(day)
+        games = []
+        for _ in range(rng.randint(3, 6)):
+            white, black = rng.sample(people, 2)
+            games.append((white, black, rng.choice(["1-0", "0-1", "1/2-1/2"])))
+        event = None
+        if rng.random() < 0.4:
+            event = tournament_create(
+                club=club,
+                by=owner,
+                name=f"Open {day:%Y-%m}",
+                rating_list="standard",
+                start_date=add_months(day, -1) + datetime.timedelta(days=27),
+                end_date=day + datetime.timedelta(days=2),
+            )
+        play(club, owner, games, date=day + datetime.timedelta(days=1), tournament=event)
+        day = add_months(day, 3)
+    for month in months:
+        close(club, owner, f"{month:%Y-%m}")
+
+    def published() -> list[tuple[Any, ...]]:
+        return sorted(
+            RatingChange.objects.filter(rating_list__club=club, current=True).values_list(
+                "player__name", "period__month", "rating_after", "change", "k_factor", "event"
+            ),
+            key=repr,
+        )
+
+    first = published()
+    assert {row[5] for row in first} >= {"rated", "first_rating"}
+    period_reopen(period=period_of(club, "2019-01"), by=owner)
+    run = list_replay(rating_list=RatingList.objects.get(club=club, slug="standard"), by=owner)
+    assert published() == first
+    assert run.summary["rules"]["2019-01"] == "FIDE 2017-07"
+    assert run.summary["rules"]["2026-10"] == "FIDE 2025-10"
