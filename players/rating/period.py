@@ -92,6 +92,15 @@ class ListSettings:
             cap_700=dated.cap_700,
         )
 
+    def rules_name(self) -> str:
+        """The rules these settings rate under, as runs and pages name them: "FIDE
+        2024-03" (a month's FIDE rule set), "Glicko-2 (tau 0.5)", else the system."""
+        if self.rule_set is not None:
+            return f"FIDE {self.rule_set.name}"
+        if self.glicko is not None:
+            return f"Glicko-2 (tau {self.glicko.tau:g})"
+        return self.system
+
     def for_month(self, day: datetime.date) -> ListSettings:
         """The settings with the FIDE rule set in force on ``day`` (the list's choice):
         its floor (on a list with a floor) and, on rapid and blitz before October 2022, one

@@ -165,6 +165,8 @@ def rating_list(request: HttpRequest, club: Club, kind: str) -> HttpResponse:
             "form": form,
             "query_without_page": keep.urlencode(),
             "junior_year": period.month.year - JUNIOR_MAX_AGE if period else None,
+            # Which rules the period was rated under (FIDE's by the month, Glicko-2, Elo).
+            "rules": the_list.settings().for_month(period.month).rules_name() if period else "",
         },
     )
 

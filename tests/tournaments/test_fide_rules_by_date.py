@@ -236,3 +236,16 @@ def test_a_replay_from_2019_to_today_gives_what_closing_month_by_month_gave() ->
     assert published() == first
     assert run.summary["rules"]["2019-01"] == "FIDE 2017-07"
     assert run.summary["rules"]["2026-10"] == "FIDE 2025-10"
+
+
+def test_the_list_page_and_the_api_say_which_rules(client: Any) -> None:
+    owner, club = _club()
+    a = make_player(club, owner, "A", 1800)
+    b = make_player(club, owner, "B", 1700)
+    play(club, owner, [(a, b, "1-0")], date=D(2023, 5, 6))
+    close(club, owner, "2023-05")
+    client.force_login(owner)
+    page = client.get(f"/clubs/{club.slug}/lists/standard/").content.decode()
+    assert "Rated under: FIDE 2022-10." in page
+    period = client.get(f"/api/v1/clubs/{club.slug}/lists/standard/periods/2023-05/").json()
+    assert period["rules"] == "FIDE 2022-10"

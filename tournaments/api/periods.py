@@ -73,8 +73,17 @@ class PeriodOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
         help_text="YYYY-MM-DD: the date of the list a close publishes (the first of the next month)."
     )
 
+    rules = serializers.SerializerMethodField(
+        help_text="The rules the list rates this month under: a FIDE rule set by its start "
+        '("FIDE 2024-03"), Glicko-2 with its tau, or the list\'s own ("elo"). Each '
+        "close and replay also records the rules it used in its run."
+    )
+
     def get_published(self, period: RatingPeriod) -> datetime.date:
         return add_months(period.month, 1)
+
+    def get_rules(self, period: RatingPeriod) -> str:
+        return period.rating_list.settings().for_month(period.month).rules_name()
 
 
 class PeriodOpenSerializer(serializers.Serializer):  # type: ignore[type-arg]

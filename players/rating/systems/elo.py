@@ -161,7 +161,7 @@ def plan_period(
         games_count=len(inputs.games.white),
         changes=tuple(change for change, _ in planned),
         k_changes=tuple(k_change for _, k_change in planned if k_change is not None),
-        rules=settings.system if settings.rule_set is None else f"FIDE {settings.rule_set.name}",
+        rules=settings.rules_name(),
     )
 
 

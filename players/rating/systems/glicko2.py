@@ -100,7 +100,7 @@ def plan_period(inputs: PeriodInputs, *, progress: Progress | None = None) -> Pe
         games_count=len(columns.white),
         changes=tuple(changes),
         k_changes=(),
-        rules=f"Glicko-2 (tau {settings.tau:g})",
+        rules=inputs.settings.rules_name(),
     )
 
 
