@@ -307,12 +307,9 @@ class GlickoSettingsSerializer(serializers.Serializer):  # type: ignore[type-arg
         return {services.GLICKO_SETTINGS.get(name, name): value for name, value in data.items()}
 
 
-class RatingListUpdateSerializer(GlickoSettingsSerializer):
-    preset = serializers.ChoiceField(
-        choices=list(LIST_PRESETS),
-        required=False,
-        help_text="Start from a preset; fields given beside it override the preset's values.",
-    )
+class ListRulesSerializer(GlickoSettingsSerializer):
+    """A list's rules, each optional (the API's list create and update)."""
+
     expected_method = serializers.ChoiceField(choices=ExpectedMethod.choices, required=False)
     apply_400_rule = serializers.BooleanField(required=False)
     k_policy = serializers.ChoiceField(choices=KPolicy.choices, required=False)
@@ -326,24 +323,21 @@ class RatingListUpdateSerializer(GlickoSettingsSerializer):
     fide_rules = serializers.ChoiceField(choices=FIDE_RULES_CHOICES, required=False)
 
 
-class RatingListCreateSerializer(GlickoSettingsSerializer):
+class RatingListUpdateSerializer(ListRulesSerializer):
+    preset = serializers.ChoiceField(
+        choices=list(LIST_PRESETS),
+        required=False,
+        help_text="Start from a preset; fields given beside it override the preset's values.",
+    )
+
+
+class RatingListCreateSerializer(ListRulesSerializer):
     slug = serializers.SlugField(max_length=32, help_text="Names the list in its URLs.")
     name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
     kind = serializers.ChoiceField(choices=ListKind.choices)
     system = serializers.ChoiceField(
         choices=list(SYSTEMS), help_text="fide (the kind's FIDE preset), elo (Club Elo), glicko2."
     )
-    expected_method = serializers.ChoiceField(choices=ExpectedMethod.choices, required=False)
-    apply_400_rule = serializers.BooleanField(required=False)
-    k_policy = serializers.ChoiceField(choices=KPolicy.choices, required=False)
-    fixed_k = serializers.IntegerField(min_value=1, max_value=100, required=False, allow_null=True)
-    floor = serializers.IntegerField(min_value=0, max_value=4000, required=False, allow_null=True)
-    first_rating_policy = serializers.ChoiceField(choices=FirstRatingPolicy.choices, required=False)
-    starting_rating = serializers.IntegerField(
-        min_value=0, max_value=4000, required=False, allow_null=True
-    )
-    adjust_march_2024 = serializers.BooleanField(required=False)
-    fide_rules = serializers.ChoiceField(choices=FIDE_RULES_CHOICES, required=False)
 
 
 @extend_schema(tags=["lists"], parameters=[CLUB_PARAM])
