@@ -87,7 +87,7 @@ def club_get_visible(*, user: User | None, slug: str) -> Club:
 
 
 def rating_list_get(*, club: Club, kind: str) -> RatingList:
-    rating_list = RatingList.objects.filter(club=club, kind=kind).select_related("club").first()
+    rating_list = RatingList.objects.filter(club=club, slug=kind).select_related("club").first()
     if rating_list is None:
         raise NotFoundError(f"No {kind!r} list in {club.name}.")
     return rating_list
@@ -243,7 +243,7 @@ def ratings_in_force(
     if to_read or needs_standard:
         standard_clubs = {lists[list_id].club_id for list_id, _ in needs_standard}
         scope = Q(rating_list_id__in={list_id for list_id, _ in to_read}) | Q(
-            rating_list__club_id__in=standard_clubs, rating_list__kind=ListKind.STANDARD
+            rating_list__club_id__in=standard_clubs, rating_list__slug=ListKind.STANDARD
         )
         published.read_periods(scope)
 
@@ -283,7 +283,7 @@ class _Published:
             RatingPeriod.objects.filter(scope, status=RatingPeriod.Status.CLOSED)
             .order_by("-month")
             .values_list(
-                "rating_list_id", "rating_list__club_id", "rating_list__kind", "month", "id"
+                "rating_list_id", "rating_list__club_id", "rating_list__slug", "month", "id"
             )
         ):
             self.closed[list_id].append((month, period_id))
@@ -308,7 +308,7 @@ class _Published:
         for list_id, club_id, kind, player_id, rating in rated.order_by().values_list(
             "rating_list_id",
             "rating_list__club_id",
-            "rating_list__kind",
+            "rating_list__slug",
             "player_id",
             "entry_rating",
         ):

@@ -73,6 +73,7 @@ def list_rows(*, rating_list: RatingList, period: RatingPeriod) -> list[ListRow]
                 k=change.k_next,
                 fide_id=player.fide_id,
                 sex=player.sex,
+                rd=change.rd_after,
             )
         )
     return rows

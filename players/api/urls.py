@@ -7,6 +7,7 @@ from django.urls import path
 from players.api import schema  # noqa: F401  (registers the schema extensions)
 from players.api.auth import TokenLogoutView, TokenView
 from players.api.calculator import CalculateView
+from players.api.calculator_glicko2 import Glicko2CalculateView
 from players.api.clubs import (
     ClubDetailView,
     ClubListView,
@@ -28,6 +29,7 @@ PLAYER = CLUB + "players/<int:id>/"
 
 urlpatterns = [
     path("calculate/", CalculateView.as_view(), name="calculate"),
+    path("calculate/glicko2/", Glicko2CalculateView.as_view(), name="calculate-glicko2"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     path("auth/logout/", TokenLogoutView.as_view(), name="auth-logout"),
     path("clubs/", ClubListView.as_view(), name="clubs"),

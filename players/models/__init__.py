@@ -26,7 +26,10 @@ from players.models.common import (
 )
 from players.models.lists import (
     FIDE_PRESET_FOR_KIND,
+    FIDE_RULES_CHOICES,
+    GLICKO2,
     LIST_PRESETS,
+    SYSTEM_PRESETS,
     KFactorChange,
     PlayerRating,
     RatingList,
@@ -42,12 +45,15 @@ from players.rating.months import add_months, month_label, month_start
 
 __all__ = [
     "FIDE_PRESET_FOR_KIND",
+    "FIDE_RULES_CHOICES",
+    "GLICKO2",
     "INACTIVE_AFTER_MONTHS",
     "K_MAX",
     "K_MIN",
     "LIST_PRESETS",
     "RATING_MAX",
     "RATING_MIN",
+    "SYSTEM_PRESETS",
     "Club",
     "ExpectedMethod",
     "FirstRatingPolicy",

@@ -13,7 +13,13 @@ from __future__ import annotations
 
 from players.services.clubs import club_create, club_update, membership_remove, membership_set
 from players.services.k_factor import k_for, k_override_set
-from players.services.lists import LIST_RULES, next_period_month, rating_list_update
+from players.services.lists import (
+    GLICKO_SETTINGS,
+    LIST_RULES,
+    next_period_month,
+    rating_list_create,
+    rating_list_update,
+)
 from players.services.players import (
     PLAYER_FIELDS,
     player_create,
@@ -23,6 +29,7 @@ from players.services.players import (
 )
 
 __all__ = [
+    "GLICKO_SETTINGS",
     "LIST_RULES",
     "PLAYER_FIELDS",
     "club_create",
@@ -36,5 +43,6 @@ __all__ = [
     "player_delete",
     "player_update",
     "players_add_bulk",
+    "rating_list_create",
     "rating_list_update",
 ]

@@ -213,3 +213,45 @@ def sort_links(query: QueryDict, current: str) -> dict[str, dict[str, str]]:
 
 class PlayerSearchForm(forms.Form):
     q = forms.CharField(label="Player", required=False, max_length=100, strip=True)
+
+
+class Glicko2Form(forms.Form):
+    """The calculator's Glicko-2 mode: you, and the paper's system constant."""
+
+    rating = forms.FloatField(label="Your rating (r)", min_value=0, max_value=4000, initial=1500)
+    rd = forms.FloatField(label="Your RD", min_value=1, max_value=1000, initial=350)
+    volatility = forms.FloatField(
+        label="Your volatility", min_value=0.000001, max_value=1, initial=0.06
+    )
+    tau = forms.FloatField(label="tau", min_value=0.01, max_value=10, initial=0.5)
+
+
+class Glicko2GameForm(forms.Form):
+    opponent_rating = forms.FloatField(
+        label="Opponent rating", min_value=0, max_value=4000, required=False
+    )
+    opponent_rd = forms.FloatField(label="Opponent RD", min_value=1, max_value=1000, initial=350)
+    result = forms.ChoiceField(label="Result", choices=RESULT_CHOICES, initial="1")
+
+
+Glicko2GameFormSet = forms.formset_factory(
+    Glicko2GameForm, extra=0, min_num=1, max_num=100, validate_max=True, absolute_max=100
+)
+
+
+def glicko2_data(form: Glicko2Form, games: forms.BaseFormSet[Any]) -> dict[str, Any]:
+    """The page's valid input in the API serializer's shape (one calculation for both)."""
+    rows = [
+        g.cleaned_data for g in games.forms if g.cleaned_data.get("opponent_rating") is not None
+    ]
+    return {
+        **form.cleaned_data,
+        "games": [
+            {
+                "opponent_rating": r["opponent_rating"],
+                "opponent_rd": r["opponent_rd"],
+                "result": parse_result(r["result"]),
+            }
+            for r in rows
+        ],
+    }

@@ -32,6 +32,7 @@ from players.models import (
     inactive_cutoff,
 )
 from players.rating import categories as engine_categories
+from players.rating.rounding import round_half_away
 from players.selectors import User, clubs_visible_to, parse_month, with_inactive
 from tournaments.models import Tournament
 
@@ -61,7 +62,7 @@ class ListSummary:
 
     @property
     def kind_label(self) -> str:
-        return ListKind(self.rating_list.kind).label
+        return self.rating_list.label
 
 
 @dataclass(frozen=True)
@@ -142,9 +143,7 @@ def _rated_count(period_id: int) -> QuerySet[Any, Any]:
 
 
 def rating_list_for_page(*, club: Club, kind: str) -> RatingList:
-    if kind not in ListKind.values:
-        raise NotFoundError(f"There is no {kind!r} list; lists are standard, rapid and blitz.")
-    rating_list = RatingList.objects.filter(club=club, kind=kind).first()
+    rating_list = RatingList.objects.filter(club=club, slug=kind).first()
     if rating_list is None:
         raise NotFoundError(f"{club.name} keeps no {kind} list.")
     rating_list.club = club
@@ -405,7 +404,13 @@ class ListStanding:
 
     @property
     def kind_label(self) -> str:
-        return ListKind(self.rating.rating_list.kind).label
+        return self.rating.rating_list.label
+
+    @property
+    def uncertainty(self) -> int | None:
+        """Glicko-2 lists: two RDs, the rating's spread at about 95% (None elsewhere)."""
+        rd = self.rating.rd
+        return None if rd is None else round_half_away(2 * rd)
 
 
 @dataclass

@@ -9,6 +9,7 @@ from ratings_site.pages import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("calculator/", views.calculator, name="calculator"),
+    path("calculator/glicko2/", views.calculator_glicko2, name="calculator-glicko2"),
     path("clubs/", views.clubs_index, name="clubs"),
     path("players/", views.player_search, name="player-search"),
     path("clubs/<slug:club>/", views.club_home, name="club"),

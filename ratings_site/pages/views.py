@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players.api.calculator import run_calculation
+from players.api.calculator_glicko2 import run_glicko2
 from players.charts import history_chart
 from players.errors import ValidationFailed
 from players.models import Club
@@ -15,10 +16,13 @@ from ratings_site.pages.forms import (
     LIST_FILTERS,
     CalculatorForm,
     GameFormSet,
+    Glicko2Form,
+    Glicko2GameFormSet,
     ListFilterForm,
     PlayerSearchForm,
     calculation_data,
     field_errors,
+    glicko2_data,
     sort_links,
 )
 from ratings_site.pages.games import period_report as period_report_data
@@ -78,6 +82,45 @@ def calculator(request: HttpRequest) -> HttpResponse:
     return render(request, template, context, status=status)
 
 
+GLICKO2_INPUT = {
+    "rating": "1500",
+    "rd": "200",
+    "volatility": "0.06",
+    "tau": "0.5",
+    "games-TOTAL_FORMS": "3",
+    "games-INITIAL_FORMS": "0",
+    "games-0-opponent_rating": "1400",
+    "games-0-opponent_rd": "30",
+    "games-0-result": "1",
+    "games-1-opponent_rating": "1550",
+    "games-1-opponent_rd": "100",
+    "games-1-result": "0",
+    "games-2-opponent_rating": "1700",
+    "games-2-opponent_rd": "300",
+    "games-2-result": "0",
+}
+
+
+@require_http_methods(["GET", "POST"])
+def calculator_glicko2(request: HttpRequest) -> HttpResponse:
+    """The calculator's Glicko-2 mode: one player's rating period with each opponent's
+    rating and RD (a plain form post; opens on Glickman's worked example)."""
+    data = request.POST if request.method == "POST" else GLICKO2_INPUT
+    form = Glicko2Form(data)
+    games = Glicko2GameFormSet(data, prefix="games")
+    valid = form.is_valid() and games.is_valid()
+    body = run_glicko2(glicko2_data(form, games))[1] if valid else None
+    if "add_game" in data:
+        rows = [g.cleaned_data if g.is_valid() else {} for g in games.forms]
+        games = Glicko2GameFormSet(initial=[*rows, {"opponent_rd": 350}], prefix="games")
+    return render(
+        request,
+        "pages/calculator_glicko2.html",
+        {"form": form, "games": games, "result": body},
+        status=200 if valid else 400,
+    )
+
+
 # -- public club pages --------------------------------------------------------------------
 
 
@@ -129,6 +172,8 @@ def rating_list(request: HttpRequest, club: Club, kind: str) -> HttpResponse:
             "query_without_page": keep.urlencode(),
             "sort_links": sort_links(request.GET, filters.sort),
             "junior_year": period.month.year - JUNIOR_MAX_AGE if period else None,
+            # Which rules the period was rated under (FIDE's by the month, Glicko-2, Elo).
+            "rules": the_list.settings().for_month(period.month).rules_name() if period else "",
         },
     )
 
@@ -146,13 +191,15 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
         if not history and standing.rating.rating is None:
             continue
         series = [(c.period.label, c.rating_after) for c in history if c.rating_after is not None]
+        # Glicko-2 lists: the band of two RDs around the rating.
+        spread = {c.period.label: 2 * c.rd_after for c in history if c.rd_after is not None}
         sections.append(
             {
                 "standing": standing,
                 "history": [
                     (change, games.periods.get(change.period_id)) for change in reversed(history)
                 ],
-                "chart": history_chart(series),
+                "chart": history_chart(series, spread=spread),
                 "k_history": lists.k_history.get(list_id, []),
             }
         )

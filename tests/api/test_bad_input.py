@@ -64,6 +64,20 @@ CASES: list[Bad] = [
         {"rating": 5000, "games": [{"opponent_rating": 1500, "result": "1"}]},
         fields=fields("rating"),
     ),
+    Bad(
+        "POST",
+        "/api/v1/calculate/glicko2/",
+        400,
+        {"rd": 0, "games": [{"opponent_rating": 1500, "result": "1"}]},
+        fields=fields("rd"),
+    ),
+    Bad(
+        "POST",
+        "/api/v1/calculate/glicko2/",
+        400,
+        {"games": [{"opponent_rating": 1500, "opponent_rd": 5000, "result": "1"}]},
+        fields=fields("games[0].opponent_rd"),
+    ),
     # clubs
     Bad("GET", "/api/v1/clubs/", 400, query={"public": "maybe"}, fields=fields("public")),
     Bad("GET", "/api/v1/clubs/", 404, query={"page": 0}),
@@ -112,6 +126,41 @@ CASES: list[Bad] = [
     # lists
     Bad("GET", C + "/lists/", 404, query={"page": 2}),
     Bad("GET", C + "/lists/{list}/", 404, values=lambda w: {"list": "classical"}),
+    Bad(
+        "POST",
+        C + "/lists/",
+        400,
+        {"slug": "x", "kind": "bullet", "system": "glicko2"},
+        fields=fields("kind"),
+    ),
+    Bad(
+        "POST",
+        C + "/lists/",
+        400,
+        {"slug": "x", "kind": "blitz", "system": "glicko9"},
+        fields=fields("system"),
+    ),
+    Bad(
+        "POST",
+        C + "/lists/",
+        400,
+        {"slug": "standard", "kind": "blitz", "system": "glicko2"},
+        fields=fields("slug"),
+    ),
+    Bad(
+        "POST",
+        C + "/lists/",
+        400,
+        {"slug": "x", "kind": "blitz", "system": "glicko2", "rd_start": 200, "rd_max": 100},
+        fields=fields("rd_max"),
+    ),
+    Bad(
+        "POST",
+        C + "/lists/",
+        400,
+        {"slug": "x", "kind": "blitz", "system": "glicko2", "tau": 0},
+        fields=fields("tau"),
+    ),
     Bad("PATCH", C + "/lists/{list}/", 400, {"fixed_k": 0}, fields=fields("fixed_k")),
     Bad("PATCH", C + "/lists/{list}/", 400, {"preset": "Nope"}, fields=fields("preset")),
     Bad(

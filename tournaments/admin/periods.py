@@ -226,7 +226,11 @@ def preview_rows(plan: services.PeriodPlan) -> list[PreviewRow]:
             score=_number(c.score, 1),
             expected=_number(c.expected),
             event=events.get(c.event, c.event),
-            k_next=f"{c.k_next.value} ({k_labels.get(c.k_next.reason, c.k_next.reason)})",
+            k_next=(
+                ""
+                if c.k_next is None
+                else f"{c.k_next.value} ({k_labels.get(c.k_next.reason, c.k_next.reason)})"
+            ),
         )
         for c in plan.changes
     ]

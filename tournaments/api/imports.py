@@ -36,10 +36,10 @@ class ImportInSerializer(serializers.Serializer):  # type: ignore[type-arg]
         choices=[(f, f) for f in FORMATS],
         help_text="trf: FIDE TRF16 / TRF-2026; pgn: PGN (headers); csv: a CSV of games.",
     )
-    list = serializers.ChoiceField(
-        choices=ListKind.choices,
-        default=ListKind.STANDARD,
-        help_text="The list the games are rated on.",
+    list = serializers.SlugField(
+        max_length=32,
+        default=ListKind.STANDARD.value,
+        help_text="The slug of the list the games are rated on.",
     )
     dry_run = serializers.BooleanField(
         default=False, help_text="true: report what would be created and matched; store nothing."
@@ -106,7 +106,7 @@ class ByeSerializer(serializers.Serializer):  # type: ignore[type-arg]
 class ImportReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
     format = serializers.ChoiceField(choices=[(f, f) for f in FORMATS])
     club = serializers.CharField()
-    rating_list = serializers.ChoiceField(choices=ListKind.choices)
+    rating_list = serializers.CharField(help_text="The list's slug.")
     digest = serializers.CharField(help_text="SHA-256 of the file: the same file imports once.")
     dry_run = serializers.BooleanField()
     stored = serializers.BooleanField(help_text="true when this request stored the games.")

@@ -73,8 +73,17 @@ class PeriodOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
         help_text="YYYY-MM-DD: the date of the list a close publishes (the first of the next month)."
     )
 
+    rules = serializers.SerializerMethodField(
+        help_text="The rules the list rates this month under: a FIDE rule set by its start "
+        '("FIDE 2024-03"), Glicko-2 with its tau, or the list\'s own ("elo"). Each '
+        "close and replay also records the rules it used in its run."
+    )
+
     def get_published(self, period: RatingPeriod) -> datetime.date:
         return add_months(period.month, 1)
+
+    def get_rules(self, period: RatingPeriod) -> str:
+        return period.rating_list.settings().for_month(period.month).rules_name()
 
 
 class PeriodOpenSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -126,6 +135,9 @@ class RatingRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
     title = serializers.CharField(source="player.title", allow_blank=True)
     federation = serializers.CharField(source="player.federation", allow_blank=True)
     rating = serializers.IntegerField(source="rating_after")
+    rd = serializers.FloatField(
+        source="rd_after", allow_null=True, help_text="Glicko-2 lists: RD (else null)."
+    )
     change = serializers.IntegerField(allow_null=True)
     k_factor = serializers.IntegerField(
         source="k_next", allow_null=True, help_text="K for the next period."

@@ -61,6 +61,8 @@ class ListRow:
     k: int | None
     fide_id: int | None = None
     sex: str = ""
+    #: Glicko-2 lists: the rating deviation published with the rating (else None).
+    rd: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,10 +132,13 @@ _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def write_list_csv(rows: Iterable[ListRow]) -> str:
-    """The list as CSV (comma, header row, ``\\r\\n`` line ends as RFC 4180 asks)."""
+    """The list as CSV (comma, header row, ``\\r\\n`` line ends as RFC 4180 asks); a
+    Glicko-2 list's has an ``rd`` column after ``rating``'s columns (the last one)."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(LIST_CSV_HEADER)
+    rows = list(rows)
+    uncertain = any(row.rd is not None for row in rows)
+    writer.writerow((*LIST_CSV_HEADER, "rd") if uncertain else LIST_CSV_HEADER)
     for row in rows:
         writer.writerow(
             (
@@ -148,6 +153,7 @@ def write_list_csv(rows: Iterable[ListRow]) -> str:
                 _blank(row.birth_year),
                 _text(row.flag),
                 _blank(row.k),
+                *(("" if row.rd is None else row.rd,) if uncertain else ()),
             )
         )
     return out.getvalue()

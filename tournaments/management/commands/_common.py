@@ -29,7 +29,7 @@ def rating_list_for(club_slug: str, kind: str) -> RatingList:
     club = Club.objects.filter(slug=club_slug).first()
     if club is None:
         raise CommandError(f"No club with slug {club_slug!r}.")
-    rating_list = RatingList.objects.filter(club=club, kind=kind).select_related("club").first()
+    rating_list = RatingList.objects.filter(club=club, slug=kind).select_related("club").first()
     if rating_list is None:
         raise CommandError(f"Club {club_slug!r} has no {kind!r} list.")
     return rating_list

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('players', '0010_kfactorchange_links_without_fk'),
+        ('players', '0012_fide_rules_by_date'),
     ]
 
     operations = [
