@@ -61,3 +61,13 @@ def env_database(name: str, *, default: str) -> dict[str, object]:
         config["CONN_MAX_AGE"] = 0
         config["CONN_HEALTH_CHECKS"] = False
     return dict(config)
+
+
+def env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number.") from None

@@ -1,4 +1,4 @@
-"""The players app's API routes (under /api/v1/): auth, clubs, members, lists, players."""
+"""The players app's API routes (under /api/v1/): auth, clubs, members, lists, players, jobs."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from players.api.clubs import (
     RatingListDetailView,
     RatingListListView,
 )
+from players.api.jobs import JobDownloadView, JobView
 from players.api.players import (
     PlayerDetailView,
     PlayerHistoryView,
@@ -30,6 +31,8 @@ urlpatterns = [
     path("calculate/", CalculateView.as_view(), name="calculate"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     path("auth/logout/", TokenLogoutView.as_view(), name="auth-logout"),
+    path("jobs/<str:id>/", JobView.as_view(), name="job"),
+    path("jobs/<str:id>/download/", JobDownloadView.as_view(), name="job-download"),
     path("clubs/", ClubListView.as_view(), name="clubs"),
     path(CLUB, ClubDetailView.as_view(), name="club"),
     path(CLUB + "members/", MemberListView.as_view(), name="members"),

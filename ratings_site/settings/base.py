@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from ratings_site.env import env_bool, env_database, env_list, env_str
+from ratings_site.env import env_bool, env_database, env_float, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -33,6 +33,8 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_tasks",
+    "django_tasks_db",
     "ratings_site",
     "players",
     "tournaments",
@@ -146,6 +148,24 @@ SPECTACULAR_SETTINGS = {
         "ResultEnum": "tournaments.models.Result",
     },
 }
+
+# Background jobs: Django's tasks framework (the django-tasks backport) with its database
+# backend, so SQLite needs no extra server and PostgreSQL serves workers on many machines.
+# `manage.py worker` runs them. TASKS_BACKEND=django_tasks.backends.immediate.ImmediateBackend
+# runs every job inside the request that starts it (no worker; the tests use it).
+TASKS = {
+    "default": {
+        "BACKEND": env_str("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
+        "QUEUES": ["default"],
+    }
+}
+# A running job's worker writes a heartbeat (and the job's progress) every
+# JOBS_HEARTBEAT_SECONDS (0: never; only for jobs run inside a request). A running job
+# whose heartbeat is older than JOBS_LEASE_SECONDS lost its worker: the other workers run
+# it again, up to JOBS_MAX_ATTEMPTS attempts in all, then mark it failed.
+JOBS_HEARTBEAT_SECONDS = env_float("JOBS_HEARTBEAT_SECONDS", 2.0)
+JOBS_LEASE_SECONDS = env_float("JOBS_LEASE_SECONDS", 30.0)
+JOBS_MAX_ATTEMPTS = int(env_float("JOBS_MAX_ATTEMPTS", 2))
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
