@@ -9,27 +9,62 @@ Adding a kind is a function here (or in any module an app's ``ready()`` imports)
 
 from __future__ import annotations
 
-from players.errors import ConflictError
+from typing import Any
+
+from players.errors import ConflictError, DomainError
 from players.models import Job, PlayerRating, RatingChange, RatingList, RatingPeriod, Role
 from players.services import JobOutcome, JobProgress, job_kind
 from tournaments.api.imports import import_outcome
 from tournaments.api.periods import changes_body, period_changes, reopen_body, replay_body
 from tournaments.exports import list_history_csv
 from tournaments.services import list_replay, period_close, period_reopen
-from tournaments.services.imports import import_file
+from tournaments.services.imports import import_file, report_summary
 
 CLOSE = "close"
 REOPEN = "reopen"
 REPLAY = "replay"
 IMPORT = "import"
 HISTORY_EXPORT = "history_export"
+PERIODS = "periods"
+
+
+def _close_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
+    return [
+        (
+            True,
+            f"{body['period']}: closed. {body['games_count']} games; "
+            f"{len(body['changes'])} players on the published list.",
+        )
+    ]
+
+
+def _reopen_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
+    later = ", ".join(body["needs_replay"])
+    return [(True, f"{body['period']}: reopened. Needs a replay: {later}.")]
+
+
+def _replay_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
+    periods = ", ".join(body["periods"])
+    return [(True, f"{periods}: replayed. {body['players_changed']} player(s) changed.")]
+
+
+def _import_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
+    return [(not body["already_imported"], report_summary(body))]
+
+
+def _export_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
+    return [(True, f"{body['file']}: {body['rows']} rows.")]
+
+
+def _periods_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
+    return [(entry["ok"], f"{entry['period']}: {entry['text']}") for entry in body["periods"]]
 
 
 def _players_on(rating_list_id: int) -> int:
     return PlayerRating.objects.filter(rating_list_id=rating_list_id).count()
 
 
-@job_kind(CLOSE, label="Close a period", role=Role.OFFICER)
+@job_kind(CLOSE, label="Close a period", role=Role.OFFICER, summary=_close_summary)
 def close_job(job: Job, progress: JobProgress) -> JobOutcome:
     period = RatingPeriod.objects.get(pk=job.params["period"])
     progress.total = _players_on(period.rating_list_id)
@@ -41,7 +76,7 @@ def close_job(job: Job, progress: JobProgress) -> JobOutcome:
     return JobOutcome(changes_body(period, period_changes(period), games_count))
 
 
-@job_kind(REOPEN, label="Reopen a period", role=Role.OFFICER)
+@job_kind(REOPEN, label="Reopen a period", role=Role.OFFICER, summary=_reopen_summary)
 def reopen_job(job: Job, progress: JobProgress) -> JobOutcome:
     period = RatingPeriod.objects.get(pk=job.params["period"])
     try:
@@ -51,14 +86,21 @@ def reopen_job(job: Job, progress: JobProgress) -> JobOutcome:
     return JobOutcome(reopen_body(period, run.periods))
 
 
-@job_kind(REPLAY, label="Replay a list", role=Role.OFFICER)
+@job_kind(REPLAY, label="Replay a list", role=Role.OFFICER, summary=_replay_summary)
 def replay_job(job: Job, progress: JobProgress) -> JobOutcome:
     rating_list = RatingList.objects.get(pk=job.params["list"])
     run = list_replay(rating_list=rating_list, by=job.created_by, progress=progress.advance)  # type: ignore[arg-type]
     return JobOutcome(replay_body(run))
 
 
-@job_kind(IMPORT, label="Import a tournament file", role=Role.ARBITER)
+@job_kind(
+    IMPORT,
+    label="Import a tournament file",
+    role=Role.ARBITER,
+    summary=_import_summary,
+    template="admin/tournaments/tournament/import_report.html",
+    error_fields=("file",),
+)
 def import_job(job: Job, progress: JobProgress) -> JobOutcome:
     data = bytes(Job.objects.values_list("payload", flat=True).get(pk=job.pk) or b"")
     progress.total = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
@@ -75,7 +117,9 @@ def import_job(job: Job, progress: JobProgress) -> JobOutcome:
     return JobOutcome(body, status=status)
 
 
-@job_kind(HISTORY_EXPORT, label="Export a list's history", role=Role.VIEWER)
+@job_kind(
+    HISTORY_EXPORT, label="Export a list's history", role=Role.VIEWER, summary=_export_summary
+)
 def history_export_job(job: Job, progress: JobProgress) -> JobOutcome:
     rating_list = RatingList.objects.select_related("club").get(pk=job.params["list"])
     progress.total = RatingChange.objects.filter(rating_list=rating_list, current=True).count()
@@ -90,6 +134,28 @@ def history_export_job(job: Job, progress: JobProgress) -> JobOutcome:
         "download": f"/api/v1/jobs/{job.pk}/download/",
     }
     return JobOutcome(body, output=text.encode("utf-8"), output_name=name)
+
+
+@job_kind(PERIODS, label="Close or reopen periods", role=Role.OFFICER, summary=_periods_summary)
+def periods_job(job: Job, progress: JobProgress) -> JobOutcome:
+    """The admin's action on several periods: each in list and month order (a close needs
+    the earlier months closed); a refusal is that period's line and the others go on."""
+    periods = list(
+        RatingPeriod.objects.filter(pk__in=job.params["periods"]).order_by("rating_list", "month")
+    )
+    progress.total = len(periods)
+    service = period_close if job.params["action"] == "close" else period_reopen
+    done = "closed" if service is period_close else "reopened"
+    entries = []
+    for period in periods:
+        try:
+            service(period=period, by=job.created_by)  # type: ignore[arg-type]
+        except DomainError as error:
+            entries.append({"period": period.label, "ok": False, "text": error.message})
+        else:
+            entries.append({"period": period.label, "ok": True, "text": f"{done}."})
+        progress.advance()
+    return JobOutcome({"action": job.params["action"], "periods": entries})
 
 
 def with_period_status(conflict: ConflictError, period: RatingPeriod) -> ConflictError:

@@ -75,6 +75,8 @@ class JobOutcome:
 
 
 JobFunction = Callable[[Job, JobProgress], JobOutcome]
+#: A finished job's result as lines for the admin's messages: (succeeded?, text).
+JobSummary = Callable[[Any], list[tuple[bool, str]]]
 
 
 @dataclass(frozen=True)
@@ -83,18 +85,26 @@ class JobKind:
     label: str
     role: Role
     run: JobFunction
+    #: The admin's job page: the result's lines, a template that shows the result in
+    #: full (it gets ``result``), and the error fields whose messages are listed.
+    summary: JobSummary | None = None
+    template: str = ""
+    error_fields: tuple[str, ...] = ()
 
 
 #: Every kind of job, by name; filled when the apps load (``TournamentsConfig.ready``).
 JOB_KINDS: dict[str, JobKind] = {}
 
 
-def job_kind(name: str, *, label: str, role: Role) -> Callable[[JobFunction], JobFunction]:
+def job_kind(
+    name: str, *, label: str, role: Role, **admin: Any
+) -> Callable[[JobFunction], JobFunction]:
     """Register the decorated function as the job kind ``name``; ``role`` is the least
-    role in the job's club that may start it (the function's services check again)."""
+    role in the job's club that may start it (the function's services check again).
+    ``admin``: JobKind's ``summary``, ``template`` and ``error_fields``."""
 
     def register(run: JobFunction) -> JobFunction:
-        JOB_KINDS[name] = JobKind(name=name, label=label, role=role, run=run)
+        JOB_KINDS[name] = JobKind(name=name, label=label, role=role, run=run, **admin)
         return run
 
     return register
