@@ -1,4 +1,4 @@
-"""Root URLs: admin, the API (v1, schema, docs) and the public pages."""
+"""Root URLs: admin, the API (v1, schema, docs), the public pages and the health check."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from ratings_site.health import healthz
+
 urlpatterns = [
     # Periods, runs and rating changes moved to the players app (players migration 0007):
     # bookmarks of their old admin pages still arrive.
@@ -14,6 +16,7 @@ urlpatterns = [
         r"^admin/tournaments/(?P<model>ratingperiod|ratingrun|ratingchange)/(?P<rest>.*)$",
         RedirectView.as_view(url="/admin/players/%(model)s/%(rest)s", query_string=True),
     ),
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("ratings_site.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
