@@ -51,6 +51,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "ratings_site.db_router.ReplicaReadsMiddleware",
 ]
 
 ROOT_URLCONF = "ratings_site.urls"
@@ -75,6 +76,11 @@ TEMPLATES = [
 DATABASES = {
     "default": env_database("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 }
+# DATABASE_REPLICA_URL: a read replica for the public pages and the exports
+# (ratings_site/db_router.py); everything else reads and writes the primary.
+if env_str("DATABASE_REPLICA_URL", ""):
+    DATABASES["replica"] = env_database("DATABASE_REPLICA_URL", default="")
+DATABASE_ROUTERS = ["ratings_site.db_router.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

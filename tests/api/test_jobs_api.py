@@ -69,8 +69,7 @@ def test_a_close_answers_202_then_the_worker_closes_it(world: World) -> None:
     assert {c["player"] for c in result["changes"]} == set(
         stored.values_list("player_id", flat=True)
     )
-    # The result is the synchronous answer: the same body the immediate backend gives.
-    # (Its rows are what the database now holds, rating for rating.)
+    # The result is the close's answer: its rows are what the database now holds.
     after = dict(stored.values_list("player_id", "rating_after"))
     assert {c["player"]: c["rating_after"] for c in result["changes"]} == after
 
