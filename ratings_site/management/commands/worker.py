@@ -12,6 +12,7 @@ job is claimed with a compare-and-set).
 from __future__ import annotations
 
 import logging
+import signal
 import threading
 from typing import Any
 
@@ -44,7 +45,15 @@ class Command(DatabaseWorkerCommand):
         # Jobs stuck since before this worker started are looked at once, at once.
         jobs_reap()
         if options.get("batch"):
-            super().handle(*args, **options)
+            # A batch run may be called inside another program (tests, a script): it gets
+            # its Ctrl-C and TERM handling back afterwards.
+            signals = (signal.SIGINT, signal.SIGTERM, signal.SIGQUIT)
+            saved = {sig: signal.getsignal(sig) for sig in signals}
+            try:
+                super().handle(*args, **options)
+            finally:
+                for sig, handler in saved.items():
+                    signal.signal(sig, handler)
             return
         stop = threading.Event()
         reaper = threading.Thread(target=_reap_forever, args=(stop,), daemon=True, name="reaper")
