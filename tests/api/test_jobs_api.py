@@ -1,5 +1,5 @@
-"""Jobs through the API on the database queue, with the worker run in this process
-(``manage.py worker --batch``: it runs what is queued, then returns).
+"""Jobs through the API on the database queue, with the worker's task step run in this
+process (tests/queue.py: it runs what is queued, then returns).
 
 The endpoints that start jobs answer 202 with ``Location`` when the job is not done in
 ``?wait=`` seconds; ``GET /api/v1/jobs/{id}/`` shows it to the club's members only; the
@@ -14,11 +14,11 @@ import io
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 
 from players.models import Job, PlayerRating, RatingChange, RatingPeriod
 from players.services import jobs_reap
 from tests.api.conftest import World, assert_error_shape, client_for
+from tests.queue import run_queued_jobs
 from tests.tournaments.import_world import read
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("queued_jobs")]
@@ -28,7 +28,7 @@ CLOSE = "/api/v1/clubs/north/lists/standard/periods/2026-02/close/"
 
 
 def run_worker() -> None:
-    call_command("worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
+    assert run_queued_jobs() > 0
 
 
 def accepted(response: Any) -> dict[str, Any]:

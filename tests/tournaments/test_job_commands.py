@@ -1,5 +1,6 @@
 """The commands' ``--queue``: the work goes onto the job queue instead of running here;
-a worker (run in this process with ``--batch``) then does exactly what the command would."""
+a worker (its task step run in this process: tests/queue.py) then does exactly what the
+command would."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from players.models import Job, RatingChange
+from tests.queue import run_queued_jobs
 from tests.tournaments.helpers import make_club, make_player, period_of, play
 from tests.tournaments.import_world import FILES
 from tournaments.models import Game
@@ -25,7 +27,7 @@ def _call(*args: str) -> str:
 
 
 def _worker() -> None:
-    call_command("worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
+    assert run_queued_jobs() > 0
 
 
 def test_close_period_queue_closes_through_a_worker() -> None:
