@@ -97,9 +97,11 @@ def test_database_pool_switches_on_psycopgs_pool(monkeypatch: pytest.MonkeyPatch
 
 @pytest.mark.postgres
 @pytest.mark.django_db
-def test_a_pooled_process_serves_from_the_pool(postgres_only: None) -> None:
+def test_a_pooled_process_serves_from_the_pool() -> None:
     """A real process with DATABASE_POOL=1 on PostgreSQL (the test database): its
     connection comes from a pool."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: the pool is psycopg's, for PostgreSQL connections only")
     s = connection.settings_dict
     url = f"postgres://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
     code = (
