@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Literal
 
@@ -26,6 +27,7 @@ from tournaments.interchange import (
     ParsedTournament,
     write_history_csv,
     write_list_csv,
+    write_list_history_csv,
     write_list_txt,
     write_pgn,
     write_trf,
@@ -96,25 +98,44 @@ def history_rows(*, player: Player) -> list[HistoryRow]:
         .select_related("period", "rating_list")
         .order_by("period__month", "rating_list__kind")
     )
-    return [
-        HistoryRow(
-            period=change.period.label,
-            list_kind=change.rating_list.kind,
-            rating_before=change.rating_before,
-            rating_after=change.rating_after,
-            change=change.change,
-            change_unrounded=None
-            if change.change_unrounded is None
-            else Fraction(change.change_unrounded),
-            games=change.games,
-            score=Fraction(change.score),
-            expected=Fraction(change.expected),
-            k=change.k_factor,
-            k_reason=change.k_reason,
-            note=_note(change),
-        )
-        for change in changes
-    ]
+    return [_history_row(change, change.rating_list.kind) for change in changes]
+
+
+def _history_row(change: RatingChange, kind: str) -> HistoryRow:
+    return HistoryRow(
+        period=change.period.label,
+        list_kind=kind,
+        rating_before=change.rating_before,
+        rating_after=change.rating_after,
+        change=change.change,
+        change_unrounded=None
+        if change.change_unrounded is None
+        else Fraction(change.change_unrounded),
+        games=change.games,
+        score=Fraction(change.score),
+        expected=Fraction(change.expected),
+        k=change.k_factor,
+        k_reason=change.k_reason,
+        note=_note(change),
+    )
+
+
+def list_history_csv(
+    *, rating_list: RatingList, progress: Callable[[int], None] | None = None
+) -> str:
+    """Every row every close of the list published (the current ones: what a replay
+    replaced is left out), by player, oldest period first."""
+    changes = (
+        RatingChange.objects.filter(rating_list=rating_list, current=True)
+        .select_related("period", "player")
+        .order_by("player__name", "player_id", "period__month")
+    )
+    rows = []
+    for change in changes.iterator(chunk_size=5000):
+        rows.append((change.player_id, change.player.name, _history_row(change, rating_list.kind)))
+        if progress is not None and len(rows) % 1000 == 0:
+            progress(1000)
+    return write_list_history_csv(rows)
 
 
 def _note(change: RatingChange) -> str:

@@ -1,4 +1,4 @@
-"""The players app's API routes (under /api/v1/): auth, clubs, members, lists, players."""
+"""The players app's API routes (under /api/v1/): auth, clubs, members, lists, players, jobs."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from players.api.clubs import (
     RatingListDetailView,
     RatingListListView,
 )
+from players.api.jobs import JobDownloadView, JobView
 from players.api.players import (
     PlayerDetailView,
     PlayerHistoryView,
@@ -32,6 +33,8 @@ urlpatterns = [
     path("calculate/glicko2/", Glicko2CalculateView.as_view(), name="calculate-glicko2"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     path("auth/logout/", TokenLogoutView.as_view(), name="auth-logout"),
+    path("jobs/<str:id>/", JobView.as_view(), name="job"),
+    path("jobs/<str:id>/download/", JobDownloadView.as_view(), name="job-download"),
     path("clubs/", ClubListView.as_view(), name="clubs"),
     path(CLUB, ClubDetailView.as_view(), name="club"),
     path(CLUB + "members/", MemberListView.as_view(), name="members"),

@@ -1,5 +1,5 @@
 """Clubs, members and roles, players, their rating lists and everything recorded about
-them: current ratings, K history, monthly periods, published rating changes and runs.
+them: current ratings, K history, monthly periods, published rating changes and runs, and the jobs that do long work.
 
 Only services write these rows (players/services/, tournaments/services/). Invariants the
 rules depend on are also database constraints, so a bug elsewhere cannot store a rating of
@@ -24,6 +24,7 @@ from players.models.common import (
     k_range_check,
     rating_range_check,
 )
+from players.models.jobs import Job
 from players.models.lists import (
     FIDE_PRESET_FOR_KIND,
     FIDE_RULES_CHOICES,
@@ -57,6 +58,7 @@ __all__ = [
     "Club",
     "ExpectedMethod",
     "FirstRatingPolicy",
+    "Job",
     "KChangeReason",
     "KFactorChange",
     "KPolicy",

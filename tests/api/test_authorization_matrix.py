@@ -189,6 +189,10 @@ RULES: dict[tuple[str, str], Rule] = {
     # A multipart upload (this matrix posts JSON): its roles, 404 for other clubs and
     # "a refused request writes nothing" are tested in tests/api/test_imports_api.py.
     ("POST", "/api/v1/clubs/{club}/imports/"): Rule(UNSCOPED),
+    ("POST", "/api/v1/clubs/{club}/lists/{list}/history-export/"): Rule(Role.VIEWER),
+    # Not under a club's path: scoped by the job's club, tested in tests/api/test_jobs_api.py.
+    ("GET", "/api/v1/jobs/{id}/"): Rule(UNSCOPED),
+    ("GET", "/api/v1/jobs/{id}/download/"): Rule(UNSCOPED),
 }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from knox.models import AuthToken
@@ -308,6 +309,30 @@ CASES: list[Bad] = [
     Bad("POST", C + "/lists/{list}/periods/{period}/close/", 404, values=lambda w: {"period": "x"}),
     Bad("POST", C + "/lists/{list}/periods/{period}/reopen/", 409, fields=fields("status")),
     Bad("POST", C + "/lists/{list}/replay/", 409),
+    Bad("POST", C + "/lists/{list}/replay/", 400, query={"wait": "soon"}, fields=fields("wait")),
+    Bad(
+        "POST",
+        C + "/lists/{list}/periods/{period}/close/",
+        400,
+        query={"wait": 31},
+        fields=fields("wait"),
+    ),
+    Bad("POST", C + "/lists/{list}/history-export/", 404, values=lambda w: {"list": "bullet"}),
+    Bad(
+        "POST", C + "/lists/{list}/history-export/", 400, query={"wait": -1}, fields=fields("wait")
+    ),
+    Bad(
+        "GET",
+        "/api/v1/jobs/{id}/",
+        404,
+        values=lambda w: {"id": "00000000-0000-0000-0000-000000000000"},
+    ),
+    Bad(
+        "GET",
+        "/api/v1/jobs/{id}/download/",
+        404,
+        values=lambda w: {"id": "00000000-0000-0000-0000-000000000000"},
+    ),
     Bad(
         "GET",
         C + "/lists/{list}/ratings/",
@@ -369,8 +394,10 @@ def test_bad_input_is_refused_cleanly(world: World, case: Bad) -> None:
     url = build_url(case, world)
     before = db_snapshot()
     method = getattr(client, case.method.lower())
-    if case.query is not None:
+    if case.query is not None and case.method == "GET":
         response = method(url, case.query)
+    elif case.query is not None:
+        response = method(f"{url}?{urlencode(case.query)}", format="json")
     else:
         response = method(url, body_for(case, world), format="json")
     assert response.status_code == case.status, response.content[:400]

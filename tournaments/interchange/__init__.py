@@ -21,6 +21,7 @@ from tournaments.interchange.exports import (
     ListRow,
     write_history_csv,
     write_list_csv,
+    write_list_history_csv,
     write_list_txt,
 )
 from tournaments.interchange.games_csv import parse_games_csv
@@ -64,6 +65,7 @@ __all__ = [
     "parse_trf",
     "write_history_csv",
     "write_list_csv",
+    "write_list_history_csv",
     "write_list_txt",
     "write_pgn",
     "write_trf",

@@ -186,24 +186,35 @@ def write_history_csv(rows: Iterable[HistoryRow]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(HISTORY_CSV_HEADER)
-    for row in rows:
-        writer.writerow(
-            (
-                row.period,
-                row.list_kind,
-                _blank(row.rating_before),
-                _blank(row.rating_after),
-                _blank(row.change),
-                _decimal(row.change_unrounded),
-                row.games,
-                _decimal(row.score, places=1),
-                _decimal(row.expected),
-                _blank(row.k),
-                row.k_reason,
-                _text(row.note),
-            )
-        )
+    writer.writerows(_history_cells(row) for row in rows)
     return out.getvalue()
+
+
+def write_list_history_csv(rows: Iterable[tuple[int, str, HistoryRow]]) -> str:
+    """A whole list's history as CSV: the player's id and name, then a player history's
+    columns; one row per player and closed period."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(("player", "name", *HISTORY_CSV_HEADER))
+    writer.writerows((player, _text(name), *_history_cells(row)) for player, name, row in rows)
+    return out.getvalue()
+
+
+def _history_cells(row: HistoryRow) -> tuple[object, ...]:
+    return (
+        row.period,
+        row.list_kind,
+        _blank(row.rating_before),
+        _blank(row.rating_after),
+        _blank(row.change),
+        _decimal(row.change_unrounded),
+        row.games,
+        _decimal(row.score, places=1),
+        _decimal(row.expected),
+        _blank(row.k),
+        row.k_reason,
+        _text(row.note),
+    )
 
 
 def _fixed(values: tuple[str, ...]) -> str:
