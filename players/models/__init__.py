@@ -1,5 +1,5 @@
 """Clubs, members and roles, players, their rating lists and everything recorded about
-them: current ratings, K history, monthly periods, published rating changes and runs.
+them: current ratings, K history, monthly periods, published rating changes and runs, and the jobs that do long work.
 
 Only services write these rows (players/services/, tournaments/services/). Invariants the
 rules depend on are also database constraints, so a bug elsewhere cannot store a rating of
@@ -30,9 +30,13 @@ from players.models.common import (
     k_range_check,
     rating_range_check,
 )
+from players.models.jobs import Job
 from players.models.lists import (
     FIDE_PRESET_FOR_KIND,
+    FIDE_RULES_CHOICES,
+    GLICKO2,
     LIST_PRESETS,
+    SYSTEM_PRESETS,
     KFactorChange,
     PlayerRating,
     RatingList,
@@ -48,6 +52,8 @@ from players.rating.months import add_months, month_label, month_start
 
 __all__ = [
     "FIDE_PRESET_FOR_KIND",
+    "FIDE_RULES_CHOICES",
+    "GLICKO2",
     "INACTIVE_AFTER_MONTHS",
     "INVITATION_VALID_FOR",
     "K_MAX",
@@ -56,12 +62,14 @@ __all__ = [
     "RATING_MAX",
     "RATING_MIN",
     "RESERVED_SLUGS",
+    "SYSTEM_PRESETS",
     "ApiToken",
     "Club",
     "ExpectedMethod",
     "FirstRatingPolicy",
     "Invitation",
     "InvitationStatus",
+    "Job",
     "KChangeReason",
     "KFactorChange",
     "KPolicy",

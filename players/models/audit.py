@@ -8,7 +8,8 @@ close's bulk writes (RatingChange, PlayerRating, KFactorChange) are not audited 
 they are the close's own record, kept by the RatingRun.
 
 A request sets ``via`` and the user (ratings_site's middleware); an import sets "import"
-and the importing user; anything else (a management command, the shell) is "command".
+and the importing user; a job run by a worker (no request around it) is "job", by the
+user who started it; anything else (a management command, the shell) is "command".
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class Via(models.TextChoices):
     WEB = "web", "Web page"
     IMPORT = "import", "Import"
     COMMAND = "command", "Command"
+    JOB = "job", "Job (in a worker)"
 
 
 _via: contextvars.ContextVar[str] = contextvars.ContextVar("audit_via", default=Via.COMMAND)
@@ -60,6 +62,12 @@ def audit_context(*, via: Via | str, user_id: int | None = None) -> Iterator[Non
 
 def audit_via() -> str:
     return _via.get()
+
+
+def audit_context_set() -> bool:
+    """Whether a request, an import or a command told the trail through what changes
+    come (the context variable was set in this context)."""
+    return _via in contextvars.copy_context()
 
 
 def audit_user_id() -> int | None:

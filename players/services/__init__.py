@@ -6,7 +6,9 @@ transaction and raises players.errors domain errors (never DRF or admin errors).
 Modules: :mod:`.clubs` (clubs and members), :mod:`.lists` (a list's rules and its next
 month), :mod:`.players` (players and the ratings they bring, one by one or in bulk for the
 imports), :mod:`.k_factor` (``k_for``, the K a player has for a period, and the officer's
-override), :mod:`.tokens` (API tokens), :mod:`.invitations` (an owner's offer of a role, by link). Callers import the services from here.
+override), :mod:`.tokens` (API tokens), :mod:`.invitations` (an owner's offer of a role, by
+link), :mod:`.jobs` (job kinds, starting a job, running it in a worker, taking back what a
+dead worker left). Callers import the services from here.
 """
 
 from __future__ import annotations
@@ -19,8 +21,23 @@ from players.services.invitations import (
     invitation_open,
     invitation_revoke,
 )
+from players.services.jobs import (
+    JOB_KINDS,
+    JobOutcome,
+    JobProgress,
+    job_kind,
+    job_run,
+    job_start,
+    jobs_reap,
+)
 from players.services.k_factor import k_for, k_override_set
-from players.services.lists import LIST_RULES, next_period_month, rating_list_update
+from players.services.lists import (
+    GLICKO_SETTINGS,
+    LIST_RULES,
+    next_period_month,
+    rating_list_create,
+    rating_list_update,
+)
 from players.services.players import (
     PLAYER_FIELDS,
     player_create,
@@ -36,8 +53,12 @@ from players.services.tokens import (
 )
 
 __all__ = [
+    "GLICKO_SETTINGS",
+    "JOB_KINDS",
     "LIST_RULES",
     "PLAYER_FIELDS",
+    "JobOutcome",
+    "JobProgress",
     "api_token_create",
     "api_token_revoke",
     "api_token_touch",
@@ -49,6 +70,10 @@ __all__ = [
     "invitation_create",
     "invitation_open",
     "invitation_revoke",
+    "job_kind",
+    "job_run",
+    "job_start",
+    "jobs_reap",
     "k_for",
     "k_override_set",
     "membership_remove",
@@ -58,5 +83,6 @@ __all__ = [
     "player_delete",
     "player_update",
     "players_add_bulk",
+    "rating_list_create",
     "rating_list_update",
 ]

@@ -9,12 +9,15 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+from django.core.exceptions import ImproperlyConfigured
+
 from ratings_site.env import (
     env_bool,
     env_cache,
     env_choice,
     env_database,
     env_email,
+    env_float,
     env_int,
     env_list,
     env_str,
@@ -44,6 +47,8 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_tasks",
+    "django_tasks_db",
     "ratings_site",
     "players",
     "tournaments",
@@ -65,6 +70,7 @@ MIDDLEWARE = [
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout answer.
     "axes.middleware.AxesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "ratings_site.db_router.ReplicaReadsMiddleware",
 ]
 
 ROOT_URLCONF = "ratings_site.urls"
@@ -89,6 +95,11 @@ TEMPLATES = [
 DATABASES = {
     "default": env_database("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 }
+# DATABASE_REPLICA_URL: a read replica for the public pages and the exports
+# (ratings_site/db_router.py); everything else reads and writes the primary.
+if env_str("DATABASE_REPLICA_URL", ""):
+    DATABASES["replica"] = env_database("DATABASE_REPLICA_URL", default="")
+DATABASE_ROUTERS = ["ratings_site.db_router.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -219,6 +230,24 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# Background jobs: Django's tasks framework (the django-tasks backport) with its database
+# backend, so SQLite needs no extra server and PostgreSQL serves workers on many machines.
+# `manage.py worker` runs them. TASKS_BACKEND=django_tasks.backends.immediate.ImmediateBackend
+# runs every job inside the request that starts it (no worker; the tests use it).
+TASKS = {
+    "default": {
+        "BACKEND": env_str("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
+        "QUEUES": ["default"],
+    }
+}
+# A running job's worker writes a heartbeat (and the job's progress) every
+# JOBS_HEARTBEAT_SECONDS (0: never; only for jobs run inside a request). A running job
+# whose heartbeat is older than JOBS_LEASE_SECONDS lost its worker: the other workers run
+# it again, up to JOBS_MAX_ATTEMPTS attempts in all, then mark it failed.
+JOBS_HEARTBEAT_SECONDS = env_float("JOBS_HEARTBEAT_SECONDS", 2.0)
+JOBS_LEASE_SECONDS = env_float("JOBS_LEASE_SECONDS", 30.0)
+JOBS_MAX_ATTEMPTS = int(env_float("JOBS_MAX_ATTEMPTS", 2))
+
 # Shared by every worker process (throttle counts must be): the database by default (its
 # table is made by `migrate`), Redis with CACHE_URL=redis://host:6379/0.
 CACHES = {"default": env_cache("CACHE_URL")}
@@ -240,9 +269,33 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# LOG_FORMAT=json: one JSON object per line (python-json-logger), for log collectors.
+LOG_FORMAT = env_str("LOG_FORMAT", "text")
+if LOG_FORMAT not in {"text", "json"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r}: use text or json.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }
+
+# Errors (a 500, a job that failed with an exception: both are logged with their
+# traceback) go to Sentry when SENTRY_DSN is set; without it nothing is sent anywhere.
+SENTRY_DSN = env_str("SENTRY_DSN", "")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=env_str("SENTRY_ENVIRONMENT", "production"),
+        send_default_pii=False,
+    )

@@ -87,7 +87,7 @@ def test_throttle_counts_live_in_the_shared_database_cache(settings: Any) -> Non
     default = env_cache("CACHE_URL_NOT_SET")
     assert default["BACKEND"] == "django.core.cache.backends.db.DatabaseCache"
     settings.CACHES = {"default": default}  # what the settings give outside the suite
-    # `migrate` made it outside the suite (players migration 0013); the suite's own
+    # `migrate` made it outside the suite (players migration 0017); the suite's own
     # cache is in memory, so the table is made here.
     call_command("createcachetable")
     guess("vera")

@@ -34,6 +34,7 @@ from tournaments.services.imports.report import (
     NotRatedEntry,
     PlayerEntry,
     TournamentEntry,
+    report_summary,
 )
 from tournaments.services.imports.service import (
     FORMATS,
@@ -57,4 +58,5 @@ __all__ = [
     "import_file",
     "import_pgn",
     "import_trf",
+    "report_summary",
 ]

@@ -50,7 +50,7 @@ def import_file(
     the_list = _rating_list(club, rating_list)
     digest = hashlib.sha256(data).hexdigest()
     report = ImportReport(
-        format=format, club=club.slug, rating_list=the_list.kind, digest=digest, dry_run=dry_run
+        format=format, club=club.slug, rating_list=the_list.slug, digest=digest, dry_run=dry_run
     )
     try:
         parsed: ParsedTournament | ParsedGames
@@ -78,8 +78,8 @@ def import_file(
 
 
 def _rating_list(club: Club, rating_list: RatingList | str) -> RatingList:
-    kind = rating_list.kind if isinstance(rating_list, RatingList) else rating_list
-    found = RatingList.objects.filter(club=club, kind=kind).first()
+    kind = rating_list.slug if isinstance(rating_list, RatingList) else rating_list
+    found = RatingList.objects.filter(club=club, slug=kind).first()
     if found is None or (isinstance(rating_list, RatingList) and rating_list.pk != found.pk):
         raise ValidationFailed(
             f"list: no {kind!r} list in {club.name}.",

@@ -15,7 +15,7 @@ def create_cache_table(apps: Any, schema_editor: Any) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("players", "0012_i10_audit_trail"),
+        ("players", "0016_audit_trail"),
     ]
 
     operations = [

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('players', '0012_i10_audit_trail'),
+        ('players', '0016_audit_trail'),
         ('tournaments', '0006_move_rating_periods'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
             name='HistoricalGame',
             fields=[
                 ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('via', models.CharField(choices=[('admin', 'Admin'), ('api', 'API'), ('web', 'Web page'), ('import', 'Import'), ('command', 'Command')], default='command', max_length=8, verbose_name='through')),
+                ('via', models.CharField(choices=[('admin', 'Admin'), ('api', 'API'), ('web', 'Web page'), ('import', 'Import'), ('command', 'Command'), ('job', 'Job (in a worker)')], default='command', max_length=8, verbose_name='through')),
                 ('date', models.DateField(verbose_name='date')),
                 ('round', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='round')),
                 ('result', models.CharField(choices=[('1-0', '1-0'), ('0-1', '0-1'), ('1/2-1/2', '1/2-1/2'), ('+-', '+- (white wins by forfeit)'), ('-+', '-+ (black wins by forfeit)'), ('--', '-- (both forfeit)')], max_length=8, verbose_name='result')),
@@ -49,7 +49,7 @@ class Migration(migrations.Migration):
             name='HistoricalTournament',
             fields=[
                 ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('via', models.CharField(choices=[('admin', 'Admin'), ('api', 'API'), ('web', 'Web page'), ('import', 'Import'), ('command', 'Command')], default='command', max_length=8, verbose_name='through')),
+                ('via', models.CharField(choices=[('admin', 'Admin'), ('api', 'API'), ('web', 'Web page'), ('import', 'Import'), ('command', 'Command'), ('job', 'Job (in a worker)')], default='command', max_length=8, verbose_name='through')),
                 ('name', models.CharField(max_length=200, verbose_name='name')),
                 ('start_date', models.DateField(verbose_name='start date')),
                 ('end_date', models.DateField(verbose_name='end date')),

@@ -8,7 +8,7 @@ from django.db import migrations
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("players", "0013_i10_club_slugs_and_cache"),
+        ("players", "0017_club_slugs_and_cache"),
         ("knox", "0009_extend_authtoken_field"),
     ]
 

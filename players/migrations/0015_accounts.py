@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('players', '0010_kfactorchange_links_without_fk'),
+        ('players', '0014_jobs'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('players', '0011_i10_accounts'),
+        ('players', '0015_accounts'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
             name='HistoricalClub',
             fields=[
                 ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('via', models.CharField(choices=[('admin', 'Admin'), ('api', 'API'), ('web', 'Web page'), ('import', 'Import'), ('command', 'Command')], default='command', max_length=8, verbose_name='through')),
+                ('via', models.CharField(choices=[('admin', 'Admin'), ('api', 'API'), ('web', 'Web page'), ('import', 'Import'), ('command', 'Command'), ('job', 'Job (in a worker)')], default='command', max_length=8, verbose_name='through')),
                 ('slug', models.SlugField(verbose_name='slug')),
                 ('name', models.CharField(max_length=200, verbose_name='name')),
                 ('public', models.BooleanField(default=False, help_text='Anyone, anonymous too, may read a public club.', verbose_name='public')),
@@ -41,7 +41,7 @@ class Migration(migrations.Migration):
             name='HistoricalInvitation',
             fields=[
                 ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('via', models.CharField(choices=[('admin', 'Admin'), ('api', 'API'), ('web', 'Web page'), ('import', 'Import'), ('command', 'Command')], default='command', max_length=8, verbose_name='through')),
+                ('via', models.CharField(choices=[('admin', 'Admin'), ('api', 'API'), ('web', 'Web page'), ('import', 'Import'), ('command', 'Command'), ('job', 'Job (in a worker)')], default='command', max_length=8, verbose_name='through')),
                 ('email', models.EmailField(blank=True, max_length=254, verbose_name='email')),
                 ('role', models.CharField(choices=[('viewer', 'Viewer'), ('arbiter', 'Arbiter'), ('officer', 'Rating officer'), ('owner', 'Owner')], default='viewer', max_length=16, verbose_name='role')),
                 ('created', models.DateTimeField(blank=True, editable=False, verbose_name='created')),
@@ -70,7 +70,7 @@ class Migration(migrations.Migration):
             name='HistoricalMembership',
             fields=[
                 ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('via', models.CharField(choices=[('admin', 'Admin'), ('api', 'API'), ('web', 'Web page'), ('import', 'Import'), ('command', 'Command')], default='command', max_length=8, verbose_name='through')),
+                ('via', models.CharField(choices=[('admin', 'Admin'), ('api', 'API'), ('web', 'Web page'), ('import', 'Import'), ('command', 'Command'), ('job', 'Job (in a worker)')], default='command', max_length=8, verbose_name='through')),
                 ('role', models.CharField(choices=[('viewer', 'Viewer'), ('arbiter', 'Arbiter'), ('officer', 'Rating officer'), ('owner', 'Owner')], default='viewer', max_length=16, verbose_name='role')),
                 ('created', models.DateTimeField(blank=True, editable=False, verbose_name='created')),
                 ('history_id', models.AutoField(primary_key=True, serialize=False)),
@@ -93,7 +93,7 @@ class Migration(migrations.Migration):
             name='HistoricalPlayer',
             fields=[
                 ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('via', models.CharField(choices=[('admin', 'Admin'), ('api', 'API'), ('web', 'Web page'), ('import', 'Import'), ('command', 'Command')], default='command', max_length=8, verbose_name='through')),
+                ('via', models.CharField(choices=[('admin', 'Admin'), ('api', 'API'), ('web', 'Web page'), ('import', 'Import'), ('command', 'Command'), ('job', 'Job (in a worker)')], default='command', max_length=8, verbose_name='through')),
                 ('name', models.CharField(max_length=200, verbose_name='name')),
                 ('birth_date', models.DateField(blank=True, null=True, verbose_name='birth date')),
                 ('birth_year', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='birth year')),
@@ -123,7 +123,7 @@ class Migration(migrations.Migration):
             name='HistoricalRatingList',
             fields=[
                 ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('via', models.CharField(choices=[('admin', 'Admin'), ('api', 'API'), ('web', 'Web page'), ('import', 'Import'), ('command', 'Command')], default='command', max_length=8, verbose_name='through')),
+                ('via', models.CharField(choices=[('admin', 'Admin'), ('api', 'API'), ('web', 'Web page'), ('import', 'Import'), ('command', 'Command'), ('job', 'Job (in a worker)')], default='command', max_length=8, verbose_name='through')),
                 ('kind', models.CharField(choices=[('standard', 'Standard'), ('rapid', 'Rapid'), ('blitz', 'Blitz')], max_length=16, verbose_name='kind')),
                 ('preset', models.CharField(blank=True, help_text='The preset the rules were last set from; blank once changed by hand.', max_length=32, verbose_name='preset')),
                 ('system', models.CharField(choices=[('fide', 'FIDE'), ('elo', 'Elo')], default='fide', max_length=16, verbose_name='rating system')),
