@@ -6,7 +6,7 @@ rules depend on are also database constraints, so a bug elsewhere cannot store a
 -5 or a second standard list.
 """
 
-from players.models.clubs import Club, Membership, Player
+from players.models.clubs import Club, Membership, Player, PlayerMerge
 from players.models.common import (
     K_MAX,
     K_MIN,
@@ -32,15 +32,19 @@ from players.models.lists import (
     RatingList,
 )
 from players.models.periods import (
+    EARLIEST_DATE,
     INACTIVE_AFTER_MONTHS,
     RatingChange,
     RatingPeriod,
     RatingRun,
+    date_out_of_bounds,
     inactive_cutoff,
+    latest_date,
 )
 from players.rating.months import add_months, month_label, month_start
 
 __all__ = [
+    "EARLIEST_DATE",
     "FIDE_PRESET_FOR_KIND",
     "INACTIVE_AFTER_MONTHS",
     "K_MAX",
@@ -58,6 +62,7 @@ __all__ = [
     "ListKind",
     "Membership",
     "Player",
+    "PlayerMerge",
     "PlayerRating",
     "RatingChange",
     "RatingList",
@@ -67,8 +72,10 @@ __all__ = [
     "Sex",
     "Title",
     "add_months",
+    "date_out_of_bounds",
     "inactive_cutoff",
     "k_range_check",
+    "latest_date",
     "month_label",
     "month_start",
     "rating_range_check",

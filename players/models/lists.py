@@ -20,6 +20,7 @@ from players.models.common import (
     k_range_check,
     rating_range_check,
 )
+from players.names import NameOrder
 from players.rating.classes import FIDE_FLOOR
 from players.rating.period import ListSettings
 from players.rating.systems import SYSTEMS
@@ -95,6 +96,17 @@ class RatingList(models.Model):
         "first rating", max_length=8, choices=FirstRatingPolicy.choices
     )
     starting_rating = models.PositiveSmallIntegerField("starting rating", null=True, blank=True)
+    name_order = models.CharField(
+        "names shown as",
+        max_length=16,
+        choices=[
+            (NameOrder.SURNAME_FIRST.value, "Surname, Given (as FIDE)"),
+            (NameOrder.GIVEN_FIRST.value, "Given Surname"),
+        ],
+        default=NameOrder.SURNAME_FIRST.value,
+        help_text="How the list's pages and downloads show names; TRF files always carry "
+        "Surname, Given.",
+    )
     adjust_march_2024 = models.BooleanField(
         "FIDE adjustment of 1 March 2024",
         default=False,

@@ -25,6 +25,7 @@ from players.models import (
     Sex,
     Title,
 )
+from players.names import name_key
 from players.rating.k_factor import has_reached_2400
 from players.selectors import User, require_role
 from players.services.k_factor import k_for
@@ -50,6 +51,7 @@ def _clean_player_fields(values: Mapping[str, Any]) -> dict[str, Any]:
         if not name:
             raise invalid_field("name", "A player needs a name.")
         cleaned["name"] = name
+        cleaned["name_key"] = name_key(name)[:200]
     birth_date = cleaned.get("birth_date")
     if birth_date is not None:
         # The year follows the date so the two cannot disagree.

@@ -40,6 +40,17 @@ class ImportForm(forms.Form):
     dry_run = forms.BooleanField(
         label="Dry run", required=False, help_text="Show what would be imported; store nothing."
     )
+    match = forms.ChoiceField(
+        label="Possible matches",
+        choices=[
+            ("possible", "use the club's player"),
+            ("new", "create a new player"),
+        ],
+        initial="possible",
+        required=False,
+        help_text="A player of the file with the same name as a club player but no birth "
+        "data on one side. A dry run lists them.",
+    )
 
     def __init__(self, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -85,6 +96,7 @@ def import_view(model_admin: admin.ModelAdmin[Any], request: HttpRequest) -> Htt
                     data=data["file"].read(),
                     by=request.user,
                     dry_run=data["dry_run"],
+                    match=data["match"] or "possible",
                 )
             except DomainError as error:
                 report_domain_error(request, error)

@@ -22,7 +22,7 @@ from players.api.base import ClubScopedView, error_body
 from players.api.clubs import CLUB_PARAM
 from players.api.schema import ErrorSerializer
 from players.models import ListKind, Role
-from tournaments.services.imports import FORMATS, import_file
+from tournaments.services.imports import FORMATS, MATCH_CHOICES, import_file
 
 #: Uploads above this size are refused before they are read (a 100,000-game TRF is ~12 MB).
 MAX_UPLOAD_BYTES = 64 * 1024 * 1024
@@ -43,6 +43,12 @@ class ImportInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
     dry_run = serializers.BooleanField(
         default=False, help_text="true: report what would be created and matched; store nothing."
+    )
+    match = serializers.ChoiceField(
+        choices=[(m, m) for m in MATCH_CHOICES],
+        default="possible",
+        help_text="A possible match (same name key, birth data missing on one side): "
+        "possible = use the club's player, new = create a new one. Listed either way.",
     )
 
     def validate_file(self, value: Any) -> Any:
@@ -84,6 +90,16 @@ class ImportPlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
+class PossibleMatchSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    line = serializers.IntegerField()
+    name = serializers.CharField(help_text="The name as the file writes it.")
+    player_id = serializers.IntegerField(help_text="The club's player of the same name key.")
+    player_name = serializers.CharField()
+    taken = serializers.BooleanField(
+        help_text="true: the import used this player (match=possible); false: a new one."
+    )
+
+
 class NotRatedSerializer(serializers.Serializer):  # type: ignore[type-arg]
     line = serializers.IntegerField()
     round = serializers.IntegerField(allow_null=True)
@@ -119,6 +135,8 @@ class ImportReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
     tournaments = ImportTournamentSerializer(many=True)
     players_matched = ImportPlayerSerializer(many=True)
     players_created = ImportPlayerSerializer(many=True)
+    possible_matches = PossibleMatchSerializer(many=True)
+    match = serializers.ChoiceField(choices=[(m, m) for m in MATCH_CHOICES])
     games_created = serializers.IntegerField()
     games_not_rated = NotRatedSerializer(many=True)
     games_skipped = LineMessageSerializer(
@@ -140,7 +158,9 @@ class ImportView(ClubScopedView):
     @extend_schema(
         operation_id="imports_create",
         description="Import a FIDE TRF, PGN or CSV file into one of the club's lists: "
-        "players are matched by FIDE ID, else by name and birth date, else created; a TRF "
+        "players are matched by FIDE ID, else by name (any order, case, accents) and birth "
+        "date; a possible match (birth data missing on one side) is listed and taken or "
+        "not as `match` says; else created; a TRF "
         "creates its tournament, PGN/CSV one per Event / tournament column. Atomic: a file "
         "with any error stores nothing. The same file imports once (200, "
         "already_imported). Forfeits and games of less than one move are stored unrated; "
@@ -200,6 +220,7 @@ class ImportView(ClubScopedView):
             data=values["file"].read(),
             by=request.user,
             dry_run=values["dry_run"],
+            match=values["match"],
         )
         body = report.as_dict()
         if report.errors:

@@ -15,7 +15,15 @@ from django.db import IntegrityError, transaction
 
 from players.bulk import insert_rows
 from players.errors import ConflictError, ValidationFailed, invalid_field
-from players.models import Club, Player, RatingList, RatingPeriod, Role, month_start
+from players.models import (
+    Club,
+    Player,
+    RatingList,
+    RatingPeriod,
+    Role,
+    date_out_of_bounds,
+    month_start,
+)
 from players.selectors import User, require_role
 from tournaments.models import Game, Result, Tournament
 
@@ -160,6 +168,8 @@ def _validate_games(
         date = item.get("date")
         if not isinstance(date, datetime.date) or isinstance(date, datetime.datetime):
             raise bad("date", "A date is required.")
+        if why := date_out_of_bounds(date):
+            raise bad("date", why)
         if tournament is not None and not tournament.start_date <= date <= tournament.end_date:
             raise bad("date", "The date is outside the tournament's dates.")
         white = players.get(_id_of(item.get("white")))
@@ -388,6 +398,9 @@ def _clean_tournament(club: Club, values: dict[str, Any]) -> dict[str, Any]:
         raise invalid_field("end_date", "An end date is required.")
     if end < start:
         raise invalid_field("end_date", "The tournament cannot end before it starts.")
+    for field, day in (("start_date", start), ("end_date", end)):
+        if why := date_out_of_bounds(day):
+            raise invalid_field(field, why)
     rounds = values.get("rounds")
     if rounds is not None and (not isinstance(rounds, int) or not 1 <= rounds <= 99):
         raise invalid_field("rounds", "From 1 to 99.")

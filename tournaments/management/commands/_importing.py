@@ -14,7 +14,7 @@ from tqdm import tqdm
 
 from players.errors import DomainError
 from players.models import Club, ListKind, Membership, Role
-from tournaments.services.imports import ImportReport, import_file
+from tournaments.services.imports import MATCH_CHOICES, ImportReport, import_file
 
 
 class ImportCommand(BaseCommand):
@@ -33,6 +33,13 @@ class ImportCommand(BaseCommand):
             "--dry-run",
             action="store_true",
             help="Report what would be created and matched; store nothing.",
+        )
+        parser.add_argument(
+            "--match",
+            default="possible",
+            choices=MATCH_CHOICES,
+            help="A possible match (same name, no birth data on one side): 'possible' uses "
+            "the club's player (default), 'new' creates a new one. A dry run lists them.",
         )
         parser.add_argument(
             "--user",
@@ -67,6 +74,7 @@ class ImportCommand(BaseCommand):
                     data=data,
                     by=user,
                     dry_run=options["dry_run"],
+                    match=options["match"],
                     progress=progress,
                 )
             except DomainError as error:
@@ -121,6 +129,17 @@ class ImportCommand(BaseCommand):
         for player in report.players_matched:
             out.write(
                 f"  line {player.line}: {player.name} -> #{player.player_id} by {player.matched_by}"
+            )
+        if report.possible_matches:
+            out.write(
+                f"Possible matches (same name, no birth data on one side): "
+                f"{len(report.possible_matches)}; --match={report.match}"
+            )
+        for possible in report.possible_matches:
+            became = "used" if possible.taken else "a new player instead"
+            out.write(
+                f"  line {possible.line}: {possible.name} ~ #{possible.player_id} "
+                f"{possible.player_name}: {became}"
             )
         out.write(f"Players created: {len(report.players_created)}")
         for player in report.players_created:

@@ -13,6 +13,7 @@ from collections import defaultdict
 from typing import Any
 
 from players.models import Sex, Title
+from players.names import name_key
 from tournaments.interchange import ByeKind, ParsedGame, ParsedGames, ParsedTournament
 from tournaments.services.imports.plan import (
     Person,
@@ -20,7 +21,6 @@ from tournaments.services.imports.plan import (
     PlannedGame,
     PlannedTournament,
     clean_name,
-    normal_name,
 )
 from tournaments.services.imports.report import ByeEntry, ImportReport, LineMessage
 
@@ -199,17 +199,18 @@ def _note_withdrawals(parsed: ParsedTournament, report: ImportReport) -> None:
 
 def plan_games(parsed: ParsedGames, digest: str, report: ImportReport) -> Plan:
     games = parsed.games
-    # A name-only reference is the same person as a FIDE-ID reference of the same name when
-    # exactly one FIDE ID goes with that name in the file.
+    # A name-only reference is the same person as a FIDE-ID reference of the same name key
+    # (any order of the parts, accents and case ignored) when exactly one FIDE ID goes with
+    # that key in the file.
     ids_by_name: dict[str, set[int]] = defaultdict(set)
     for game in games:
         for ref in (game.white, game.black):
             if ref.fide_id is not None:
-                ids_by_name[normal_name(ref.name)].add(ref.fide_id)
+                ids_by_name[name_key(ref.name)].add(ref.fide_id)
     persons: dict[tuple[str, Any], Person] = {}
 
     def person(ref: Any, line: int) -> Person:
-        normal = normal_name(ref.name)
+        normal = name_key(ref.name)
         if ref.fide_id is not None:
             key: tuple[str, Any] = ("fide_id", ref.fide_id)
         elif len(ids_by_name.get(normal, ())) == 1:

@@ -7,7 +7,6 @@ The per-format front ends (:mod:`.formats`) build it from a parsed file; matchin
 from __future__ import annotations
 
 import datetime
-import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,11 +61,6 @@ class Plan:
     persons: list[Person]
     tournaments: list[PlannedTournament]
     games: list[PlannedGame]
-
-
-@functools.lru_cache(maxsize=65536)
-def normal_name(name: str) -> str:
-    return " ".join(name.split()).casefold()
 
 
 def clean_name(name: str) -> str:

@@ -26,6 +26,19 @@ class PlayerEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class PossibleMatch:
+    """A player of the file whose name key equals a club player's, with birth data missing
+    on one side: perhaps the same person. ``taken``: the import used the club's player
+    (``match="possible"``) rather than creating a new one (``match="new"``)."""
+
+    line: int
+    name: str
+    player_id: int
+    player_name: str
+    taken: bool
+
+
+@dataclass(frozen=True, slots=True)
 class NotRatedEntry:
     line: int
     round: int | None
@@ -67,6 +80,10 @@ class ImportReport:
     tournaments: list[TournamentEntry] = field(default_factory=list)
     players_matched: list[PlayerEntry] = field(default_factory=list)
     players_created: list[PlayerEntry] = field(default_factory=list)
+    #: Same name key, birth data missing on one side: listed whatever ``match`` chose.
+    possible_matches: list[PossibleMatch] = field(default_factory=list)
+    #: "possible": a possible match is the club's player; "new": it gets a new record.
+    match: str = "possible"
     games_created: int = 0
     games_not_rated: list[NotRatedEntry] = field(default_factory=list)
     #: Games of the file already stored (by an earlier import or by hand): not stored again.
@@ -116,6 +133,8 @@ class ImportReport:
         return (
             f"{'Dry run: ' if self.dry_run else ''}{names}: {verb} {self.games_created} games "
             f"({len(self.games_not_rated)} not rated), {len(self.players_created)} new players; "
-            f"{len(self.players_matched)} players matched; {len(self.byes)} byes; "
+            f"{len(self.players_matched)} players matched "
+            f"({len(self.possible_matches)} possible matches, "
+            f"{'taken' if self.match == 'possible' else 'created anew'}); {len(self.byes)} byes; "
             f"{len(self.games_skipped)} games already stored; {len(self.warnings)} warnings."
         )

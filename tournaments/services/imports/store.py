@@ -105,7 +105,7 @@ class Store:
         if report.errors:
             report.error_code = "conflict"
             return
-        match_players(club=self.club, persons=plan.persons, report=report)
+        match_players(club=self.club, persons=plan.persons, report=report, match=report.match)
         if report.errors:
             return
         games = drop_stored_games(
