@@ -14,8 +14,21 @@ from fractions import Fraction
 from typing import Literal
 
 from players.errors import NotFoundError, ValidationFailed
-from players.models import Player, PlayerRating, RatingChange, RatingList, RatingPeriod, Sex
-from players.selectors import latest_closed_period, parse_month, published_list
+from players.models import (
+    Player,
+    RatingChange,
+    RatingList,
+    RatingPeriod,
+    Sex,
+    month_start,
+)
+from players.names import display_name, surname_first
+from players.selectors import (
+    latest_closed_period,
+    parse_month,
+    published_list,
+    ratings_in_force,
+)
 from tournaments.interchange import (
     FORFEIT_RESULTS,
     GameResult,
@@ -62,7 +75,7 @@ def list_rows(*, rating_list: RatingList, period: RatingPeriod) -> list[ListRow]
         rows.append(
             ListRow(
                 player_id=player.pk,
-                name=player.name,
+                name=display_name(player.name, rating_list.name_order),
                 title=player.title,
                 federation=player.federation,
                 rating=change.rating_after,
@@ -129,7 +142,9 @@ def history_csv(*, player: Player) -> str:
 def tournament_record(*, tournament: Tournament) -> ParsedTournament:
     """The tournament as the interchange record, ready for ``write_trf``.
 
-    Start numbers go by the players' current rating on the tournament's list (highest
+    Each player's rating is the one in force at the tournament's start (the list published
+    before its first month, as the close scores its games; unrated: blank), and their name
+    is written ``Surname, Given`` as TRF has it. Start numbers go by that rating (highest
     first, unrated last), then name. Byes are not stored, so a round a player did not play
     is written as absent (``0000 - Z``). A round's date is its earliest game's.
     """
@@ -200,20 +215,23 @@ def tournament_record(*, tournament: Tournament) -> ParsedTournament:
 def _numbered_players(
     tournament: Tournament, players: dict[int, Player]
 ) -> dict[int, ParsedPlayer]:
-    """Player id -> the player with their start number, in start-number order: by current
-    rating on the tournament's list (highest first, unrated last), then name."""
-    ratings = dict(
-        PlayerRating.objects.filter(
-            rating_list_id=tournament.rating_list_id, player_id__in=list(players)
-        ).values_list("player_id", "rating")
-    )
+    """Player id -> the player with their start number, in start-number order: by the
+    rating in force at the tournament's start (highest first, unrated last), then name."""
+    key = (tournament.rating_list_id, month_start(tournament.start_date))
+    # fixed_start=False: a club list's starting rating is not a rating the player holds.
+    ratings = ratings_in_force(
+        lists={tournament.rating_list_id: tournament.rating_list},
+        months=[key],
+        players=list(players),
+        fixed_start=False,
+    )[key]
     order = sorted(
         players.values(), key=lambda p: (-(ratings.get(p.pk) or 0), p.name.casefold(), p.pk)
     )
     return {
         player.pk: ParsedPlayer(
             start_no=number,
-            name=player.name,
+            name=surname_first(player.name),
             fide_id=player.fide_id,
             birth_date=player.birth_date,
             birth_year=player.birth_year,

@@ -27,7 +27,7 @@ from players.models import (
     RatingList,
     Role,
 )
-from players.services import LIST_RULES
+from players.services import LIST_DISPLAY, LIST_RULES
 
 
 @admin.register(RatingList)
@@ -37,7 +37,7 @@ class RatingListAdmin(ClubScopedAdmin):
     search_fields = ("club__name",)
     list_select_related = ("club",)
     readonly_fields = ("club", "kind", "preset")
-    fields = ("club", "kind", "preset", *LIST_RULES)
+    fields = ("club", "kind", "preset", *LIST_RULES, *LIST_DISPLAY)
     # Each club gets its three lists when it is created; they are never added or deleted.
     add_role = None
     change_role = Role.OWNER
@@ -52,7 +52,7 @@ class RatingListAdmin(ClubScopedAdmin):
     def service_save(
         self, request: HttpRequest, obj: RatingList, form: Any, change: bool
     ) -> RatingList:
-        rules = changed_values(form, LIST_RULES)
+        rules = changed_values(form, (*LIST_RULES, *LIST_DISPLAY))
         if not rules:
             return obj
         return services.rating_list_update(rating_list=obj, by=request.user, **rules)

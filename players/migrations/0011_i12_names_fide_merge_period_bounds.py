@@ -100,7 +100,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='ratinglist',
             name='name_order',
-            field=models.CharField(choices=[('surname_given', 'Surname, Given (as FIDE)'), ('given_surname', 'Given Surname')], default='surname_given', help_text="How the list's pages and downloads show names; TRF files always carry Surname, Given.", max_length=16, verbose_name='names shown as'),
+            field=models.CharField(choices=[('surname_given', 'Surname, Given (as FIDE)'), ('given_surname', 'Given Surname')], default='given_surname', help_text="How the list's pages and downloads show names; TRF files always carry Surname, Given.", max_length=16, verbose_name='names shown as'),
         ),
         migrations.AddIndex(
             model_name='player',

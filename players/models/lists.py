@@ -103,7 +103,7 @@ class RatingList(models.Model):
             (NameOrder.SURNAME_FIRST.value, "Surname, Given (as FIDE)"),
             (NameOrder.GIVEN_FIRST.value, "Given Surname"),
         ],
-        default=NameOrder.SURNAME_FIRST.value,
+        default=NameOrder.GIVEN_FIRST.value,
         help_text="How the list's pages and downloads show names; TRF files always carry "
         "Surname, Given.",
     )

@@ -13,7 +13,12 @@ from __future__ import annotations
 
 from players.services.clubs import club_create, club_update, membership_remove, membership_set
 from players.services.k_factor import k_for, k_override_set
-from players.services.lists import LIST_RULES, next_period_month, rating_list_update
+from players.services.lists import (
+    LIST_DISPLAY,
+    LIST_RULES,
+    next_period_month,
+    rating_list_update,
+)
 from players.services.players import (
     PLAYER_FIELDS,
     player_create,
@@ -23,6 +28,7 @@ from players.services.players import (
 )
 
 __all__ = [
+    "LIST_DISPLAY",
     "LIST_RULES",
     "PLAYER_FIELDS",
     "club_create",

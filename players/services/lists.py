@@ -22,6 +22,7 @@ from players.models import (
     add_months,
     month_start,
 )
+from players.names import NameOrder
 from players.selectors import User, require_role
 
 # A list's rules, as rating_list_update accepts them (the admin's form shows the same).
@@ -35,6 +36,8 @@ LIST_RULES = (
     "starting_rating",
     "adjust_march_2024",
 )
+# What a list shows rather than how it rates: changing it keeps the list's preset.
+LIST_DISPLAY = ("name_order",)
 
 
 def next_period_month(*, rating_list: RatingList) -> datetime.date:
@@ -60,6 +63,7 @@ def rating_list_update(
     Closed periods keep what they published; the new rules apply from the next close.
     """
     require_role(by, rating_list.club, Role.OWNER)
+    display = {field: rules.pop(field) for field in LIST_DISPLAY if field in rules}
     unknown = set(rules) - set(LIST_RULES)
     if unknown:
         raise invalid_field(sorted(unknown)[0], "Not a list rule.")
@@ -69,11 +73,15 @@ def rating_list_update(
             raise invalid_field("preset", f"Unknown preset; use one of {', '.join(LIST_PRESETS)}.")
         values.update({k: v for k, v in LIST_PRESETS[preset].items() if k != "kind"})
     values.update(rules)
+    if display.get("name_order", NameOrder.GIVEN_FIRST) not in set(NameOrder):
+        raise invalid_field("name_order", f"Use one of {', '.join(NameOrder)}.")
+    values.update(display)
     with transaction.atomic(durable=True):
         locked = RatingList.objects.select_for_update(no_key=True).get(pk=rating_list.pk)
         for field, value in values.items():
             setattr(locked, field, value)
-        locked.preset = preset if preset is not None and not rules else ""
+        if preset is not None or rules:  # the display alone keeps the preset
+            locked.preset = preset if preset is not None and not rules else ""
         _validate_list(locked)
         locked.save()
     return locked

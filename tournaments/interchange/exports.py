@@ -22,7 +22,8 @@ K       3      K factor used next, right-aligned
 
 CSV text cells that start with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return get a
 leading apostrophe, so a spreadsheet does not run a name as a formula (OWASP's CSV
-injection advice); numbers are written as numbers.
+injection advice); numbers are written as numbers. No text cell or TXT column carries a
+line break or other control character (:mod:`.text`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ import io
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+
+from tournaments.interchange.text import csv_cell, one_line
 
 __all__ = [
     "LIST_TXT_COLUMNS",
@@ -126,8 +129,6 @@ HISTORY_CSV_HEADER = (
     "note",
 )
 
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
 
 def write_list_csv(rows: Iterable[ListRow]) -> str:
     """The list as CSV (comma, header row, ``\\r\\n`` line ends as RFC 4180 asks)."""
@@ -193,7 +194,7 @@ def write_history_csv(rows: Iterable[HistoryRow]) -> str:
                 _decimal(row.score, places=1),
                 _decimal(row.expected),
                 _blank(row.k),
-                row.k_reason,
+                _text(row.k_reason),
                 _text(row.note),
             )
         )
@@ -203,13 +204,13 @@ def write_history_csv(rows: Iterable[HistoryRow]) -> str:
 def _fixed(values: tuple[str, ...]) -> str:
     cells = []
     for value, (_header, width, right) in zip(values, LIST_TXT_COLUMNS, strict=True):
-        value = value.replace("\n", " ")[: width - 1]
+        value = one_line(value)[: width - 1]
         cells.append(f"{value:>{width - 1}} " if right else f"{value:<{width}}")
     return "".join(cells).rstrip()
 
 
 def _text(value: str) -> str:
-    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+    return csv_cell(value)
 
 
 def _blank(value: int | None) -> str | int:
