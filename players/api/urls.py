@@ -15,6 +15,7 @@ from players.api.clubs import (
     RatingListDetailView,
     RatingListListView,
 )
+from players.api.duplicates import PlayerDuplicatesView
 from players.api.players import (
     PlayerDetailView,
     PlayerHistoryView,
@@ -37,6 +38,7 @@ urlpatterns = [
     path(CLUB + "lists/", RatingListListView.as_view(), name="lists"),
     path(CLUB + "lists/<str:list>/", RatingListDetailView.as_view(), name="list"),
     path(CLUB + "players/", PlayerListView.as_view(), name="players"),
+    path(CLUB + "players/duplicates/", PlayerDuplicatesView.as_view(), name="player-duplicates"),
     path(PLAYER, PlayerDetailView.as_view(), name="player"),
     path(PLAYER + "history/", PlayerHistoryView.as_view(), name="player-history"),
     path(PLAYER + "k-history/", PlayerKHistoryView.as_view(), name="player-k-history"),

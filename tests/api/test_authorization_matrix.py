@@ -125,6 +125,12 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", "/api/v1/clubs/{club}/players/{id}/k-override/"): Rule(
         Role.OFFICER, body=lambda cw, o: {"list": "standard", "k": 30, "note": "trainer asked"}
     ),
+    ("GET", "/api/v1/clubs/{club}/players/duplicates/"): Rule(Role.OFFICER),
+    ("POST", "/api/v1/clubs/{club}/players/{id}/merge/"): Rule(
+        Role.OFFICER,
+        body=lambda cw, o: {"duplicate": cw.spare_player.pk},
+        foreign=(lambda cw, o: {"duplicate": o.spare_player.pk}, {"duplicate"}),
+    ),
     ("GET", "/api/v1/clubs/{club}/tournaments/"): Rule(READ, rows=tournament_ids),
     ("POST", "/api/v1/clubs/{club}/tournaments/"): Rule(
         Role.ARBITER,

@@ -223,6 +223,12 @@ CASES: list[Bad] = [
     Bad("GET", C + "/games/", 400, query={"player": "abc"}, fields=fields("player")),
     Bad("POST", C + "/games/", 400, {**GOOD_GAME, "white": 1}, fields=fields("black")),
     Bad("POST", C + "/games/", 400, "just a string"),
+    Bad("GET", C + "/players/duplicates/", 404, values=lambda w: {"club": "no-such-club"}),
+    Bad("POST", C + "/players/{id}/merge/", 400, {}, fields=fields("duplicate")),
+    Bad("POST", C + "/players/{id}/merge/", 400, {"duplicate": "x"}, fields=fields("duplicate")),
+    Bad(
+        "POST", C + "/players/{id}/merge/", 400, {"duplicate": 99999999}, fields=fields("duplicate")
+    ),
     # After tomorrow or before 1900: 9999-12-31 once opened a period 9999-12, after which
     # the periods API answered 500 for everyone.
     Bad("PATCH", C + "/games/{id}/", 400, {"date": "9999-12-31"}, fields=fields("date")),

@@ -15,9 +15,11 @@ from tournaments.services.games import (
     tournament_delete,
     tournament_update,
 )
+from tournaments.services.merge import MergeReport, player_merge
 from tournaments.services.periods import period_open, period_reopen
 
 __all__ = [
+    "MergeReport",
     "PeriodPlan",
     "game_create",
     "game_delete",
@@ -29,6 +31,7 @@ __all__ = [
     "period_open",
     "period_preview",
     "period_reopen",
+    "player_merge",
     "tournament_add",
     "tournament_create",
     "tournament_delete",
