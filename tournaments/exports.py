@@ -22,7 +22,7 @@ from players.models import (
     Sex,
     month_start,
 )
-from players.names import display_name, surname_first
+from players.names import NameOrder, display_name, surname_first
 from players.selectors import (
     latest_closed_period,
     parse_month,
@@ -64,8 +64,12 @@ def export_period(*, rating_list: RatingList, month: str | None = None) -> Ratin
     return period
 
 
-def list_rows(*, rating_list: RatingList, period: RatingPeriod) -> list[ListRow]:
-    """The list published after ``period``, ranked, as rows for the writers."""
+def list_rows(
+    *, rating_list: RatingList, period: RatingPeriod, name_order: str | None = None
+) -> list[ListRow]:
+    """The list published after ``period``, ranked, as rows for the writers; names in
+    ``name_order`` (default: the list's setting)."""
+    order = name_order or rating_list.name_order
     rows = []
     for change in published_list(rating_list=rating_list, period=period):
         player = change.player
@@ -75,7 +79,7 @@ def list_rows(*, rating_list: RatingList, period: RatingPeriod) -> list[ListRow]
         rows.append(
             ListRow(
                 player_id=player.pk,
-                name=display_name(player.name, rating_list.name_order),
+                name=display_name(player.name, order),
                 title=player.title,
                 federation=player.federation,
                 rating=change.rating_after,
@@ -85,19 +89,25 @@ def list_rows(*, rating_list: RatingList, period: RatingPeriod) -> list[ListRow]
                 k=change.k_next,
                 fide_id=player.fide_id,
                 sex=player.sex,
+                fide_rating=getattr(player, f"fide_{rating_list.kind}", None),
+                fide_month=f"{player.fide_list_month:%Y-%m}" if player.fide_list_month else "",
             )
         )
     return rows
 
 
 def list_export(*, rating_list: RatingList, period: RatingPeriod, format: str) -> str:
-    """The published list as CSV or FIDE-style fixed-width TXT."""
+    """The published list as CSV (names in the list's order) or FIDE-style fixed-width TXT
+    (names Surname, Given, as FIDE's)."""
     if format not in LIST_FORMATS:
         raise ValidationFailed(
             f"format: {format!r} is not csv or txt.", fields={"format": ["Use csv or txt."]}
         )
-    rows = list_rows(rating_list=rating_list, period=period)
-    return write_list_csv(rows) if format == "csv" else write_list_txt(rows)
+    if format == "csv":
+        return write_list_csv(list_rows(rating_list=rating_list, period=period))
+    # The TXT follows FIDE's list, whose name column is "Surname, Given".
+    rows = list_rows(rating_list=rating_list, period=period, name_order=NameOrder.SURNAME_FIRST)
+    return write_list_txt(rows)
 
 
 def history_rows(*, player: Player) -> list[HistoryRow]:

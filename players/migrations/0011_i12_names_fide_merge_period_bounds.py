@@ -98,6 +98,11 @@ class Migration(migrations.Migration):
             field=models.CharField(blank=True, max_length=3, verbose_name="women's title"),
         ),
         migrations.AddField(
+            model_name='playerrating',
+            name='entry_note',
+            field=models.CharField(blank=True, max_length=200, verbose_name='entry note'),
+        ),
+        migrations.AddField(
             model_name='ratinglist',
             name='name_order',
             field=models.CharField(choices=[('surname_given', 'Surname, Given (as FIDE)'), ('given_surname', 'Given Surname')], default='given_surname', help_text="How the list's pages and downloads show names; TRF files always carry Surname, Given.", max_length=16, verbose_name='names shown as'),

@@ -202,6 +202,9 @@ class PlayerRating(models.Model):
     entry_rated_games = models.PositiveIntegerField("entered rated games", default=0)
     entry_reached_2400 = models.BooleanField("entered reached 2400", default=False)
     entry_month = models.DateField("on the list from", null=True, blank=True)
+    # Where the entered rating came from when not typed in (e.g. "FIDE standard list of
+    # 2026-11"): the reason the history starts there.
+    entry_note = models.CharField("entry note", max_length=200, blank=True)
     updated = models.DateTimeField("updated", auto_now=True)
 
     class Meta:

@@ -189,6 +189,8 @@ RULES: dict[tuple[str, str], Rule] = {
     # A multipart upload (this matrix posts JSON): its roles, 404 for other clubs and
     # "a refused request writes nothing" are tested in tests/api/test_imports_api.py.
     ("POST", "/api/v1/clubs/{club}/imports/"): Rule(UNSCOPED),
+    # Multipart too: roles and refusals in tests/tournaments/test_fide_list.py.
+    ("POST", "/api/v1/clubs/{club}/fide-list/"): Rule(UNSCOPED),
 }
 
 

@@ -236,6 +236,7 @@ CASES: list[Bad] = [
     Bad("POST", C + "/lists/{list}/periods/", 400, {"period": "1899-12"}, fields=fields("period")),
     # imports take multipart only; its multipart bad input is in test_imports_api.py
     Bad("POST", C + "/imports/", 415, {"format": "trf", "list": "standard"}),
+    Bad("POST", C + "/fide-list/", 415, {"dry_run": True}),
     Bad("POST", C + "/games/", 400, [], fields=fields("games")),
     Bad("POST", C + "/games/", 400, {"result": "2-0"}, fields=fields("result", "date")),
     Bad("GET", C + "/games/{id}/", 404, values=lambda w: {"id": w.south.open_game.pk}),

@@ -95,7 +95,11 @@ def test_list_csv_and_txt_from_the_published_list(world: ImportWorld) -> None:
         (c.rating_after for c in published), reverse=True
     )
     top = rows[0]
-    assert (top["name"], top["title"], top["federation"]) == ("Petrov, Ivan", "GM", "RUS")
+    assert (top["name"], top["title"], top["federation"]) == (
+        "Ivan Petrov",
+        "GM",
+        "RUS",
+    )  # the list shows Given Surname by default
 
     txt = io.StringIO()
     call_command(

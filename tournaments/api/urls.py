@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
+from tournaments.api.fide_list import FideListView
 from tournaments.api.imports import ImportView
 from tournaments.api.merge import PlayerMergeView
 from tournaments.api.periods import (
@@ -33,6 +34,7 @@ urlpatterns = [
     path(CLUB + "games/", GameListView.as_view(), name="games"),
     path(CLUB + "games/<int:id>/", GameDetailView.as_view(), name="game"),
     path(CLUB + "imports/", ImportView.as_view(), name="imports"),
+    path(CLUB + "fide-list/", FideListView.as_view(), name="fide-list"),
     path(CLUB + "players/<int:id>/merge/", PlayerMergeView.as_view(), name="player-merge"),
     path(LIST + "periods/", PeriodListView.as_view(), name="periods"),
     path(PERIOD, PeriodDetailView.as_view(), name="period"),

@@ -64,6 +64,9 @@ class ListRow:
     k: int | None
     fide_id: int | None = None
     sex: str = ""
+    #: FIDE's rating of the list's kind from the FIDE list read last, and that list's month.
+    fide_rating: int | None = None
+    fide_month: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +116,8 @@ LIST_CSV_HEADER = (
     "birth_year",
     "flag",
     "k",
+    "fide_rating",
+    "fide_month",
 )
 HISTORY_CSV_HEADER = (
     "period",
@@ -149,6 +154,8 @@ def write_list_csv(rows: Iterable[ListRow]) -> str:
                 _blank(row.birth_year),
                 _text(row.flag),
                 _blank(row.k),
+                _blank(row.fide_rating),
+                row.fide_month,
             )
         )
     return out.getvalue()

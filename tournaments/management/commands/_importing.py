@@ -87,21 +87,7 @@ class ImportCommand(BaseCommand):
             )
 
     def _user(self, club: Club, username: str | None) -> Any:
-        users = get_user_model()
-        if username:
-            user = users.objects.filter(username=username).first()
-            if user is None:
-                raise CommandError(f"no user {username!r}")
-            return user
-        owner = (
-            Membership.objects.filter(club=club, role=Role.OWNER)
-            .select_related("user")
-            .order_by("id")
-            .first()
-        )
-        if owner is None:
-            raise CommandError(f"{club.slug} has no owner; name the importing user with --user")
-        return owner.user
+        return importing_user(club, username)
 
     def _print(self, report: ImportReport) -> None:
         out = self.stdout
@@ -152,3 +138,22 @@ class ImportCommand(BaseCommand):
             out.write(self.style.WARNING(f"Warning: {warning}"))
         if not report.errors:
             out.write(self.style.SUCCESS(report.summary()))
+
+
+def importing_user(club: Club, username: str | None) -> Any:
+    """``--user``, else the club's first owner: who an import acts as."""
+    users = get_user_model()
+    if username:
+        user = users.objects.filter(username=username).first()
+        if user is None:
+            raise CommandError(f"no user {username!r}")
+        return user
+    owner = (
+        Membership.objects.filter(club=club, role=Role.OWNER)
+        .select_related("user")
+        .order_by("id")
+        .first()
+    )
+    if owner is None:
+        raise CommandError(f"{club.slug} has no owner; name the importing user with --user")
+    return owner.user
