@@ -78,7 +78,7 @@ def test_the_offsets_come_from_the_header() -> None:
         (b"<playerslist><player><fideid>1</fideid>", "not well-formed XML"),
         (
             b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]><playerslist>&a;</playerslist>',
-            "refuses",
+            "DOCTYPE",
         ),
         (b"PK\x03\x04broken", "damaged ZIP"),
     ],

@@ -6,8 +6,9 @@
 * XML (``players_list_xml_foa.xml``): ``<playerslist><player><fideid>..</fideid><name>..
   </name><country>..</country><sex>..</sex><title/><w_title/><o_title/><foa_title/>
   <rating/><games/><k/><rapid_rating/>...<blitz_k/><birthday/><flag/></player>...``,
-  streamed with ``iterparse`` (defusedxml's: an upload is untrusted, so no entity
-  expansion) and each element cleared once read, never loaded whole.
+  streamed through ElementTree's C pull parser in 1 MB chunks, each player cleared once
+  read, never loaded whole. An upload is untrusted: a DOCTYPE (where entities are
+  declared; FIDE's file has none) is refused before the parser sees the file.
 * Either inside a ZIP archive (FIDE's download): the first member is read as a stream.
 
 The list has about 1.9 million players; a club wants a few thousand of them. ``wanted``
@@ -18,14 +19,17 @@ parsed, so reading costs little more than scanning the text. Pure: no Django, no
 from __future__ import annotations
 
 import io
+import itertools
 import re
 import zipfile
 from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass
-from typing import IO
-
-from defusedxml import DefusedXmlException
-from defusedxml.ElementTree import iterparse
+from typing import IO, cast
+from xml.etree.ElementTree import (
+    Element,
+    ParseError,
+    XMLPullParser,
+)
 
 __all__ = ["FideListError", "FideRecord", "read_fide_list"]
 
@@ -181,36 +185,64 @@ def _read_txt(
 # -- XML ---------------------------------------------------------------------------------------
 
 
+_ROOT_START = re.compile(rb"<[A-Za-z_]")
+_CHUNK = 1 << 20
+
+
+def _xml_chunks(stream: IO[bytes]) -> Iterator[bytes]:
+    """The file in chunks, after checking its prolog: a DOCTYPE (the only place entities
+    can be declared, and FIDE's list has none) is refused, so the C parser never expands
+    an entity of an untrusted upload."""
+    prolog = b""
+    while True:
+        chunk = stream.read(_CHUNK)
+        prolog += chunk
+        root = _ROOT_START.search(prolog)
+        if root is not None or not chunk:
+            end = root.start() if root is not None else len(prolog)
+            if b"<!DOCTYPE" in prolog[:end].upper():
+                raise FideListError("the XML declares a DOCTYPE; FIDE's list has none")
+            break
+    yield prolog
+    while chunk := stream.read(_CHUNK):
+        yield chunk
+
+
 def _read_xml(
     stream: IO[bytes], wanted: Container[int], federation: str, progress: FideProgress | None
 ) -> Iterator[FideRecord]:
     count = 0
     values: dict[str, str] = {}
+    parser = XMLPullParser(events=("start", "end"))
+    root: Element | None = None
     try:
-        events = iterparse(stream, events=("start", "end"))
-        _event, root = next(events)
-        for event, element in events:
-            if event != "end":
-                continue
-            tag = element.tag
-            if tag != "player":
-                values[tag] = element.text or ""
-                continue
-            count += 1
-            if progress is not None and count % _PROGRESS_EVERY == 0:
-                progress(count)
-            record = _xml_record(values, wanted, federation)
-            values = {}
-            # Forget what was read: the tree under the root stays empty.
-            root.clear()
-            if record is not None:
-                yield record
-    except SyntaxError as error:  # ElementTree's ParseError
+        for chunk in itertools.chain(_xml_chunks(stream), [b""]):
+            if chunk:
+                parser.feed(chunk)
+            else:
+                parser.close()
+            for pair in parser.read_events():
+                # Only "start" and "end" were asked for: (event, element) pairs.
+                event, element = cast("tuple[str, Element]", pair)
+                if event == "start":
+                    root = element if root is None else root
+                    continue
+                tag = element.tag
+                if tag != "player":
+                    values[tag] = element.text or ""
+                    continue
+                count += 1
+                if progress is not None and count % _PROGRESS_EVERY == 0:
+                    progress(count)
+                record = _xml_record(values, wanted, federation)
+                values = {}
+                # Forget what was read: the root keeps no children.
+                if root is not None:
+                    root.clear()
+                if record is not None:
+                    yield record
+    except ParseError as error:
         raise FideListError(f"not well-formed XML: {error}") from None
-    except DefusedXmlException as error:
-        raise FideListError(f"XML this reader refuses (entities, DTD): {error!r}") from None
-    except StopIteration:
-        raise FideListError("an empty XML file") from None
     if progress is not None:
         progress(count)
 

@@ -25,6 +25,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from players import rating as engine
+from players.bulk import update_rows
 from players.errors import invalid_field
 from players.models import (
     Club,
@@ -50,6 +51,16 @@ from tournaments.interchange.fide_list import (
     read_fide_list,
 )
 
+_TITLES = frozenset(Title.values)  # Title.values builds a new list on every access
+_SEEDED = (
+    "rating",
+    "entry_rating",
+    "reached_2400",
+    "entry_reached_2400",
+    "entry_note",
+    "k_factor",
+    "k_reason",
+)
 _KIND_FIELDS = {"standard": "fide_standard", "rapid": "fide_rapid", "blitz": "fide_blitz"}
 _UPDATED = (
     "title",
@@ -195,14 +206,18 @@ def _update(
             changed.append(player)
             if fields != ["fide_list_month"]:
                 report.updated.append({"player": player.pk, "name": player.name, "fields": fields})
-    Player.objects.bulk_update(changed, list(_UPDATED), batch_size=1000)
+    _write(changed)
+
+
+def _write(players: list[Player]) -> None:
+    update_rows(Player, _UPDATED, ([p.pk, *(getattr(p, f) for f in _UPDATED)] for p in players))
 
 
 def _details(record: FideRecord, month: datetime.date) -> dict[str, Any]:
     """The player's fields as FIDE's record gives them. A TRF has one title column: the
     open title, else the women's title."""
-    title = record.title if record.title in Title.values else ""
-    women = record.women_title if record.women_title in Title.values else ""
+    title = record.title if record.title in _TITLES else ""
+    women = record.women_title if record.women_title in _TITLES else ""
     return {
         "title": title or women,
         "women_title": women,
@@ -267,7 +282,7 @@ def _add(
                 for kind in _KIND_FIELDS
                 if getattr(record, kind) is not None
             ]
-    Player.objects.bulk_update(created, list(_UPDATED), batch_size=1000)
+    _write(created)
     if seed and created:
         PlayerRating.objects.filter(player__in=created, entry_rating__isnull=False).update(
             entry_note=_note(month)
@@ -330,10 +345,10 @@ def _seed(
             report.seeded.append(
                 {"player": player.pk, "name": player.name, "list": kind, "rating": rating}
             )
-        PlayerRating.objects.bulk_update(
-            seeded,
-            ["rating", "entry_rating", "entry_note", "k_factor", "k_reason"],
-            batch_size=1000,
+        update_rows(
+            PlayerRating,
+            _SEEDED,
+            ([r.pk, *(getattr(r, name) for name in _SEEDED)] for r in seeded),
         )
         if held_back:
             report.warnings.append(
