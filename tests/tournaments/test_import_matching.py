@@ -249,3 +249,74 @@ def test_admin_form_match_choice(world: ImportWorld) -> None:
     html = response.content.decode()
     assert 'id="import-possible-matches"' in html
     assert "would create a new player" in html
+
+
+def test_a_round_without_a_date_is_reported_at_the_132_line(world: ImportWorld) -> None:
+    lines = [
+        "012 Two Rounds",
+        "042 2026/10/03",
+        "052 2026/10/04",
+        f"{'132':<91}26/10/03",  # round 2 has no date
+        f"001    1 m    {'Aronsen, Viktor':<33} 2000 NOR             {'1990/00/00':<10}  2.0    1"
+        "     2 w 1     2 b 1",
+        f"001    2 m    {'Berg, Ola':<33} 2100 NOR             {'1994/08/17':<10}  0.0    2"
+        "     1 b 0     1 w 0",
+    ]
+    data = ("\r\n".join(lines) + "\r\n").encode()
+
+    report = import_trf(club=world.club, rating_list="standard", data=data, by=world.arbiter)
+
+    assert report.errors == []
+    undated = [w for w in report.warnings if "has no date (132)" in w.message]
+    assert [(w.line, w.message) for w in undated] == [
+        (4, "round 2 has no date (132); its games are dated 2026-10-03")
+    ]
+
+
+IDENTICAL_CSV = (
+    b"date,white,black,result,tournament,round\n"
+    b"2026-10-05,Aronsen Viktor,Berg Ola,1-0,Ladder,1\n"
+    b"2026-10-05,Dahl Per,Moe Kari,0-1,Ladder,1\n"
+    b"2026-10-05,Aronsen Viktor,Berg Ola,1-0,Ladder,1\n"
+)
+
+
+def test_identical_game_lines_are_stored_once_and_listed(world: ImportWorld) -> None:
+    report = import_csv(
+        club=world.club, rating_list="standard", data=IDENTICAL_CSV, by=world.arbiter
+    )
+
+    assert report.games_created == 2
+    assert [(m.line, m.other_line) for m in report.identical_games] == [(4, 2)]
+    assert "identical to line 2" in report.identical_games[0].message
+
+
+def test_keep_identical_stores_both(world: ImportWorld) -> None:
+    report = import_csv(
+        club=world.club,
+        rating_list="standard",
+        data=IDENTICAL_CSV,
+        by=world.arbiter,
+        keep_identical=True,
+    )
+
+    assert report.games_created == 3
+    assert report.identical_games == []
+
+
+def test_identical_lines_through_the_api_and_the_command(world: ImportWorld, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    client = APIClient()
+    client.force_authenticate(world.arbiter)
+    upload = io.BytesIO(IDENTICAL_CSV)
+    upload.name = "games.csv"
+    body = client.post(
+        "/api/v1/clubs/riverton/imports/",
+        {"file": upload, "format": "csv", "dry_run": "true"},
+        format="multipart",
+    ).json()
+    assert [(m["line"], m["other_line"]) for m in body["identical_games"]] == [(4, 2)]
+    path = tmp_path / "games.csv"
+    path.write_bytes(IDENTICAL_CSV)
+    out = io.StringIO()
+    call_command("import_csv", str(path), "--club", "riverton", "--keep-identical", stdout=out)
+    assert "Games created: 3" in out.getvalue()

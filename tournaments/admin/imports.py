@@ -40,6 +40,11 @@ class ImportForm(forms.Form):
     dry_run = forms.BooleanField(
         label="Dry run", required=False, help_text="Show what would be imported; store nothing."
     )
+    keep_identical = forms.BooleanField(
+        label="Keep identical game lines",
+        required=False,
+        help_text="Off: a game line identical to an earlier one is stored once and listed.",
+    )
     match = forms.ChoiceField(
         label="Possible matches",
         choices=[
@@ -97,6 +102,7 @@ def import_view(model_admin: admin.ModelAdmin[Any], request: HttpRequest) -> Htt
                     by=request.user,
                     dry_run=data["dry_run"],
                     match=data["match"] or "possible",
+                    keep_identical=data["keep_identical"],
                 )
             except DomainError as error:
                 report_domain_error(request, error)

@@ -50,6 +50,11 @@ class ImportInSerializer(serializers.Serializer):  # type: ignore[type-arg]
         help_text="A possible match (same name key, birth data missing on one side): "
         "possible = use the club's player, new = create a new one. Listed either way.",
     )
+    keep_identical = serializers.BooleanField(
+        default=False,
+        help_text="true: store game lines identical to an earlier line of the file too "
+        "(default: once, the others listed in identical_games).",
+    )
 
     def validate_file(self, value: Any) -> Any:
         if value.size > MAX_UPLOAD_BYTES:
@@ -143,6 +148,10 @@ class ImportReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
         many=True,
         help_text="Games already stored (an earlier import or by hand): not stored again.",
     )
+    identical_games = LineMessageSerializer(
+        many=True, help_text="Game lines identical to an earlier one (other_line): stored once."
+    )
+    keep_identical = serializers.BooleanField()
     byes = ByeSerializer(many=True, help_text="Byes are reported, not stored.")
     warnings = LineMessageSerializer(many=True)
     errors = LineMessageSerializer(many=True)  # type: ignore[assignment]
@@ -221,6 +230,7 @@ class ImportView(ClubScopedView):
             by=request.user,
             dry_run=values["dry_run"],
             match=values["match"],
+            keep_identical=values["keep_identical"],
         )
         body = report.as_dict()
         if report.errors:

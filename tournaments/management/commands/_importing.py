@@ -42,6 +42,11 @@ class ImportCommand(BaseCommand):
             "the club's player (default), 'new' creates a new one. A dry run lists them.",
         )
         parser.add_argument(
+            "--keep-identical",
+            action="store_true",
+            help="Store game lines identical to an earlier line too (default: once, listed).",
+        )
+        parser.add_argument(
             "--user",
             help="Import as this user (needs the arbiter role in the club); default: the "
             "club's first owner.",
@@ -75,6 +80,7 @@ class ImportCommand(BaseCommand):
                     by=user,
                     dry_run=options["dry_run"],
                     match=options["match"],
+                    keep_identical=options["keep_identical"],
                     progress=progress,
                 )
             except DomainError as error:
@@ -111,6 +117,8 @@ class ImportCommand(BaseCommand):
             )
         for skipped in report.games_skipped:
             out.write(f"  skipped, {skipped}")
+        for identical in report.identical_games:
+            out.write(f"  possible duplicate, {identical}")
         out.write(f"Players matched: {len(report.players_matched)}")
         for player in report.players_matched:
             out.write(

@@ -130,9 +130,11 @@ def _trf_games(
             day = start
             if game.round not in undated and game.round is not None:
                 undated.add(game.round)
+                # Said at the 132 line, whose date is missing or unreadable (the first
+                # game's line when the file has no 132).
                 report.warnings.append(
                     LineMessage(
-                        game.line,
+                        parsed.round_dates_line or game.line,
                         f"round {game.round} has no date (132); its games are dated {start}",
                     )
                 )
@@ -273,4 +275,35 @@ def plan_games(parsed: ParsedGames, digest: str, report: ImportReport) -> Plan:
         if planned[-1].white is planned[-1].black:
             report.errors.append(LineMessage(game.line, "both sides are the same player"))
         _check_sizes(game, report)
+    if not report.keep_identical:
+        planned = _drop_identical(planned, report)
     return Plan(list(persons.values()), list(tournaments.values()), planned)
+
+
+def _drop_identical(games: list[PlannedGame], report: ImportReport) -> list[PlannedGame]:
+    """Identical game lines (same date, players, result, round and event) are possible
+    duplicates of a copy-paste: the first is stored, the others reported."""
+    first_line: dict[tuple[object, ...], int] = {}
+    kept: list[PlannedGame] = []
+    for game in games:
+        key = (
+            game.date,
+            id(game.white),
+            id(game.black),
+            game.result,
+            game.round,
+            id(game.tournament),
+        )
+        if key in first_line:
+            report.identical_games.append(
+                LineMessage(
+                    game.line,
+                    f"{game.white.name} - {game.black.name} {game.result} is identical to "
+                    f"line {first_line[key]}: stored once (keep_identical stores both)",
+                    first_line[key],
+                )
+            )
+            continue
+        first_line[key] = game.line
+        kept.append(game)
+    return kept

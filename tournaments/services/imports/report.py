@@ -86,6 +86,10 @@ class ImportReport:
     match: str = "possible"
     games_created: int = 0
     games_not_rated: list[NotRatedEntry] = field(default_factory=list)
+    #: Game lines identical to an earlier line of the file (PGN/CSV): possible duplicates,
+    #: stored once unless ``keep_identical``.
+    identical_games: list[LineMessage] = field(default_factory=list)
+    keep_identical: bool = False
     #: Games of the file already stored (by an earlier import or by hand): not stored again.
     games_skipped: list[LineMessage] = field(default_factory=list)
     byes: list[ByeEntry] = field(default_factory=list)
@@ -136,5 +140,7 @@ class ImportReport:
             f"{len(self.players_matched)} players matched "
             f"({len(self.possible_matches)} possible matches, "
             f"{'taken' if self.match == 'possible' else 'created anew'}); {len(self.byes)} byes; "
-            f"{len(self.games_skipped)} games already stored; {len(self.warnings)} warnings."
+            f"{len(self.games_skipped)} games already stored; "
+            f"{len(self.identical_games)} identical game lines"
+            f"{' kept' if self.keep_identical else ' stored once'}; {len(self.warnings)} warnings."
         )

@@ -35,6 +35,7 @@ def import_file(
     by: User,
     dry_run: bool = False,
     match: str = "possible",
+    keep_identical: bool = False,
     progress: ProgressCallback | None = None,
 ) -> ImportReport:
     """Import ``data`` in ``format`` (trf, pgn or csv): the three services in one.
@@ -43,7 +44,9 @@ def import_file(
     (arbiter or above), ValidationFailed for an unknown format, list or ``match``;
     everything about the file itself is in the report's ``errors``. ``match`` says what a
     possible match (same name key, birth data missing on one side) becomes: the club's
-    player ("possible") or a new one ("new"); the report lists them either way.
+    player ("possible") or a new one ("new"); the report lists them either way. Identical
+    game lines of a PGN or CSV are stored once and listed (``identical_games``) unless
+    ``keep_identical``.
     """
     require_role(by, club, Role.ARBITER)
     if match not in MATCH_CHOICES:
@@ -65,6 +68,7 @@ def import_file(
         digest=digest,
         dry_run=dry_run,
         match=match,
+        keep_identical=keep_identical,
     )
     try:
         parsed: ParsedTournament | ParsedGames
