@@ -10,13 +10,15 @@ from tournaments.services.games import (
     game_update,
     games_add,
     games_create_bulk,
+)
+from tournaments.services.merge import MergeReport, player_merge
+from tournaments.services.periods import period_open, period_reopen
+from tournaments.services.tournaments import (
     tournament_add,
     tournament_create,
     tournament_delete,
     tournament_update,
 )
-from tournaments.services.merge import MergeReport, player_merge
-from tournaments.services.periods import period_open, period_reopen
 
 __all__ = [
     "MergeReport",

@@ -19,7 +19,7 @@ from players.models import Club, RatingList, RatingPeriod, month_label
 from players.selectors import User
 from players.services import players_add_bulk
 from tournaments.models import Tournament
-from tournaments.services.games import games_add, tournament_add
+from tournaments.services.games import games_add
 from tournaments.services.imports.matching import drop_stored_games, match_players
 from tournaments.services.imports.plan import Plan, period_month
 from tournaments.services.imports.report import (
@@ -29,6 +29,7 @@ from tournaments.services.imports.report import (
     PlayerEntry,
     TournamentEntry,
 )
+from tournaments.services.tournaments import tournament_add
 
 
 class _Rollback(Exception):
