@@ -31,9 +31,11 @@ from players.selectors import (
 )
 from tournaments.interchange import (
     FORFEIT_RESULTS,
+    ByeKind,
     GameResult,
     HistoryRow,
     ListRow,
+    ParsedBye,
     ParsedGame,
     ParsedPlayer,
     ParsedTournament,
@@ -42,7 +44,7 @@ from tournaments.interchange import (
     write_list_txt,
     write_trf,
 )
-from tournaments.models import Game, Tournament
+from tournaments.models import Game, Tournament, TournamentBye
 
 ListFormat = Literal["csv", "txt"]
 LIST_FORMATS: tuple[str, ...] = ("csv", "txt")
@@ -155,8 +157,10 @@ def tournament_record(*, tournament: Tournament) -> ParsedTournament:
     Each player's rating is the one in force at the tournament's start (the list published
     before its first month, as the close scores its games; unrated: blank), and their name
     is written ``Surname, Given`` as TRF has it. Start numbers go by that rating (highest
-    first, unrated last), then name. Byes are not stored, so a round a player did not play
-    is written as absent (``0000 - Z``). A round's date is its earliest game's.
+    first, unrated last), then name. Byes kept from the import are written as they were
+    (H, F, U, Z); a round a player has neither a game nor a bye in is absent (``0000 -
+    Z``). The headers kept (032 federation, 092 type, 122 time control, 102 arbiter) are
+    written back. A round's date is its earliest game's.
     """
     games = list(
         Game.objects.filter(tournament=tournament)
@@ -170,12 +174,21 @@ def tournament_record(*, tournament: Tournament) -> ParsedTournament:
             "for every game.",
             fields={"round": ["Every game needs a round to be written as TRF."]},
         )
+    stored_byes = list(TournamentBye.objects.filter(tournament=tournament).select_related("player"))
     players: dict[int, Player] = {}
     for game in games:
         players[game.white_id] = game.white
         players[game.black_id] = game.black
+    for bye in stored_byes:
+        players[bye.player_id] = bye.player
     parsed_players = _numbered_players(tournament, players)
-    rounds = max([tournament.rounds or 0, *(game.round or 0 for game in games)])
+    rounds = max(
+        [
+            tournament.rounds or 0,
+            *(game.round or 0 for game in games),
+            *(bye.round for bye in stored_byes),
+        ]
+    )
     round_dates: list[datetime.date | None] = [None] * rounds
     seen: dict[int, set[int]] = defaultdict(set)
     records: list[ParsedGame] = []
@@ -207,18 +220,31 @@ def tournament_record(*, tournament: Tournament) -> ParsedTournament:
                 line=0,
             )
         )
+    byes = tuple(
+        ParsedBye(
+            round=bye.round,
+            player=parsed_players[bye.player_id].ref(),
+            kind=ByeKind(bye.kind),
+            date=round_dates[bye.round - 1],
+            line=0,
+        )
+        for bye in stored_byes
+    )
     return ParsedTournament(
         name=tournament.name,
         city=tournament.city,
-        federation="",
+        federation=tournament.federation,
         start_date=tournament.start_date,
         end_date=tournament.end_date,
         rounds=rounds,
         round_dates=tuple(round_dates),
         players=tuple(parsed_players.values()),
         games=tuple(records),
-        byes=(),
+        byes=byes,
         warnings=(),
+        tournament_type=tournament.tournament_type,
+        time_control=tournament.time_control,
+        extra_headers={"102": (tournament.arbiter,)} if tournament.arbiter else {},
     )
 
 

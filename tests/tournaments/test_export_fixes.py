@@ -7,18 +7,27 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+from decimal import Decimal
 
 import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
+from players.errors import ConflictError
 from players.models import RatingList
-from players.services import player_update, rating_list_update
+from players.services import player_create, player_update, rating_list_update
 from tests.tournaments.helpers import close, make_club, make_owner, make_player
+from tests.tournaments.import_world import build_import_world, read
 from tournaments.exports import list_export, tournament_trf
 from tournaments.interchange import parse_trf
-from tournaments.models import Tournament
-from tournaments.services import games_create_bulk, tournament_create
+from tournaments.models import Tournament, TournamentBye
+from tournaments.services import (
+    games_create_bulk,
+    player_merge,
+    tournament_create,
+    tournament_update,
+)
+from tournaments.services.imports import import_trf
 
 pytestmark = pytest.mark.django_db
 
@@ -190,3 +199,73 @@ def test_names_follow_the_lists_order_setting(club_world) -> None:  # type: igno
     txt = list_export(rating_list=rating_list, period=period, format="txt")
     assert "Aronsen, Viktor" in txt
     assert "Berg, Ola" in txt
+
+
+def test_trf_headers_survive_the_round_trip() -> None:
+    world = build_import_world("headers")
+    import_trf(
+        club=world.club,
+        rating_list="standard",
+        data=read("round_robin_trf26.trf"),
+        by=world.arbiter,
+    )
+    tournament = Tournament.objects.get(club=world.club)
+    assert (tournament.federation, tournament.tournament_type, tournament.time_control) == (
+        "SWE",
+        "Round robin",
+        "90 min + 30 sec/move",
+    )
+    tournament_update(tournament=tournament, by=world.users["owner"], arbiter="Sven Larsson (IA)")
+
+    parsed = parse_trf(tournament_trf(tournament=tournament).encode())
+
+    assert (parsed.federation, parsed.tournament_type, parsed.time_control) == (
+        "SWE",
+        "Round robin",
+        "90 min + 30 sec/move",
+    )
+    assert parsed.extra_headers["102"] == ("Sven Larsson (IA)",)
+    assert parsed.extra_headers["142"] == ("5",)
+
+
+def _four_player_trf() -> bytes:
+    """Round 1: 1-2, 3-4; round 2: 1-3, 2 has a half-point bye, 4 is absent (Z)."""
+
+    def player(no: int, name: str, rounds: str, points: str) -> str:
+        return f"001 {no:>4} m    {name:<33} 2000 NOR             {'1990/00/00':<10} {points:>4} {no:>4}  {rounds}"
+
+    lines = [
+        "012 Bye Cup",
+        "042 2026/10/03",
+        "052 2026/10/04",
+        f"{'132':<91}26/10/03  26/10/04",
+        player(1, "Aronsen, Viktor", "   2 w 1     3 w 1", "2.0"),
+        player(2, "Berg, Ola", "   1 b 0  0000 - H", "0.5"),
+        player(3, "Dahl, Per", "   4 b 1     1 b 0", "1.0"),
+        player(4, "Moe, Kari", "   3 w 0  0000 - Z", "0.0"),
+    ]
+    return ("\r\n".join(lines) + "\r\n").encode()
+
+
+def test_merge_moves_byes_and_refuses_two_entries_of_one_round() -> None:
+    world = build_import_world("byes")
+    report = import_trf(
+        club=world.club, rating_list="standard", data=_four_player_trf(), by=world.arbiter
+    )
+    assert report.errors == []
+    ola = TournamentBye.objects.get(kind="H").player
+    kari = TournamentBye.objects.get(kind="Z").player
+    owner = world.users["owner"]
+    # Ola and Kari never met, but both have rounds 1 and 2 of the Bye Cup: not one person.
+    with pytest.raises(ConflictError, match="both played round"):
+        player_merge(kept=ola, duplicate=kari, by=owner)
+    newcomer = player_create(club=world.club, by=owner, name="Ola Berg")
+
+    merged = player_merge(kept=newcomer, duplicate=ola, by=owner)
+
+    assert (merged.byes_moved, merged.games_moved) == (1, 1)
+    assert TournamentBye.objects.get(kind="H").player_id == newcomer.pk
+    exported = parse_trf(
+        tournament_trf(tournament=Tournament.objects.get(club=world.club)).encode()
+    )
+    assert {(p.name, p.points) for p in exported.players} >= {("Berg, Ola", Decimal("0.5"))}

@@ -152,7 +152,7 @@ class ImportReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
         many=True, help_text="Game lines identical to an earlier one (other_line): stored once."
     )
     keep_identical = serializers.BooleanField()
-    byes = ByeSerializer(many=True, help_text="Byes are reported, not stored.")
+    byes = ByeSerializer(many=True, help_text="Byes: kept with the tournament (never rated).")
     warnings = LineMessageSerializer(many=True)
     errors = LineMessageSerializer(many=True)  # type: ignore[assignment]
     error_code = serializers.CharField(allow_blank=True)

@@ -38,6 +38,7 @@ class MergeOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     duplicate_name = serializers.CharField()
     dry_run = serializers.BooleanField()
     games_moved = serializers.IntegerField()
+    byes_moved = serializers.IntegerField(help_text="Byes of tournaments (no game) moved.")
     history_moved = serializers.IntegerField(
         help_text="The duplicate's published rows, kept on record (not current)."
     )

@@ -35,7 +35,7 @@ from players.models import (
 )
 from players.names import name_key
 from players.selectors import User, require_role
-from tournaments.models import Game
+from tournaments.models import Game, TournamentBye
 
 # Details the kept player takes from the duplicate where the kept player has none.
 _FILLED = (
@@ -63,6 +63,8 @@ class MergeReport:
     duplicate_name: str
     dry_run: bool
     games_moved: int = 0
+    #: Tournament entries without a game (a TRF's byes) moved to the kept player.
+    byes_moved: int = 0
     #: Published rows of the duplicate kept on record under the kept player (not current).
     history_moved: int = 0
     k_changes_moved: int = 0
@@ -131,6 +133,7 @@ def _merge(kept: Player, duplicate: Player, by: User, report: MergeReport) -> No
     report.games_moved = Game.objects.filter(white=dup).update(white=keep) + Game.objects.filter(
         black=dup
     ).update(black=keep)
+    report.byes_moved = TournamentBye.objects.filter(player=dup).update(player=keep)
     report.history_moved = RatingChange.objects.filter(player=dup).update(
         player=keep, current=False
     )
@@ -163,12 +166,6 @@ def _merge(kept: Player, duplicate: Player, by: User, report: MergeReport) -> No
 
 
 def _refuse_impossible(keep: Player, dup: Player) -> None:
-    if keep.fide_id is not None and dup.fide_id is not None and keep.fide_id != dup.fide_id:
-        raise ConflictError(
-            f"{keep.name} (FIDE ID {keep.fide_id}) and {dup.name} (FIDE ID {dup.fide_id}) hold "
-            "different FIDE IDs: two people, not one.",
-            fields={"duplicate": ["Another FIDE ID."]},
-        )
     between = Game.objects.filter(Q(white=keep, black=dup) | Q(white=dup, black=keep)).values_list(
         "date", flat=True
     )
@@ -179,27 +176,28 @@ def _refuse_impossible(keep: Player, dup: Player) -> None:
             "play themselves.",
             fields={"duplicate": ["The two players are in the same game."]},
         )
-    rounds = set(
-        Game.objects.filter(
-            Q(white=keep) | Q(black=keep), tournament__isnull=False, round__isnull=False
-        ).values_list("tournament_id", "round")
-    )
-    clash = next(
-        (
-            pair
-            for pair in Game.objects.filter(
-                Q(white=dup) | Q(black=dup), tournament__isnull=False, round__isnull=False
-            ).values_list("tournament_id", "round")
-            if pair in rounds
-        ),
-        None,
-    )
+    # One person has one game or bye a round: the two records' (tournament, round) pairs.
+    clash = next(iter(_rounds_of(keep) & _rounds_of(dup)), None)
     if clash is not None:
         raise ConflictError(
             f"{keep.name} and {dup.name} both played round {clash[1]} of tournament "
-            f"#{clash[0]}: one person has one game a round.",
-            fields={"duplicate": ["Both played the same round of one tournament."]},
+            f"#{clash[0]}: one person has one game (or bye) a round.",
+            fields={"duplicate": ["Both are in the same round of one tournament."]},
         )
+    if keep.fide_id is not None and dup.fide_id is not None and keep.fide_id != dup.fide_id:
+        raise ConflictError(
+            f"{keep.name} (FIDE ID {keep.fide_id}) and {dup.name} (FIDE ID {dup.fide_id}) hold "
+            "different FIDE IDs: two people, not one.",
+            fields={"duplicate": ["Another FIDE ID."]},
+        )
+
+
+def _rounds_of(player: Player) -> set[tuple[int, int]]:
+    played = Game.objects.filter(
+        Q(white=player) | Q(black=player), tournament__isnull=False, round__isnull=False
+    ).values_list("tournament_id", "round")
+    byes = TournamentBye.objects.filter(player=player).values_list("tournament_id", "round")
+    return {(t, r) for t, r in played if t is not None and r is not None} | set(byes)
 
 
 def _affected_months(

@@ -22,8 +22,9 @@ def write_trf(tournament: ParsedTournament) -> str:
     Every player needs a start number and every game's players must be among them
     (:class:`ValueError` otherwise). A round in which a player has neither a game nor a bye
     is written as ``0000 - Z``. Points and rank are written as given, or computed (1 / 0.5 /
-    0, byes H 0.5, F and U 1) and ranked by points then start number when absent. Extra
-    TRF26 records are not written: the output is plain TRF16, which every program reads.
+    0, byes H 0.5, F and U 1) and ranked by points then start number when absent. Besides
+    TRF16's headers it writes the chief arbiter (102, from ``extra_headers``) and the
+    number of rounds (142, TRF-2026; a TRF16 reader passes it by).
     """
     start_nos = [player.start_no for player in tournament.players]
     if any(number is None or not 1 <= number <= 9999 for number in start_nos):
@@ -63,7 +64,10 @@ def write_trf(tournament: ParsedTournament) -> str:
         f"062 {len(tournament.players)}",
         f"072 {sum(1 for player in tournament.players if player.rating)}",
         f"092 {one_line(tournament.tournament_type)}",
+        *(f"102 {one_line(arbiter)}" for arbiter in tournament.extra_headers.get("102", ())[:1]),
         f"122 {one_line(tournament.time_control)}",
+        # TRF-2026's number of rounds; TRF16 readers take it as an unknown record.
+        f"142 {rounds}",
     ]
     if any(tournament.round_dates):
         dates = "  ".join(

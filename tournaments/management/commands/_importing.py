@@ -139,7 +139,7 @@ class ImportCommand(BaseCommand):
         for player in report.players_created:
             out.write(f"  line {player.line}: {player.name}")
         if report.byes:
-            out.write(f"Byes (recorded in this report, not stored): {len(report.byes)}")
+            out.write(f"Byes (kept with the tournament, not rated): {len(report.byes)}")
             for bye in report.byes:
                 out.write(f"  line {bye.line}: round {bye.round} {bye.player}: {bye.label}")
         for warning in report.warnings:

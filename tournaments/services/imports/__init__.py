@@ -19,7 +19,7 @@ punctuation and the order of the parts ignored) and birth date (or year); the sa
 with birth data missing on one side is a possible match, listed in the report and taken
 or not as the caller's ``match`` says ("possible" or "new"); else created. A created player gets the rating the file
 gives as their entered rating on the import's list (0 rated games: the file does not say).
-Byes are not games in the tracker: they are listed in the report and not stored.
+Byes are not games: they are listed in the report and kept with the tournament (TournamentBye).
 
 Modules: :mod:`.service` (the services), :mod:`.formats` (the per-format front ends: a
 parsed file -> a plan, :mod:`.plan`), :mod:`.matching` (the file's players and games

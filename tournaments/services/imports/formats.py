@@ -18,6 +18,7 @@ from tournaments.interchange import ByeKind, ParsedGame, ParsedGames, ParsedTour
 from tournaments.services.imports.plan import (
     Person,
     Plan,
+    PlannedBye,
     PlannedGame,
     PlannedTournament,
     clean_name,
@@ -57,7 +58,11 @@ def plan_trf(parsed: ParsedTournament, digest: str, report: ImportReport) -> Pla
         for bye in parsed.byes
     ]
     _note_withdrawals(parsed, report)
-    return Plan(list(persons.values()), [tournament], games)
+    byes = [
+        PlannedBye(bye.line, persons[bye.player.start_no], bye.round, bye.kind.value)
+        for bye in parsed.byes
+    ]
+    return Plan(list(persons.values()), [tournament], games, byes)
 
 
 def _trf_tournament(
@@ -87,6 +92,12 @@ def _trf_tournament(
         city=clean_name(parsed.city)[:100],
         digest=digest,
         first_line=min((p.line for p in parsed.players), default=0),
+        headers={
+            "federation": parsed.federation[:3],
+            "tournament_type": parsed.tournament_type,
+            "time_control": parsed.time_control,
+            "arbiter": (parsed.extra_headers.get("102") or ("",))[0],
+        },
     )
 
 

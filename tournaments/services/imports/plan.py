@@ -7,7 +7,7 @@ The per-format front ends (:mod:`.formats`) build it from a parsed file; matchin
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from players.models import month_start
@@ -41,6 +41,8 @@ class PlannedTournament:
     digest: str
     first_line: int
     obj: Tournament | None = None
+    #: TRF headers kept on the tournament: federation, tournament_type, time_control, arbiter.
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -57,10 +59,21 @@ class PlannedGame:
 
 
 @dataclass
+class PlannedBye:
+    """A TRF bye (H, F, U, Z): stored with the tournament, never rated."""
+
+    line: int
+    person: Person
+    round: int
+    kind: str
+
+
+@dataclass
 class Plan:
     persons: list[Person]
     tournaments: list[PlannedTournament]
     games: list[PlannedGame]
+    byes: list[PlannedBye] = field(default_factory=list)
 
 
 def clean_name(name: str) -> str:
