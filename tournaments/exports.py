@@ -189,37 +189,7 @@ def tournament_record(*, tournament: Tournament) -> ParsedTournament:
             *(bye.round for bye in stored_byes),
         ]
     )
-    round_dates: list[datetime.date | None] = [None] * rounds
-    seen: dict[int, set[int]] = defaultdict(set)
-    records: list[ParsedGame] = []
-    for game in games:
-        assert game.round is not None  # refused above
-        index = game.round - 1
-        earliest = round_dates[index]
-        if earliest is None or game.date < earliest:
-            round_dates[index] = game.date
-        for side in (game.white_id, game.black_id):
-            if side in seen[game.round]:
-                raise ValidationFailed(
-                    f"{players[side].name} has two games in round {game.round}; a TRF has one "
-                    "game per player and round.",
-                    fields={"round": [f"Two games of one player in round {game.round}."]},
-                )
-            seen[game.round].add(side)
-        result = GameResult(game.result)
-        records.append(
-            ParsedGame(
-                round=game.round,
-                date=game.date,
-                white=parsed_players[game.white_id].ref(),
-                black=parsed_players[game.black_id].ref(),
-                result=result,
-                # A forfeit is never rated, whatever the flag says.
-                rated=game.rated and result not in FORFEIT_RESULTS,
-                note="",
-                line=0,
-            )
-        )
+    records, round_dates = _game_records(games, players, parsed_players, rounds)
     byes = tuple(
         ParsedBye(
             round=bye.round,
@@ -246,6 +216,48 @@ def tournament_record(*, tournament: Tournament) -> ParsedTournament:
         time_control=tournament.time_control,
         extra_headers={"102": (tournament.arbiter,)} if tournament.arbiter else {},
     )
+
+
+def _game_records(
+    games: list[Game],
+    players: dict[int, Player],
+    parsed_players: dict[int, ParsedPlayer],
+    rounds: int,
+) -> tuple[list[ParsedGame], list[datetime.date | None]]:
+    """The games as records and each round's date (its earliest game's); a player with two
+    games in one round is refused (a TRF has one per player and round)."""
+    round_dates: list[datetime.date | None] = [None] * rounds
+    seen: dict[int, set[int]] = defaultdict(set)
+    records: list[ParsedGame] = []
+    for game in games:
+        assert game.round is not None  # refused by the caller
+        index = game.round - 1
+        earliest = round_dates[index]
+        if earliest is None or game.date < earliest:
+            round_dates[index] = game.date
+        for side in (game.white_id, game.black_id):
+            if side in seen[game.round]:
+                raise ValidationFailed(
+                    f"{players[side].name} has two games in round {game.round}; a TRF has one "
+                    "game per player and round.",
+                    fields={"round": [f"Two games of one player in round {game.round}."]},
+                )
+            seen[game.round].add(side)
+        result = GameResult(game.result)
+        records.append(
+            ParsedGame(
+                round=game.round,
+                date=game.date,
+                white=parsed_players[game.white_id].ref(),
+                black=parsed_players[game.black_id].ref(),
+                result=result,
+                # A forfeit is never rated, whatever the flag says.
+                rated=game.rated and result not in FORFEIT_RESULTS,
+                note="",
+                line=0,
+            )
+        )
+    return records, round_dates
 
 
 def _numbered_players(
