@@ -16,7 +16,7 @@ from rest_framework.response import Response
 
 from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
-from players.models import Role
+from players.models import Player, Role
 from players.selectors import duplicate_pairs
 
 
@@ -44,7 +44,10 @@ class PlayerDuplicatesView(ClubScopedView):
     roles = {"GET": Role.OFFICER}
 
     def get_queryset(self) -> Any:
-        return [] if self.is_schema_view else duplicate_pairs(club=self.club)
+        # The schema generator reads the model from the queryset; the pairs are a list.
+        if self.is_schema_view:
+            return Player.objects.none()
+        return duplicate_pairs(club=self.club)
 
     @extend_schema(
         operation_id="players_duplicates",

@@ -40,6 +40,10 @@ def drop_periods_out_of_bounds(apps, schema_editor):
         RatingChange.objects.filter(period_id__in=ids).delete()
         KFactorChange.objects.filter(source_period_id__in=ids).delete()
         RatingPeriod.objects.filter(id__in=ids).delete()
+        if schema_editor.connection.vendor == "postgresql":
+            # The deletes queued deferred foreign-key checks; the ALTER TABLE below (the
+            # new check constraint) refuses to run while they are pending.
+            schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
 
 
 class Migration(migrations.Migration):
