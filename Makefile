@@ -1,10 +1,11 @@
-# Two commands matter: `make run` and `make test`. Everything installs into .venv.
+# Two commands matter: `make run` (the site and a job worker) and `make test`.
+# Everything installs into .venv; `make prod` is the production path (README: Deploying).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test bench mutants lint typecheck check install install-dev clean
+.PHONY: run worker prod test bench mutants lint typecheck check install install-dev clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found " + sys.version.split()[0] + ")")'
@@ -26,7 +27,21 @@ install-dev: $(VENV)/.dev
 run: $(VENV)/.base
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_demo --if-empty
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver $(HOST)
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runsite $(HOST)
+
+# One more job worker (beside `make run`, or beside a plain runserver).
+worker: $(VENV)/.base
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py worker --no-reload
+
+# Production on one machine: check the settings, collect the static files, migrate, then
+# gunicorn (deploy/gunicorn.conf.py) and one worker until Ctrl-C or TERM (deploy/start.sh).
+# Needs SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL (PostgreSQL); README: Deploying.
+PROD := DJANGO_SETTINGS_MODULE=ratings_site.settings.production
+prod: $(VENV)/.base
+	$(PROD) $(BIN)/python manage.py check --deploy --fail-level WARNING
+	$(PROD) $(BIN)/python manage.py collectstatic --noinput
+	$(PROD) $(BIN)/python manage.py migrate --noinput
+	$(PROD) PYTHON=$(BIN)/python deploy/start.sh
 
 test: $(VENV)/.dev
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

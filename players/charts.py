@@ -59,6 +59,8 @@ class Chart:
     right: int
     top: int
     bottom: int
+    #: Glicko-2: the polygon of rating ± two RDs (SVG points), else "".
+    band: str = ""
 
     @property
     def points(self) -> list[ChartPoint]:
@@ -101,20 +103,28 @@ def _step(span: int) -> int:
     return 1000
 
 
-def history_chart(series: Sequence[tuple[str, int]]) -> Chart | None:
-    """Geometry for ratings over periods, ``series`` oldest first as (``YYYY-MM``, rating)."""
-    return lines_chart({"": series})
+def history_chart(
+    series: Sequence[tuple[str, int]], *, spread: Mapping[str, float] | None = None
+) -> Chart | None:
+    """Geometry for ratings over periods, ``series`` oldest first as (``YYYY-MM``, rating);
+    ``spread``: a Glicko-2 list's band half-width by period (two RDs), drawn around the line."""
+    return lines_chart({"": series}, spread=spread)
 
 
-def lines_chart(series: Mapping[str, Sequence[tuple[str, int]]]) -> Chart | None:
+def lines_chart(
+    series: Mapping[str, Sequence[tuple[str, int]]], *, spread: Mapping[str, float] | None = None
+) -> Chart | None:
     """Geometry for several lines on shared axes: ``series`` maps a line's label to its
     (``YYYY-MM``, rating) points. A period missing from a line is a gap in its x positions,
     not a point; None when no line has a point."""
     labels = sorted({label for values in series.values() for label, _ in values})
     if not labels:
         return None
+    spread = spread or {}
     ratings = [rating for values in series.values() for _, rating in values]
-    low, high = min(ratings), max(ratings)
+    low = min(r - spread.get(label, 0) for values in series.values() for label, r in values)
+    high = max(r + spread.get(label, 0) for values in series.values() for label, r in values)
+    low, high = math.floor(min(low, *ratings)), math.ceil(max(high, *ratings))
     step = _step(max(high - low, 40))
     bottom_value = math.floor((low - step / 4) / step) * step
     top_value = math.ceil((high + step / 4) / step) * step
@@ -146,4 +156,12 @@ def lines_chart(series: Mapping[str, Sequence[tuple[str, int]]]) -> Chart | None
     ]
     if len(x_ticks) > 1 and x_ticks[-1].position - x_ticks[-2].position < plot_w / 10:
         x_ticks.pop(-2)
-    return Chart(WIDTH, HEIGHT, lines, labels, y_ticks, x_ticks, LEFT, RIGHT, TOP, BOTTOM)
+    band = ""
+    if spread:
+        around = [
+            (label, r, spread[label]) for v in series.values() for label, r in v if label in spread
+        ]
+        upper = [f"{x_of[label]:.1f},{y_of(r + s):.1f}" for label, r, s in around]
+        lower = [f"{x_of[label]:.1f},{y_of(r - s):.1f}" for label, r, s in reversed(around)]
+        band = " ".join(upper + lower)
+    return Chart(WIDTH, HEIGHT, lines, labels, y_ticks, x_ticks, LEFT, RIGHT, TOP, BOTTOM, band)

@@ -8,18 +8,22 @@ of queries.
 from __future__ import annotations
 
 import datetime
+import time
+import uuid
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet
+from django.db.models import BooleanField, Exists, ExpressionWrapper, Min, OuterRef, Q, QuerySet
+from django.utils import timezone
 
 from players.errors import NotFoundError, PermissionDeniedError, ValidationFailed
 from players.models import (
     Club,
     FirstRatingPolicy,
+    Job,
     KFactorChange,
     ListKind,
     Membership,
@@ -88,7 +92,7 @@ def club_get_visible(*, user: User | None, slug: str) -> Club:
 
 
 def rating_list_get(*, club: Club, kind: str) -> RatingList:
-    rating_list = RatingList.objects.filter(club=club, kind=kind).select_related("club").first()
+    rating_list = RatingList.objects.filter(club=club, slug=kind).select_related("club").first()
     if rating_list is None:
         raise NotFoundError(f"No {kind!r} list in {club.name}.")
     return rating_list
@@ -244,7 +248,7 @@ def ratings_in_force(
     if to_read or needs_standard:
         standard_clubs = {lists[list_id].club_id for list_id, _ in needs_standard}
         scope = Q(rating_list_id__in={list_id for list_id, _ in to_read}) | Q(
-            rating_list__club_id__in=standard_clubs, rating_list__kind=ListKind.STANDARD
+            rating_list__club_id__in=standard_clubs, rating_list__slug=ListKind.STANDARD
         )
         published.read_periods(scope)
 
@@ -284,7 +288,7 @@ class _Published:
             RatingPeriod.objects.filter(scope, status=RatingPeriod.Status.CLOSED)
             .order_by("-month")
             .values_list(
-                "rating_list_id", "rating_list__club_id", "rating_list__kind", "month", "id"
+                "rating_list_id", "rating_list__club_id", "rating_list__slug", "month", "id"
             )
         ):
             self.closed[list_id].append((month, period_id))
@@ -309,7 +313,7 @@ class _Published:
         for list_id, club_id, kind, player_id, rating in rated.order_by().values_list(
             "rating_list_id",
             "rating_list__club_id",
-            "rating_list__kind",
+            "rating_list__slug",
             "player_id",
             "entry_rating",
         ):
@@ -373,3 +377,51 @@ def duplicate_pairs(*, club: Club) -> list[DuplicatePair]:
         DuplicatePair(records[pair.first], records[pair.second], pair.reasons, pair.score)
         for pair in pairs
     ]
+
+
+# -- jobs -------------------------------------------------------------------------------------
+
+
+def jobs_visible_to(user: User | None) -> QuerySet[Job]:
+    """Jobs are club staff's work: members of the job's club (any role) and superusers see
+    them; everyone else, visitors of a public club included, gets a 404."""
+    if _is_superuser(user):
+        return Job.objects.all()
+    if user is None or not user.is_authenticated:
+        return Job.objects.none()
+    return Job.objects.filter(club__memberships__user_id=user.pk)
+
+
+def job_get_visible(*, user: User | None, job_id: str | uuid.UUID) -> Job:
+    try:
+        job_id = uuid.UUID(str(job_id))
+    except ValueError:
+        raise NotFoundError("No such job.") from None
+    job = jobs_visible_to(user).defer("payload", "output").filter(pk=job_id).first()
+    if job is None:
+        raise NotFoundError("No such job.")
+    return job
+
+
+def job_wait(*, job: Job, seconds: float) -> Job:
+    """Poll ``job`` until it finished or ``seconds`` passed; the job as it is then. Polled
+    (a row read every 50-500 ms), not notified: any database, any number of workers."""
+    deadline = time.monotonic() + seconds
+    delay = 0.05
+    while not job.is_finished:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        time.sleep(min(delay, remaining))
+        delay = min(delay * 2, 0.5)
+        job = Job.objects.defer("payload", "output").get(pk=job.pk)
+    return job
+
+
+def queue_oldest_queued_seconds() -> float | None:
+    """How long the oldest queued job has waited (None: nothing waits): the health
+    check's signal that no worker is taking jobs."""
+    oldest = Job.objects.filter(status=Job.Status.QUEUED).aggregate(oldest=Min("created"))["oldest"]
+    if oldest is None:
+        return None
+    return round(float((timezone.now() - oldest).total_seconds()), 1)

@@ -56,8 +56,31 @@ def env_database(name: str, *, default: str) -> dict[str, object]:
         raise ImproperlyConfigured(
             f"{name}={raw!r}: only sqlite:// and postgres:// URLs are supported."
         )
+    if engine == "django.db.backends.postgresql" and env_bool("DATABASE_POOL", default=False):
+        # psycopg's connection pool (Django's OPTIONS["pool"]): each process keeps up to
+        # DATABASE_POOL_MAX connections open and lends them to requests; replaces
+        # persistent connections, which Django refuses beside a pool.
+        config["CONN_MAX_AGE"] = 0
+        config["CONN_HEALTH_CHECKS"] = False
+        config["OPTIONS"] = {
+            **dict(config.get("OPTIONS") or {}),
+            "pool": {"min_size": 1, "max_size": int(env_float("DATABASE_POOL_MAX", 4))},
+        }
     if engine == "django.db.backends.sqlite3":
         # SQLite connections are cheap; persistent ones only keep file locks alive longer.
         config["CONN_MAX_AGE"] = 0
         config["CONN_HEALTH_CHECKS"] = False
+        # The site and its job worker write the same file: write-ahead logging lets pages
+        # read while a job writes, and a writer waits up to 20 s for the other one.
+        config["OPTIONS"] = {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL"}
     return dict(config)
+
+
+def env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number.") from None

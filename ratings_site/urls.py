@@ -1,11 +1,14 @@
-"""Root URLs: admin, the API (v1, schema, docs) and the public pages."""
+"""Root URLs: admin, the API (v1, schema, docs), the public pages and the health check."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from ratings_site.health import healthz
 
 urlpatterns = [
     # Periods, runs and rating changes moved to the players app (players migration 0007):
@@ -14,6 +17,9 @@ urlpatterns = [
         r"^admin/tournaments/(?P<model>ratingperiod|ratingrun|ratingchange)/(?P<rest>.*)$",
         RedirectView.as_view(url="/admin/players/%(model)s/%(rest)s", query_string=True),
     ),
+    # Browsers ask for /favicon.ico whatever the pages link; send them to the SVG icon.
+    path("favicon.ico", RedirectView.as_view(url=settings.STATIC_URL + "favicon.svg")),
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("ratings_site.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

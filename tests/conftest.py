@@ -2,15 +2,41 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from django.db import connection
+from django.test import override_settings
 from hypothesis import settings
+
+IMMEDIATE_TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+DATABASE_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 
 # No per-example deadline anywhere: on a shared or slow machine an example that takes longer
 # than Hypothesis's default 200 ms is not a failure. Tests still set their own
 # max_examples; they inherit this profile for everything they leave out.
 settings.register_profile("ratings", deadline=None)
 settings.load_profile("ratings")
+
+
+@pytest.fixture(autouse=True)
+def _jobs_run_at_once(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Most tests are about what a job does, not the queue: their jobs run inside the
+    request that starts them (the immediate backend), so an endpoint answers as it did
+    before it became a job. Tests of the queue ask for ``queued_jobs`` (or run real
+    workers) instead."""
+    if "queued_jobs" in request.fixturenames:
+        yield
+        return
+    with override_settings(TASKS=IMMEDIATE_TASKS, JOBS_HEARTBEAT_SECONDS=0):
+        yield
+
+
+@pytest.fixture
+def queued_jobs(settings: object) -> None:
+    """Jobs go onto the database queue and wait for a worker."""
+    settings.TASKS = DATABASE_TASKS  # type: ignore[attr-defined]
+    settings.JOBS_HEARTBEAT_SECONDS = 0  # type: ignore[attr-defined]
 
 
 @pytest.fixture

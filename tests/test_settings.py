@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
+from django.db import connection
 
 from ratings_site.env import env_bool, env_database, env_list
 
@@ -79,3 +82,39 @@ def test_production_settings_refuse_debug() -> None:
 def test_production_settings_load_with_a_real_key() -> None:
     result = _import_production({"SECRET_KEY": "k" * 20 + "abcdefghijklmnopqrstuvwxyz0123456789"})
     assert result.returncode == 0, result.stderr
+
+
+def test_database_pool_switches_on_psycopgs_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("X_DB", "postgres://u@db.example.org:5432/ratings")
+    plain = env_database("X_DB", default="sqlite:///x.db")
+    assert "pool" not in dict(plain.get("OPTIONS") or {})  # type: ignore[call-overload]
+    monkeypatch.setenv("DATABASE_POOL", "1")
+    monkeypatch.setenv("DATABASE_POOL_MAX", "8")
+    pooled = env_database("X_DB", default="sqlite:///x.db")
+    assert pooled["OPTIONS"] == {"pool": {"min_size": 1, "max_size": 8}}
+    assert pooled["CONN_MAX_AGE"] == 0  # Django refuses persistent connections with a pool
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_a_pooled_process_serves_from_the_pool() -> None:
+    """A real process with DATABASE_POOL=1 on PostgreSQL (the test database): its
+    connection comes from a pool."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: the pool is psycopg's, for PostgreSQL connections only")
+    s = connection.settings_dict
+    url = f"postgres://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+    code = (
+        "from django.db import connection; "
+        "from django.test import Client; "
+        "print(Client().get('/healthz').status_code, type(connection.pool).__name__)"
+    )
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=Path(__file__).resolve().parents[1],
+        env={**os.environ, "DATABASE_URL": url, "DATABASE_POOL": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.split()[-2:] == ["200", "ConnectionPool"], done.stdout + done.stderr

@@ -34,3 +34,11 @@ def test_schema_generates_without_warnings() -> None:
     from django.core.management import call_command
 
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", "/dev/null")
+
+
+@pytest.mark.django_db
+def test_favicon_is_served_and_linked(client: Client) -> None:
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302
+    assert response["Location"].endswith("/favicon.svg")
+    assert 'rel="icon"' in client.get("/calculator/").content.decode()

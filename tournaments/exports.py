@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Literal
 
@@ -41,7 +42,9 @@ from tournaments.interchange import (
     ParsedTournament,
     write_history_csv,
     write_list_csv,
+    write_list_history_csv,
     write_list_txt,
+    write_pgn,
     write_trf,
 )
 from tournaments.models import Game, Tournament, TournamentBye
@@ -93,6 +96,7 @@ def list_rows(
                 sex=player.sex,
                 fide_rating=getattr(player, f"fide_{rating_list.kind}", None),
                 fide_month=f"{player.fide_list_month:%Y-%m}" if player.fide_list_month else "",
+                rd=change.rd_after,
             )
         )
     return rows
@@ -119,25 +123,44 @@ def history_rows(*, player: Player) -> list[HistoryRow]:
         .select_related("period", "rating_list")
         .order_by("period__month", "rating_list__kind")
     )
-    return [
-        HistoryRow(
-            period=change.period.label,
-            list_kind=change.rating_list.kind,
-            rating_before=change.rating_before,
-            rating_after=change.rating_after,
-            change=change.change,
-            change_unrounded=None
-            if change.change_unrounded is None
-            else Fraction(change.change_unrounded),
-            games=change.games,
-            score=Fraction(change.score),
-            expected=Fraction(change.expected),
-            k=change.k_factor,
-            k_reason=change.k_reason,
-            note=_note(change),
-        )
-        for change in changes
-    ]
+    return [_history_row(change, change.rating_list.kind) for change in changes]
+
+
+def _history_row(change: RatingChange, kind: str) -> HistoryRow:
+    return HistoryRow(
+        period=change.period.label,
+        list_kind=kind,
+        rating_before=change.rating_before,
+        rating_after=change.rating_after,
+        change=change.change,
+        change_unrounded=None
+        if change.change_unrounded is None
+        else Fraction(change.change_unrounded),
+        games=change.games,
+        score=Fraction(change.score),
+        expected=Fraction(change.expected),
+        k=change.k_factor,
+        k_reason=change.k_reason,
+        note=_note(change),
+    )
+
+
+def list_history_csv(
+    *, rating_list: RatingList, progress: Callable[[int], None] | None = None
+) -> str:
+    """Every row every close of the list published (the current ones: what a replay
+    replaced is left out), by player, oldest period first."""
+    changes = (
+        RatingChange.objects.filter(rating_list=rating_list, current=True)
+        .select_related("period", "player")
+        .order_by("player__name", "player_id", "period__month")
+    )
+    rows = []
+    for change in changes.iterator(chunk_size=5000):
+        rows.append((change.player_id, change.player.name, _history_row(change, rating_list.kind)))
+        if progress is not None and len(rows) % 1000 == 0:
+            progress(1000)
+    return write_list_history_csv(rows)
 
 
 def _note(change: RatingChange) -> str:
@@ -296,3 +319,45 @@ def _numbered_players(
 def tournament_trf(*, tournament: Tournament) -> str:
     """The tournament as a TRF16 file (CR LF line ends)."""
     return write_trf(tournament_record(tournament=tournament))
+
+
+def tournament_pgn(*, tournament: Tournament) -> str:
+    """The tournament's games as PGN headers (``write_pgn``), in play order; players carry
+    their current rating on the tournament's list and their FIDE ID, as in the TRF. Unlike
+    the TRF, games without a round are written too (``Round "?"``). Two queries."""
+    games = list(
+        Game.objects.filter(tournament=tournament)
+        .select_related("white", "black")
+        .order_by("date", "round", "id")
+    )
+    players: dict[int, Player] = {}
+    for game in games:
+        players[game.white_id] = game.white
+        players[game.black_id] = game.black
+    numbered = _numbered_players(tournament, players)
+    record = ParsedTournament(
+        name=tournament.name,
+        city=tournament.city,
+        federation="",
+        start_date=tournament.start_date,
+        end_date=tournament.end_date,
+        rounds=tournament.rounds or 0,
+        round_dates=(),
+        players=tuple(numbered.values()),
+        games=tuple(
+            ParsedGame(
+                round=game.round,
+                date=game.date,
+                white=numbered[game.white_id].ref(),
+                black=numbered[game.black_id].ref(),
+                result=GameResult(game.result),
+                rated=game.rated,
+                note="",
+                line=0,
+            )
+            for game in games
+        ),
+        byes=(),
+        warnings=(),
+    )
+    return write_pgn(record)

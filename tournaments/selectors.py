@@ -17,6 +17,7 @@ def periods_with_counts(*, rating_list: RatingList) -> QuerySet[RatingPeriod]:
     """The list's periods, oldest first, each annotated with ``games_count``."""
     return (
         RatingPeriod.objects.filter(rating_list=rating_list)
+        .select_related("rating_list")
         .annotate(games_count=Count("games"))
         .order_by("month")
     )

@@ -31,4 +31,10 @@ urlpatterns = [
         views_exports.tournament_download,
         name="tournament-export-trf",
     ),
+    path(
+        CLUB + "tournaments/<int:id>/export.pgn",
+        views_exports.tournament_download,
+        {"format": "pgn"},
+        name="tournament-export-pgn",
+    ),
 ]

@@ -1,4 +1,4 @@
-"""Downloads: a published list (CSV, TXT), a player's history (CSV), a tournament (TRF).
+"""Downloads: a published list (CSV, TXT), a player's history (CSV), a tournament (TRF, PGN).
 
 Scoped like the public pages: the club comes through ``club_get_visible``, so a private
 club's files need a signed-in member and answer 404 to anyone else. The files are built by
@@ -13,13 +13,20 @@ from django.views.decorators.http import require_GET
 from players.errors import DomainError, NotFoundError
 from players.models import Club, Player
 from players.selectors import club_get_visible, rating_list_get
-from tournaments.exports import export_period, history_csv, list_export, tournament_trf
+from tournaments.exports import (
+    export_period,
+    history_csv,
+    list_export,
+    tournament_pgn,
+    tournament_trf,
+)
 from tournaments.models import Tournament
 
 _CONTENT_TYPES = {
     "csv": "text/csv; charset=utf-8",
     "txt": "text/plain; charset=utf-8",
     "trf": "text/plain; charset=utf-8",
+    "pgn": "application/x-chess-pgn; charset=utf-8",
 }
 
 
@@ -61,13 +68,19 @@ def player_history_download(request: HttpRequest, club: str, id: int) -> HttpRes
 
 
 @require_GET
-def tournament_download(request: HttpRequest, club: str, id: int) -> HttpResponse:
+def tournament_download(
+    request: HttpRequest, club: str, id: int, format: str = "trf"
+) -> HttpResponse:
+    """The tournament as TRF16 (``export.trf``) or PGN headers (``export.pgn``)."""
     the_club = _club(request, club)
     tournament = Tournament.objects.filter(club=the_club, pk=id).first()
     if tournament is None:
         raise Http404("No such tournament in this club.")
     try:
-        text = tournament_trf(tournament=tournament)
+        if format == "pgn":
+            text = tournament_pgn(tournament=tournament)
+        else:
+            text = tournament_trf(tournament=tournament)
     except DomainError as error:
         return HttpResponse(error.message, status=error.status, content_type="text/plain")
-    return _download(text, f"{the_club.slug}-tournament-{id}.trf", "trf")
+    return _download(text, f"{the_club.slug}-tournament-{id}.{format}", format)

@@ -3,7 +3,8 @@
 Modules: :mod:`.base` (scoping by membership role, ClubScopedAdmin and the service-backed
 saves every admin of both apps builds on), :mod:`.clubs` (clubs and members),
 :mod:`.players` (players with their ratings, history inlines and chart), :mod:`.lists`
-(rating lists, current ratings with the K override action, K history).
+(rating lists, current ratings with the K override action, K history), :mod:`.jobs`
+(jobs: the list, and each job's page, which refreshes itself until the job is done).
 
 Access
     The admin only lets in users with ``is_staff`` (Django's rule). A superuser sees and
@@ -37,9 +38,9 @@ from __future__ import annotations
 from django.contrib import admin
 
 # Importing the modules registers their ModelAdmins (Django's autodiscover imports this one).
-from players.admin import clubs, lists, players
+from players.admin import clubs, jobs, lists, players
 
-__all__ = ["clubs", "lists", "players"]
+__all__ = ["clubs", "jobs", "lists", "players"]
 
 admin.site.site_header = "Club ratings administration"
 admin.site.site_title = "Club ratings admin"

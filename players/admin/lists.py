@@ -29,22 +29,44 @@ from players.models import (
 )
 from players.services import LIST_DISPLAY, LIST_RULES
 
+# What an owner gives when adding a list: the system's preset sets the other rules, which
+# the list's page then changes like any list's.
+LIST_ADD_FIELDS = (
+    "club",
+    "slug",
+    "name",
+    "kind",
+    "system",
+    "glicko_tau",
+    "glicko_rd_start",
+    "glicko_rd_min",
+    "glicko_rd_max",
+)
+
 
 @admin.register(RatingList)
 class RatingListAdmin(ClubScopedAdmin):
-    list_display = ("club", "kind", "preset", *LIST_RULES)
-    list_filter = ("kind", "k_policy", "expected_method", CLUB_FILTER)
-    search_fields = ("club__name",)
+    list_display = ("club", "slug", "name", "kind", "system", "preset", *LIST_RULES)
+    list_filter = ("kind", "system", "k_policy", "expected_method", CLUB_FILTER)
+    search_fields = ("club__name", "slug", "name")
     list_select_related = ("club",)
-    readonly_fields = ("club", "kind", "preset")
-    fields = ("club", "kind", "preset", *LIST_RULES, *LIST_DISPLAY)
-    # Each club gets its three lists when it is created; they are never added or deleted.
-    add_role = None
+    # A club gets its three FIDE lists when it is created; its owner may add more (a
+    # Glicko-2 list, a club Elo list). Lists are never deleted: they carry history.
+    add_role = Role.OWNER
     change_role = Role.OWNER
     delete_role = None
+    field_map = {"tau": "glicko_tau", "rd_start": "glicko_rd_start"} | {
+        "rd_min": "glicko_rd_min",
+        "rd_max": "glicko_rd_max",
+    }
 
-    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-        return False
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is None:
+            return LIST_ADD_FIELDS
+        return ("club", "slug", "name", "kind", "system", "preset", *LIST_RULES, *LIST_DISPLAY)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return () if obj is None else ("club", "slug", "name", "kind", "system", "preset")
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -52,6 +74,17 @@ class RatingListAdmin(ClubScopedAdmin):
     def service_save(
         self, request: HttpRequest, obj: RatingList, form: Any, change: bool
     ) -> RatingList:
+        if not change:
+            data = form.cleaned_data
+            return services.rating_list_create(
+                club=data["club"],
+                by=request.user,
+                slug=data["slug"],
+                name=data.get("name") or "",
+                kind=data["kind"],
+                system=data["system"],
+                **{name: data[name] for name in LIST_ADD_FIELDS[5:]},
+            )
         rules = changed_values(form, (*LIST_RULES, *LIST_DISPLAY))
         if not rules:
             return obj

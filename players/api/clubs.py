@@ -28,6 +28,7 @@ from players.api.base import ClubScopedView, Pagination, StrictBooleanFilter
 from players.api.schema import ClubAutoSchema
 from players.errors import NotFoundError
 from players.models import (
+    FIDE_RULES_CHOICES,
     LIST_PRESETS,
     Club,
     ExpectedMethod,
@@ -39,11 +40,15 @@ from players.models import (
     Role,
 )
 from players.names import NameOrder
+from players.rating.systems import SYSTEMS
 from players.selectors import club_members, clubs_visible_to, rating_list_get, roles_by_club
 
 CLUB_PARAM = OpenApiParameter("club", str, OpenApiParameter.PATH, description="The club's slug.")
 LIST_PARAM = OpenApiParameter(
-    "list", str, OpenApiParameter.PATH, enum=ListKind.values, description="The list's kind."
+    "list",
+    str,
+    OpenApiParameter.PATH,
+    description="The list's slug (standard, rapid, blitz for a new club's lists).",
 )
 
 
@@ -260,7 +265,10 @@ NAME_ORDERS = [order.value for order in NameOrder]
 
 
 class RatingListOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    list = serializers.CharField(source="kind", help_text="standard, rapid or blitz.")
+    list = serializers.CharField(source="slug", help_text="The list's slug, in its URLs.")
+    name = serializers.CharField(source="label")
+    kind = serializers.ChoiceField(choices=ListKind.choices)
+    system = serializers.ChoiceField(choices=[(name, s.label) for name, s in SYSTEMS.items()])
     preset = serializers.CharField(
         help_text="The preset the rules were last set from; blank once changed by hand."
     )
@@ -281,14 +289,36 @@ class RatingListOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
         "(Aronsen, Viktor, as FIDE) or given_surname (Viktor Aronsen). TRF files always "
         "carry Surname, Given.",
     )
-
-
-class RatingListUpdateSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    preset = serializers.ChoiceField(
-        choices=list(LIST_PRESETS),
-        required=False,
-        help_text="Start from a preset; fields given beside it override the preset's values.",
+    fide_rules = serializers.ChoiceField(
+        choices=FIDE_RULES_CHOICES,
+        help_text="FIDE lists: by_date (the rules in force when each event started) or "
+        "one rule set always (its start, YYYY-MM; the latest is today's rules).",
     )
+    tau = serializers.FloatField(source="glicko_tau", help_text="Glicko-2: the system constant.")
+    rd_start = serializers.FloatField(source="glicko_rd_start", help_text="Glicko-2: new RD.")
+    rd_min = serializers.FloatField(source="glicko_rd_min", help_text="Glicko-2: 0 = no floor.")
+    rd_max = serializers.FloatField(source="glicko_rd_max", help_text="Glicko-2: RD's cap.")
+
+
+class GlickoSettingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """Glicko-2's settings, in the paper's words (stored on every list; read by Glicko-2
+    lists only)."""
+
+    tau = serializers.FloatField(
+        min_value=0.01, max_value=10, required=False, help_text="Default 0.5 (0.3-1.2 usual)."
+    )
+    rd_start = serializers.FloatField(min_value=1, max_value=1000, required=False)
+    rd_min = serializers.FloatField(min_value=0, max_value=1000, required=False)
+    rd_max = serializers.FloatField(min_value=1, max_value=1000, required=False)
+
+    def to_rules(self) -> dict[str, Any]:
+        data: dict[str, Any] = dict(self.validated_data)
+        return {services.GLICKO_SETTINGS.get(name, name): value for name, value in data.items()}
+
+
+class ListRulesSerializer(GlickoSettingsSerializer):
+    """A list's rules, each optional (the API's list create and update)."""
+
     expected_method = serializers.ChoiceField(choices=ExpectedMethod.choices, required=False)
     apply_400_rule = serializers.BooleanField(required=False)
     k_policy = serializers.ChoiceField(choices=KPolicy.choices, required=False)
@@ -300,21 +330,62 @@ class RatingListUpdateSerializer(serializers.Serializer):  # type: ignore[type-a
     )
     adjust_march_2024 = serializers.BooleanField(required=False)
     name_order = serializers.ChoiceField(choices=NAME_ORDERS, required=False)
+    fide_rules = serializers.ChoiceField(choices=FIDE_RULES_CHOICES, required=False)
+
+
+class RatingListUpdateSerializer(ListRulesSerializer):
+    preset = serializers.ChoiceField(
+        choices=list(LIST_PRESETS),
+        required=False,
+        help_text="Start from a preset; fields given beside it override the preset's values.",
+    )
+
+
+class RatingListCreateSerializer(ListRulesSerializer):
+    slug = serializers.SlugField(max_length=32, help_text="Names the list in its URLs.")
+    name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    kind = serializers.ChoiceField(choices=ListKind.choices)
+    system = serializers.ChoiceField(
+        choices=list(SYSTEMS), help_text="fide (the kind's FIDE preset), elo (Club Elo), glicko2."
+    )
 
 
 @extend_schema(tags=["lists"], parameters=[CLUB_PARAM])
 class RatingListListView(ClubScopedView):
     serializer_class = RatingListOutSerializer
     ordering_fields = ["kind"]
+    roles = {"POST": Role.OWNER}
 
     def get_queryset(self) -> QuerySet[RatingList]:
         if self.is_schema_view:
             return RatingList.objects.none()
-        return RatingList.objects.filter(club=self.club).order_by("kind")
+        return RatingList.objects.filter(club=self.club).order_by("kind", "slug")
 
     @extend_schema(operation_id="lists_list", responses=RatingListOutSerializer(many=True))
     def get(self, request: Request, club: str) -> Response:
         return self.paginated(RatingListOutSerializer)
+
+    @extend_schema(
+        operation_id="lists_create",
+        description="Add a list to the club (owner): a kind, a rating system and its "
+        "settings (Glicko-2: tau, rd_start, rd_min, rd_max; FIDE and Elo: the list rules).",
+        request=RatingListCreateSerializer,
+        responses={201: RatingListOutSerializer},
+    )
+    def post(self, request: Request, club: str) -> Response:
+        data = RatingListCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        rules = data.to_rules()
+        created = services.rating_list_create(
+            club=self.club,
+            by=request.user,
+            slug=rules.pop("slug"),
+            kind=rules.pop("kind"),
+            system=rules.pop("system"),
+            name=rules.pop("name"),
+            **rules,
+        )
+        return Response(RatingListOutSerializer(created).data, status=status.HTTP_201_CREATED)
 
 
 @extend_schema(tags=["lists"], parameters=[CLUB_PARAM, LIST_PARAM])
@@ -338,6 +409,6 @@ class RatingListDetailView(ClubScopedView):
         data = RatingListUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         updated = services.rating_list_update(
-            rating_list=rating_list, by=request.user, **data.validated_data
+            rating_list=rating_list, by=request.user, **data.to_rules()
         )
         return Response(RatingListOutSerializer(updated).data)

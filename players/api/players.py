@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from players import services
 from players.api.base import ClubScopedView, StrictBooleanFilter
 from players.api.clubs import CLUB_PARAM
-from players.errors import NotFoundError
+from players.errors import NotFoundError, invalid_field
 from players.models import (
     KChangeReason,
     KFactorChange,
@@ -49,9 +49,8 @@ LIST_QUERY_PARAM = OpenApiParameter(
     "list",
     str,
     OpenApiParameter.QUERY,
-    enum=ListKind.values,
     default=ListKind.STANDARD.value,
-    description="The list (default: standard).",
+    description="The list's slug (default: standard).",
 )
 
 
@@ -59,8 +58,10 @@ LIST_QUERY_PARAM = OpenApiParameter(
 
 
 class PlayerRatingOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    list = serializers.CharField(source="rating_list.kind")
+    list = serializers.CharField(source="rating_list.slug")
     rating = serializers.IntegerField(allow_null=True, help_text="null: unrated.")
+    rd = serializers.FloatField(allow_null=True, help_text="Glicko-2 lists: RD (else null).")
+    volatility = serializers.FloatField(allow_null=True, help_text="Glicko-2 lists (else null).")
     rated_games = serializers.IntegerField()
     reached_2400 = serializers.BooleanField()
     k_factor = serializers.IntegerField(allow_null=True, help_text="K for the next period.")
@@ -102,12 +103,18 @@ class PlayerOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class RatingInSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    list = serializers.ChoiceField(choices=ListKind.choices)
+    list = serializers.SlugField(max_length=32, help_text="The list's slug.")
     rating = serializers.IntegerField(
         min_value=0, max_value=4000, allow_null=True, help_text="null: unrated."
     )
     rated_games = serializers.IntegerField(min_value=0, max_value=100_000, default=0)
     reached_2400 = serializers.BooleanField(default=False)
+    rd = serializers.FloatField(
+        min_value=0, required=False, help_text="Glicko-2 lists: RD (default: the list's rd_start)."
+    )
+    volatility = serializers.FloatField(
+        min_value=0, max_value=1, required=False, help_text="Glicko-2 lists (default 0.06)."
+    )
 
 
 class PlayerFieldsSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -156,6 +163,10 @@ class HistoryOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
         source="expected", max_digits=12, decimal_places=4, coerce_to_string=False
     )
     event = serializers.ChoiceField(choices=RatingChange.Event.choices)
+    rd_before = serializers.FloatField(allow_null=True, help_text="Glicko-2 lists (else null).")
+    rd_after = serializers.FloatField(allow_null=True)
+    volatility_before = serializers.FloatField(allow_null=True)
+    volatility_after = serializers.FloatField(allow_null=True)
 
 
 class KHistoryOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -168,7 +179,7 @@ class KHistoryOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class KOverrideInSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    list = serializers.ChoiceField(choices=ListKind.choices)
+    list = serializers.SlugField(max_length=32)
     k = serializers.IntegerField(
         min_value=1, max_value=100, allow_null=True, help_text="null lifts the override."
     )
@@ -178,20 +189,29 @@ class KOverrideInSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class ListQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
-    list = serializers.ChoiceField(choices=ListKind.choices, default=ListKind.STANDARD.value)
+    list = serializers.SlugField(max_length=32, default=ListKind.STANDARD.value)
 
 
 # -- filters -------------------------------------------------------------------------------
+
+
+def _club_lists(request: Any) -> QuerySet[RatingList]:
+    """The lists of the URL's club: ``?list=`` names one of them, else a 400."""
+    if request is None:
+        return RatingList.objects.none()
+    club = request.parser_context["kwargs"].get("club")
+    return RatingList.objects.filter(club__slug=club)
 
 
 class PlayerFilter(django_filters.FilterSet):  # type: ignore[misc]
     name = django_filters.CharFilter(
         field_name="name", lookup_expr="icontains", label="Part of the name."
     )
-    list = django_filters.ChoiceFilter(
-        choices=ListKind.choices,
+    list = django_filters.ModelChoiceFilter(
+        queryset=_club_lists,
+        to_field_name="slug",
         method="filter_noop",
-        label="The list that rated/unrated refer to (default: any list).",
+        label="The slug of the list that rated/unrated refer to (default: any list).",
     )
     rated = StrictBooleanFilter(
         method="filter_rated",
@@ -211,9 +231,9 @@ class PlayerFilter(django_filters.FilterSet):  # type: ignore[misc]
 
     def _rated_on(self) -> Exists:
         rated = PlayerRating.objects.filter(player=OuterRef("pk"), rating__isnull=False)
-        kind = self.form.cleaned_data.get("list")
-        if kind:
-            rated = rated.filter(rating_list__kind=kind)
+        chosen = self.form.cleaned_data.get("list")
+        if chosen is not None:
+            rated = rated.filter(rating_list=chosen)
         return Exists(rated)
 
     def filter_rated(
@@ -251,10 +271,13 @@ class PlayerObjectMixin(ClubScopedView):
         """``selector``'s rows for the player of the URL on the list of ``?list=``."""
         query = ListQuerySerializer(data=self.request.query_params)
         query.is_valid(raise_exception=True)
-        return selector(
-            player=self.player(self.kwargs["id"]),
-            rating_list=self.rating_list(query.validated_data["list"]),
-        )
+        slug = query.validated_data["list"]
+        # A query parameter, not a path: an unknown list is bad input (400), as before
+        # lists had slugs.
+        rating_list = RatingList.objects.filter(club=self.club, slug=slug).first()
+        if rating_list is None:
+            raise invalid_field("list", f"{self.club.name} has no list {slug!r}.")
+        return selector(player=self.player(self.kwargs["id"]), rating_list=rating_list)
 
 
 @extend_schema(tags=["players"], parameters=[CLUB_PARAM])
@@ -374,7 +397,7 @@ class PlayerKOverrideView(PlayerObjectMixin):
             player_ratings_for_list(rating_list=rating_list).filter(player=player).first()
         )
         if player_rating is None:
-            raise NotFoundError(f"{player.name} is not on the {rating_list.kind} list.")
+            raise NotFoundError(f"{player.name} is not on the {rating_list.slug} list.")
         updated = services.k_override_set(
             player_rating=player_rating,
             k=data.validated_data["k"],

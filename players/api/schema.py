@@ -113,7 +113,10 @@ class CalculatorResultFieldExtension(OpenApiSerializerFieldExtension):  # type: 
 
 # Operations whose views are not ClubAutoSchema views (the calculator belongs to another
 # part of the project) but answer these errors too.
-OPERATION_ERRORS: dict[str, tuple[int, ...]] = {"calculate": (400, 429)}
+OPERATION_ERRORS: dict[str, tuple[int, ...]] = {
+    "calculate": (400, 429),
+    "calculate_glicko2": (400, 429),
+}
 
 
 def document_other_errors(

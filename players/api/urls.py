@@ -1,4 +1,4 @@
-"""The players app's API routes (under /api/v1/): auth, clubs, members, lists, players."""
+"""The players app's API routes (under /api/v1/): auth, clubs, members, lists, players, jobs."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from django.urls import path
 from players.api import schema  # noqa: F401  (registers the schema extensions)
 from players.api.auth import TokenLogoutView, TokenView
 from players.api.calculator import CalculateView
+from players.api.calculator_glicko2 import Glicko2CalculateView
 from players.api.clubs import (
     ClubDetailView,
     ClubListView,
@@ -16,6 +17,7 @@ from players.api.clubs import (
     RatingListListView,
 )
 from players.api.duplicates import PlayerDuplicatesView
+from players.api.jobs import JobDownloadView, JobView
 from players.api.players import (
     PlayerDetailView,
     PlayerHistoryView,
@@ -29,8 +31,11 @@ PLAYER = CLUB + "players/<int:id>/"
 
 urlpatterns = [
     path("calculate/", CalculateView.as_view(), name="calculate"),
+    path("calculate/glicko2/", Glicko2CalculateView.as_view(), name="calculate-glicko2"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     path("auth/logout/", TokenLogoutView.as_view(), name="auth-logout"),
+    path("jobs/<str:id>/", JobView.as_view(), name="job"),
+    path("jobs/<str:id>/download/", JobDownloadView.as_view(), name="job-download"),
     path("clubs/", ClubListView.as_view(), name="clubs"),
     path(CLUB, ClubDetailView.as_view(), name="club"),
     path(CLUB + "members/", MemberListView.as_view(), name="members"),

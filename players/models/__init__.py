@@ -1,5 +1,5 @@
 """Clubs, members and roles, players, their rating lists and everything recorded about
-them: current ratings, K history, monthly periods, published rating changes and runs.
+them: current ratings, K history, monthly periods, published rating changes and runs, and the jobs that do long work.
 
 Only services write these rows (players/services/, tournaments/services/). Invariants the
 rules depend on are also database constraints, so a bug elsewhere cannot store a rating of
@@ -24,9 +24,13 @@ from players.models.common import (
     k_range_check,
     rating_range_check,
 )
+from players.models.jobs import Job
 from players.models.lists import (
     FIDE_PRESET_FOR_KIND,
+    FIDE_RULES_CHOICES,
+    GLICKO2,
     LIST_PRESETS,
+    SYSTEM_PRESETS,
     KFactorChange,
     PlayerRating,
     RatingList,
@@ -46,15 +50,19 @@ from players.rating.months import add_months, month_label, month_start
 __all__ = [
     "EARLIEST_DATE",
     "FIDE_PRESET_FOR_KIND",
+    "FIDE_RULES_CHOICES",
+    "GLICKO2",
     "INACTIVE_AFTER_MONTHS",
     "K_MAX",
     "K_MIN",
     "LIST_PRESETS",
     "RATING_MAX",
     "RATING_MIN",
+    "SYSTEM_PRESETS",
     "Club",
     "ExpectedMethod",
     "FirstRatingPolicy",
+    "Job",
     "KChangeReason",
     "KFactorChange",
     "KPolicy",

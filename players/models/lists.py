@@ -6,7 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 
 from players import rating as engine
 from players.models.clubs import Club, Player
@@ -22,6 +22,8 @@ from players.models.common import (
 )
 from players.names import NameOrder
 from players.rating.classes import FIDE_FLOOR
+from players.rating.fide_rules import BY_DATE, RULE_SETS
+from players.rating.glicko2 import DEFAULT_RD, DEFAULT_TAU, Glicko2Settings
 from players.rating.period import ListSettings
 from players.rating.systems import SYSTEMS
 
@@ -57,6 +59,18 @@ LIST_PRESETS: dict[str, dict[str, Any]] = {
         "adjust_march_2024": False,
     },
 }
+GLICKO2 = "glicko2"
+FIDE_RULES_CHOICES = [(BY_DATE, "By date (the rules in force when each event started)")] + [
+    (rule_set.name, f"Always the rules of {rule_set.name}") for rule_set in RULE_SETS
+]
+LIST_PRESETS["Glicko-2"] = {
+    **LIST_PRESETS["Club Elo"],
+    # The Elo fields stay valid for the database's checks; Glicko-2 reads none of them.
+    "system": "glicko2",
+    "starting_rating": 1500,
+}
+# The preset a list created for a system starts from (the kind's FIDE preset for "fide").
+SYSTEM_PRESETS: dict[str, str] = {"elo": "Club Elo", "glicko2": "Glicko-2"}
 FIDE_PRESET_FOR_KIND: dict[str, str] = {
     ListKind.STANDARD: "FIDE standard",
     ListKind.RAPID: "FIDE rapid",
@@ -68,6 +82,10 @@ class RatingList(models.Model):
     """A club's standard, rapid or blitz list and the rules it is computed with."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rating_lists")
+    # The list's name in URLs and the API; a new club's three FIDE lists are named by their
+    # kind ("standard", "rapid", "blitz"), a list a club adds by its owner.
+    slug = models.SlugField("slug", max_length=32)
+    name = models.CharField("name", max_length=100, blank=True)
     kind = models.CharField("kind", max_length=16, choices=ListKind.choices)
     preset = models.CharField(
         "preset",
@@ -114,12 +132,44 @@ class RatingList(models.Model):
         "0.4 x (2000 - R), as FIDE did once. Matters only to a history that crosses it.",
     )
 
+    # FIDE lists: the rules in force when each tournament started, or one rule set always.
+    fide_rules = models.CharField(
+        "FIDE rules",
+        max_length=16,
+        choices=FIDE_RULES_CHOICES,
+        default=BY_DATE,
+        help_text="FIDE lists: the rules in force when each tournament (and each month) "
+        "started, or always one rule set (the latest: today's rules).",
+    )
+    # Glicko-2 lists (system "glicko2"): the system constant and the RD bounds.
+    glicko_tau = models.FloatField(
+        "Glicko-2 tau", default=DEFAULT_TAU, help_text="How fast volatility moves (0.3-1.2)."
+    )
+    glicko_rd_start = models.FloatField(
+        "Glicko-2 starting RD", default=DEFAULT_RD, help_text="A new player's RD."
+    )
+    glicko_rd_min = models.FloatField(
+        "Glicko-2 lowest RD", default=0, help_text="0: no floor (the paper sets none)."
+    )
+    glicko_rd_max = models.FloatField(
+        "Glicko-2 highest RD", default=DEFAULT_RD, help_text="RD never grows beyond it."
+    )
+
     class Meta:
-        ordering = ["club", "kind"]
+        ordering = ["club", "kind", "slug"]
         verbose_name = "rating list"
         verbose_name_plural = "rating lists"
         constraints = [
-            models.UniqueConstraint(fields=["club", "kind"], name="ratinglist_one_per_kind"),
+            models.UniqueConstraint(fields=["club", "slug"], name="ratinglist_slug_unique"),
+            models.CheckConstraint(
+                condition=Q(glicko_tau__gt=0)
+                & Q(glicko_rd_min__gte=0)
+                & Q(glicko_rd_min__lte=F("glicko_rd_start"))
+                & Q(glicko_rd_start__lte=F("glicko_rd_max")),
+                name="ratinglist_glicko_settings_valid",
+                violation_error_message="Glicko-2: tau must be above 0, and 0 <= lowest RD "
+                "<= starting RD <= highest RD.",
+            ),
             models.CheckConstraint(
                 condition=Q(kind__in=ListKind.values), name="ratinglist_kind_valid"
             ),
@@ -146,7 +196,11 @@ class RatingList(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.club} {self.get_kind_display().lower()}"
+        return f"{self.club} {self.label.lower() if self.name else self.get_kind_display().lower()}"
+
+    @property
+    def label(self) -> str:
+        return self.name or self.get_kind_display()
 
     def rules(self) -> engine.RatingRules:
         """The engine's rules for games on this list."""
@@ -162,6 +216,18 @@ class RatingList(models.Model):
             fixed_k=self.fixed_k if self.k_policy == KPolicy.FIXED else None,
             floor=self.floor,
             adjust_march_2024=self.adjust_march_2024,
+            glicko=self.glicko_settings(),
+            fide_rules=self.fide_rules if self.system == "fide" else None,
+        )
+
+    def glicko_settings(self) -> Glicko2Settings | None:
+        if self.system != GLICKO2:
+            return None
+        return Glicko2Settings(
+            tau=self.glicko_tau,
+            rd_start=self.glicko_rd_start,
+            rd_min=self.glicko_rd_min,
+            rd_max=self.glicko_rd_max,
         )
 
 
@@ -205,6 +271,11 @@ class PlayerRating(models.Model):
     # Where the entered rating came from when not typed in (e.g. "FIDE standard list of
     # 2026-11"): the reason the history starts there.
     entry_note = models.CharField("entry note", max_length=200, blank=True)
+    # Glicko-2 lists: the current RD and volatility, and the ones the club entered.
+    rd = models.FloatField("RD", null=True, blank=True)
+    volatility = models.FloatField("volatility", null=True, blank=True)
+    entry_rd = models.FloatField("entered RD", null=True, blank=True)
+    entry_volatility = models.FloatField("entered volatility", null=True, blank=True)
     updated = models.DateTimeField("updated", auto_now=True)
 
     class Meta:

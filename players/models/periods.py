@@ -203,6 +203,12 @@ class RatingChange(models.Model):
     # who has played none here yet, their first month on the list (an entered rating is
     # active when entered). Carried forward by every close, like the state above.
     last_active_month = models.DateField("last active month", null=True, blank=True)
+    # Glicko-2 lists: RD and volatility before and after the period, as published (null on
+    # the Elo family's lists).
+    rd_before = models.FloatField("RD before", null=True, blank=True)
+    rd_after = models.FloatField("RD after", null=True, blank=True)
+    volatility_before = models.FloatField("volatility before", null=True, blank=True)
+    volatility_after = models.FloatField("volatility after", null=True, blank=True)
 
     class Meta:
         ordering = ["period", "-rating_after", "player"]
@@ -233,7 +239,12 @@ class RatingChange(models.Model):
             ),
         ]
         indexes = [
-            models.Index(fields=["period", "current"], name="ratingchange_period_cur_idx"),
+            # Leads with (period, current) for the close's reads; rating_after makes a
+            # published list's ranks and order an index scan (the list page of a
+            # 200,000-player list, a player's best rank).
+            models.Index(
+                fields=["period", "current", "rating_after"], name="ratingchange_rank_idx"
+            ),
             models.Index(
                 fields=["player", "rating_list", "current"], name="ratingchange_player_idx"
             ),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from players.rating.adjustment import ADJUSTED_LIST, march_2024_adjustment
 from players.rating.change import period_change
-from players.rating.classes import apply_floor, rating_class
+from players.rating.classes import RatingClass, apply_floor, rating_band, rating_class
 from players.rating.differences import GameScore, counted_difference, not_rated_reason, score_game
 from players.rating.expected import (
     expected_from_formula,
@@ -66,6 +66,7 @@ __all__ = [
     "PeriodChange",
     "PeriodSums",
     "PlayerState",
+    "RatingClass",
     "RatingRules",
     "apply_floor",
     "cap_k",
@@ -86,6 +87,7 @@ __all__ = [
     "performance_fide",
     "performance_linear",
     "period_change",
+    "rating_band",
     "rating_class",
     "round_half_away",
     "round_ratio_half_away",

@@ -75,12 +75,12 @@ def table_period_sums(
     counted = difference
     if rules.apply_400_rule:
         capped = np.clip(difference, -CAP, CAP)
-        if rules.list_kind is ListKind.STANDARD:
+        if rules.list_kind is ListKind.STANDARD and rules.exception_2650:
             counted = np.where(own < STANDARD_UNCAPPED_FROM, capped, difference)
         else:
             counted = capped
     rated = played
-    if rules.list_kind is not ListKind.STANDARD:
+    if rules.list_kind is not ListKind.STANDARD and rules.fast_gap:
         far = (difference >= FAST_UNRATED_GAP) | (difference <= -FAST_UNRATED_GAP)
         strong = (own > FAST_UNRATED_ABOVE) | (opponent > FAST_UNRATED_ABOVE)
         rated = rated & ~(far & strong)

@@ -75,7 +75,7 @@ def period_change(
             expected_values.append(expected)
     count += len(expected_values)
 
-    k_used = cap_k(k, count)
+    k_used = cap_k(k, count) if rules.cap_700 else k
     if table:
         total_expected, change_unrounded, change = _table_totals(
             k_used, score_halves, expected_hundredths + int(sum(expected_values))

@@ -68,7 +68,7 @@ def score_game(
     difference = own - opponent
     counted = difference
     fast = rules.list_kind is not _STANDARD
-    if rules.apply_400_rule and (fast or own < STANDARD_UNCAPPED_FROM):
+    if rules.apply_400_rule and (fast or own < STANDARD_UNCAPPED_FROM or not rules.exception_2650):
         if counted > CAP:
             counted = CAP
         elif counted < -CAP:
@@ -79,6 +79,7 @@ def score_game(
         fast
         and (difference >= FAST_UNRATED_GAP or difference <= -FAST_UNRATED_GAP)
         and (own > FAST_UNRATED_ABOVE or opponent > FAST_UNRATED_ABOVE)
+        and rules.fast_gap
     ):
         return (difference, counted, None, 0, NOTE_FAST_GAP)
     # Scores are whole halves; halves keep the period's sums in integers.

@@ -84,3 +84,58 @@ def first_rating(
         dp=dp,
         note="; ".join(notes),
     )
+
+
+# FIDE 2014-2024 (rules by date, fide_rules): above 50%, 20 points per half point.
+POINTS_PER_HALF_ABOVE_50 = 20
+FLOOR_2014 = 1000
+
+
+def first_rating_2014(
+    events: Sequence[Sequence[GameInput]], *, minimum: int = FLOOR_2014, min_games: int = 5
+) -> FirstRating:
+    """FIDE's first rating from July 2014 to February 2024 (fide_rules, 2014-07 to 2024-03).
+
+    As ``first_rating``, but: Ra is the average of the rated opponents alone (no
+    hypothetical 1800 pair); at 50% Ru = Ra; above 50%, Ra + 20 for each half point above
+    50%; below 50%, Ra + dp(p) (table 8.1.1, p rounded to whole percent); rounded (.5 away
+    from zero); no 2200 cap; published only at ``minimum`` (the floor, 1000) or above.
+    """
+    notes: list[str] = []
+    counted_events = [first_rating_games(event) for event in events]
+    if (
+        counted_events
+        and counted_events[0]
+        and sum((score for _, score in counted_events[0]), LOSS) == 0
+    ):
+        counted_events = counted_events[1:]
+        notes.append("first event disregarded: zero points")
+    games = [game for event in counted_events for game in event]
+    count = len(games)
+    points = sum((score for _, score in games), LOSS)
+    average = Fraction(sum(opponent for opponent, _ in games), count) if count else Fraction(0)
+    percentage = points / count if count else Fraction(0)
+    # Half points above 50%: 2 x (points - n/2), whole since scores are halves.
+    halves_above = 2 * points - count
+    dp = 0
+    if halves_above > 0:
+        dp = POINTS_PER_HALF_ABOVE_50 * int(halves_above)
+    elif halves_above < 0:
+        dp = dp_from_percentage(percentage)
+    rating: int | None = None
+    if count < min_games:
+        notes.append(f"{count} games against rated opponents; a first rating needs {min_games}")
+    else:
+        rating = round_half_away(average + dp)
+        if rating < minimum:
+            notes.append(f"{rating} is below the minimum of {minimum}: not published")
+            rating = None
+    return FirstRating(
+        rating=rating,
+        games_counted=count,
+        score=points,
+        average=average,
+        percentage=percentage,
+        dp=dp,
+        note="; ".join(notes),
+    )

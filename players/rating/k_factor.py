@@ -16,17 +16,18 @@ FIXED_K_MIN = 1
 FIXED_K_MAX = 100
 
 
-def junior_age(birth_year: int | None, *, period_year: int) -> bool:
-    """FIDE 8.3.3: of junior age until the end of the year of the 18th birthday."""
-    return birth_year is not None and period_year - birth_year <= JUNIOR_MAX_AGE
+def junior_age(birth_year: int | None, *, period_year: int, max_age: int = JUNIOR_MAX_AGE) -> bool:
+    """FIDE 8.3.3: of junior age until the end of the year of the 18th birthday
+    (``max_age``: an earlier rule's limit, ``fide_rules``)."""
+    return birth_year is not None and period_year - birth_year <= max_age
 
 
-def is_junior(state: PlayerState, *, period_year: int) -> bool:
+def is_junior(state: PlayerState, *, period_year: int, max_age: int = JUNIOR_MAX_AGE) -> bool:
     """FIDE 8.3.3: junior K applies until the end of the year of the 18th birthday, under 2300.
 
     An unrated junior counts as under 2300.
     """
-    if not junior_age(state.birth_year, period_year=period_year):
+    if not junior_age(state.birth_year, period_year=period_year, max_age=max_age):
         return False
     return state.rating is None or state.rating < JUNIOR_BELOW
 
@@ -65,6 +66,7 @@ def k_factor_for(
     period_year: int,
     list_kind: ListKind,
     standard_rating: int | None = None,
+    junior_max_age: int = JUNIOR_MAX_AGE,
 ) -> KFactor:
     """FIDE 8.3.3: K for a whole period from the player's state at its start.
 
@@ -79,7 +81,7 @@ def k_factor_for(
     state = counted_state(state, list_kind=list_kind, standard_rating=standard_rating)
     if state.reached_2400:
         return KFactor(K_ELITE, KReason.REACHED_2400)
-    if is_junior(state, period_year=period_year):
+    if is_junior(state, period_year=period_year, max_age=junior_max_age):
         return KFactor(K_NEW, KReason.JUNIOR)
     if state.rating is None or state.rated_games < NEW_PLAYER_GAMES:
         return KFactor(K_NEW, KReason.NEW_PLAYER)
@@ -164,6 +166,7 @@ def list_k(
     period_year: int,
     list_kind: ListKind,
     standard_rating: int | None = None,
+    junior_max_age: int = JUNIOR_MAX_AGE,
 ) -> KFactor:
     """The K a player has for a period on a list: the officer's override, else the list's
     one K (``list_fixed_k``, a club's own Elo list), else FIDE 8.3.3 from the player's state
@@ -173,5 +176,9 @@ def list_k(
     if list_fixed_k is not None:
         return fixed_k(list_fixed_k)
     return k_factor_for(
-        state, period_year=period_year, list_kind=list_kind, standard_rating=standard_rating
+        state,
+        period_year=period_year,
+        list_kind=list_kind,
+        standard_rating=standard_rating,
+        junior_max_age=junior_max_age,
     )

@@ -12,11 +12,13 @@ from __future__ import annotations
 import datetime
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from players.rating.fide_rules import FideRuleSet, rule_set_for
+from players.rating.glicko2 import Glicko2Settings
 from players.rating.months import add_months, month_label
 from players.rating.types import (
     ExpectedMethod,
@@ -27,6 +29,8 @@ from players.rating.types import (
     RatingRules,
 )
 
+# FIDE rapid and blitz before October 2022: one K for everyone (fide_rules).
+FAST_K_BEFORE_2022 = 20
 # FIDE 8.2: games toward a first rating may be pooled over at most 26 months.
 POOL_MONTHS = 26
 
@@ -65,10 +69,51 @@ class ListSettings:
     fixed_k: int | None
     floor: int | None
     adjust_march_2024: bool
+    # Glicko-2 lists: tau and the RD bounds (None on the Elo family's lists).
+    glicko: Glicko2Settings | None = None
+    # FIDE lists: FIDE's rules by date (fide_rules.BY_DATE) or one rule set's name; None
+    # on other lists (their own rules, today's FIDE rules where they use FIDE's).
+    fide_rules: str | None = None
+    # The rule set of one month (``for_month``), which the plan uses.
+    rule_set: FideRuleSet | None = None
 
     def rules(self) -> RatingRules:
+        dated = self.rule_set
+        if dated is None:
+            return RatingRules(
+                list_kind=self.kind, method=self.method, apply_400_rule=self.apply_400_rule
+            )
         return RatingRules(
-            list_kind=self.kind, method=self.method, apply_400_rule=self.apply_400_rule
+            list_kind=self.kind,
+            method=self.method,
+            apply_400_rule=self.apply_400_rule,
+            exception_2650=dated.exception_2650,
+            fast_gap=dated.fast_gap,
+            cap_700=dated.cap_700,
+        )
+
+    def rules_name(self) -> str:
+        """The rules these settings rate under, as runs and pages name them: "FIDE
+        2024-03" (a month's FIDE rule set), "Glicko-2 (tau 0.5)", else the system."""
+        if self.rule_set is not None:
+            return f"FIDE {self.rule_set.name}"
+        if self.glicko is not None:
+            return f"Glicko-2 (tau {self.glicko.tau:g})"
+        return self.system
+
+    def for_month(self, day: datetime.date) -> ListSettings:
+        """The settings with the FIDE rule set in force on ``day`` (the list's choice):
+        its floor (on a list with a floor) and, on rapid and blitz before October 2022, one
+        K of 20 for everyone (on a list with FIDE's K)."""
+        if self.fide_rules is None:
+            return self
+        dated = rule_set_for(self.fide_rules, day)
+        fast_k = dated.fast_k_20 and self.kind is not ListKind.STANDARD
+        return replace(
+            self,
+            rule_set=dated,
+            floor=None if self.floor is None else dated.floor,
+            fixed_k=FAST_K_BEFORE_2022 if fast_k and self.fixed_k is None else self.fixed_k,
         )
 
 
@@ -85,6 +130,9 @@ class PlayerStart(NamedTuple):
     k_override_next: int | None = None
     # None: the player's first period on the list.
     last_active: datetime.date | None = None
+    # Glicko-2 lists: RD and volatility at the start (None elsewhere, or not yet set).
+    rd: float | None = None
+    volatility: float | None = None
 
 
 class PeriodGames(NamedTuple):
@@ -119,6 +167,15 @@ class PeriodInputs:
     standard_ratings: Mapping[int, int] = field(default_factory=dict)
 
 
+class Uncertainty(NamedTuple):
+    """A Glicko-2 player's RD and volatility before and after a period, as published."""
+
+    rd_before: float
+    rd_after: float
+    volatility_before: float
+    volatility_after: float
+
+
 class PlannedChange(NamedTuple):
     """What the close writes for one player: one RatingChange row, and the state the next
     period starts from."""
@@ -137,10 +194,13 @@ class PlannedChange(NamedTuple):
     rated_games_after: int
     reached_2400_after: bool
     pool_after: list[dict[str, Any]]
-    k_next: KFactor
+    # None: the system has no K (Glicko-2).
+    k_next: KFactor | None
     last_active_month: datetime.date | None
     # FIDE's one-off adjustment of 1 March 2024, already inside rating_after.
     adjustment: int = 0
+    # Glicko-2 lists: RD and volatility before and after (None on the Elo family's).
+    uncertainty: Uncertainty | None = None
 
     @property
     def changed(self) -> bool:
@@ -162,6 +222,9 @@ class PeriodPlan:
     games_count: int
     changes: tuple[PlannedChange, ...]
     k_changes: tuple[PlannedKChange, ...]
+    # The rules the period was rated under: a FIDE rule set's name ("2024-03"; the games
+    # of a tournament begun under another keep theirs), else the system's name.
+    rules: str = ""
 
     @property
     def period(self) -> str:

@@ -110,6 +110,12 @@ class RatingRules:
     list_kind: ListKind = ListKind.STANDARD
     method: ExpectedMethod = ExpectedMethod.FIDE_TABLE
     apply_400_rule: bool = True
+    # FIDE's rules by date (players.rating.fide_rules): the 2650 exception to the
+    # 400-point cap (from October 2025), the rapid/blitz 600/2600 rule (from December
+    # 2024) and the 700 rule (from July 2017). Today's rules by default.
+    exception_2650: bool = True
+    fast_gap: bool = True
+    cap_700: bool = True
 
 
 @dataclass(frozen=True, slots=True)

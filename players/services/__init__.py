@@ -6,17 +6,29 @@ transaction and raises players.errors domain errors (never DRF or admin errors).
 Modules: :mod:`.clubs` (clubs and members), :mod:`.lists` (a list's rules and its next
 month), :mod:`.players` (players and the ratings they bring, one by one or in bulk for the
 imports), :mod:`.k_factor` (``k_for``, the K a player has for a period, and the officer's
-override). Callers import the services from here.
+override), :mod:`.jobs` (job kinds, starting a job, running it in a worker, taking
+back what a dead worker left). Callers import the services from here.
 """
 
 from __future__ import annotations
 
 from players.services.clubs import club_create, club_update, membership_remove, membership_set
+from players.services.jobs import (
+    JOB_KINDS,
+    JobOutcome,
+    JobProgress,
+    job_kind,
+    job_run,
+    job_start,
+    jobs_reap,
+)
 from players.services.k_factor import k_for, k_override_set
 from players.services.lists import (
+    GLICKO_SETTINGS,
     LIST_DISPLAY,
     LIST_RULES,
     next_period_month,
+    rating_list_create,
     rating_list_update,
 )
 from players.services.players import (
@@ -28,11 +40,19 @@ from players.services.players import (
 )
 
 __all__ = [
+    "GLICKO_SETTINGS",
+    "JOB_KINDS",
     "LIST_DISPLAY",
     "LIST_RULES",
     "PLAYER_FIELDS",
+    "JobOutcome",
+    "JobProgress",
     "club_create",
     "club_update",
+    "job_kind",
+    "job_run",
+    "job_start",
+    "jobs_reap",
     "k_for",
     "k_override_set",
     "membership_remove",
@@ -42,5 +62,6 @@ __all__ = [
     "player_delete",
     "player_update",
     "players_add_bulk",
+    "rating_list_create",
     "rating_list_update",
 ]

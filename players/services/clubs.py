@@ -34,8 +34,8 @@ def club_create(*, name: str, slug: str, public: bool = False, by: User) -> Club
             raise invalid_field("slug", f"The slug {slug!r} is taken.") from None
         Membership.objects.create(user_id=by.pk, club=club, role=Role.OWNER)
         RatingList.objects.bulk_create(
-            RatingList(club=club, preset=preset, **LIST_PRESETS[preset])
-            for preset in FIDE_PRESET_FOR_KIND.values()
+            RatingList(club=club, slug=kind, preset=preset, **LIST_PRESETS[preset])
+            for kind, preset in FIDE_PRESET_FOR_KIND.items()
         )
     return club
 

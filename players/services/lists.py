@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from players.errors import invalid_field
 from players.models import (
+    FIDE_PRESET_FOR_KIND,
     K_MAX,
     K_MIN,
     LIST_PRESETS,
     RATING_MAX,
     RATING_MIN,
+    SYSTEM_PRESETS,
+    Club,
     KPolicy,
+    ListKind,
     RatingList,
     RatingPeriod,
     Role,
@@ -23,6 +28,7 @@ from players.models import (
     month_start,
 )
 from players.names import NameOrder
+from players.rating.systems import SYSTEMS
 from players.selectors import User, require_role
 
 # A list's rules, as rating_list_update accepts them (the admin's form shows the same).
@@ -35,9 +41,24 @@ LIST_RULES = (
     "first_rating_policy",
     "starting_rating",
     "adjust_march_2024",
+    "fide_rules",
+    "glicko_tau",
+    "glicko_rd_start",
+    "glicko_rd_min",
+    "glicko_rd_max",
 )
 # What a list shows rather than how it rates: changing it keeps the list's preset.
 LIST_DISPLAY = ("name_order",)
+# Glicko-2's settings as the API and the admin name them (the paper's words) -> the fields.
+GLICKO_SETTINGS: dict[str, str] = {
+    "tau": "glicko_tau",
+    "rd_start": "glicko_rd_start",
+    "rd_min": "glicko_rd_min",
+    "rd_max": "glicko_rd_max",
+}
+SLUG = re.compile(r"[a-z0-9][-a-z0-9_]{0,31}")
+# Highest RD a list may set: a player is no less sure than a coin toss long before this.
+RD_LIMIT = 1000.0
 
 
 def next_period_month(*, rating_list: RatingList) -> datetime.date:
@@ -53,6 +74,45 @@ def next_period_month(*, rating_list: RatingList) -> datetime.date:
     if latest is None:
         return month_start(timezone.now().date())
     return add_months(latest, 1)
+
+
+def rating_list_create(
+    *,
+    club: Club,
+    by: User,
+    slug: str,
+    kind: str,
+    system: str,
+    name: str = "",
+    **rules: Any,
+) -> RatingList:
+    """A further list of the club (owner only): its system's preset (FIDE's for its kind,
+    Club Elo, Glicko-2), then ``rules`` field by field (``LIST_RULES``)."""
+    require_role(by, club, Role.OWNER)
+    if not SLUG.fullmatch(slug):
+        raise invalid_field("slug", "Lower-case letters, digits, - and _ only (at most 32).")
+    if kind not in ListKind.values:
+        raise invalid_field("kind", f"Use one of {', '.join(ListKind.values)}.")
+    if system not in SYSTEMS:
+        raise invalid_field("system", f"Use one of {', '.join(SYSTEMS)}.")
+    unknown = set(rules) - set(LIST_RULES)
+    if unknown:
+        raise invalid_field(sorted(unknown)[0], "Not a list rule.")
+    preset = FIDE_PRESET_FOR_KIND[kind] if system == "fide" else SYSTEM_PRESETS[system]
+    values = {**LIST_PRESETS[preset], "kind": kind, **rules}
+    rating_list = RatingList(
+        club=club, slug=slug, name=name.strip(), preset="" if rules else preset, **values
+    )
+    _validate_list(rating_list)
+    with transaction.atomic(durable=True):
+        if RatingList.objects.filter(club=club, slug=slug).exists():
+            raise invalid_field("slug", f"The club has a list {slug!r} already.")
+        try:
+            with transaction.atomic():
+                rating_list.save()
+        except IntegrityError:
+            raise invalid_field("slug", f"The club has a list {slug!r} already.") from None
+    return rating_list
 
 
 def rating_list_update(
@@ -95,6 +155,19 @@ def _validate_list(rating_list: RatingList) -> None:
     if rating_list.first_rating_policy == "fixed" and rating_list.starting_rating is None:
         raise invalid_field(
             "starting_rating", "A fixed first-rating policy needs a starting rating."
+        )
+    if not rating_list.glicko_tau > 0:
+        raise invalid_field("tau", "tau must be above 0 (the paper suggests 0.3 to 1.2).")
+    rd_min, rd_start, rd_max = (
+        rating_list.glicko_rd_min,
+        rating_list.glicko_rd_start,
+        rating_list.glicko_rd_max,
+    )
+    if not 0 <= rd_min <= rd_start:
+        raise invalid_field("rd_min", "The lowest RD must be from 0 to the starting RD.")
+    if not rd_start <= rd_max <= RD_LIMIT:
+        raise invalid_field(
+            "rd_max", f"The highest RD must be from the starting RD to {RD_LIMIT:g}."
         )
     for field in ("floor", "starting_rating"):
         value = getattr(rating_list, field)

@@ -12,6 +12,7 @@ from players import rating as engine
 from players.bulk import insert_rows
 from players.errors import ConflictError, ValidationFailed, invalid_field
 from players.models import (
+    GLICKO2,
     RATING_MAX,
     RATING_MIN,
     Club,
@@ -26,6 +27,7 @@ from players.models import (
     Title,
 )
 from players.names import name_key
+from players.rating.glicko2 import DEFAULT_RATING as GLICKO_START
 from players.rating.k_factor import has_reached_2400
 from players.selectors import User, require_role
 from players.services.k_factor import k_for
@@ -105,7 +107,7 @@ def player_create(
         }
     )
     with transaction.atomic(durable=True):
-        lists = {rl.kind: rl for rl in RatingList.objects.filter(club=club)}
+        lists = {rl.slug: rl for rl in RatingList.objects.filter(club=club)}
         entries = _entries_by_kind(ratings, lists)
         if fide_id is not None and Player.objects.filter(club=club, fide_id=fide_id).exists():
             raise invalid_field("fide_id", "Another player of the club has this FIDE ID.")
@@ -121,9 +123,9 @@ def _entries_by_kind(
     for index, entry in enumerate(ratings):
         prefix = f"ratings[{index}]"
         raw_kind = entry.get("list")
-        kind = raw_kind.kind if isinstance(raw_kind, RatingList) else str(raw_kind)
+        kind = raw_kind.slug if isinstance(raw_kind, RatingList) else str(raw_kind)
         if kind not in lists:
-            raise invalid_field(f"{prefix}.list", f"Use one of {', '.join(ListKind.values)}.")
+            raise invalid_field(f"{prefix}.list", f"Use one of {', '.join(sorted(lists))}.")
         if kind in entries:
             raise invalid_field(f"{prefix}.list", "This list is given twice.")
         rating = entry.get("rating")
@@ -142,8 +144,31 @@ def _entries_by_kind(
             "rating": rating,
             "rated_games": games,
             "reached_2400": has_reached_2400(bool(entry.get("reached_2400", False)), rating),
+            **_uncertainty_entered(prefix, entry, lists[kind]),
         }
     return entries
+
+
+def _uncertainty_entered(
+    prefix: str, entry: Mapping[str, Any], rating_list: RatingList
+) -> dict[str, float]:
+    """A Glicko-2 list's RD and volatility as entered (defaults: the list's starting RD,
+    the paper's 0.06); other lists take neither."""
+    given = {key: entry[key] for key in ("rd", "volatility") if entry.get(key) is not None}
+    settings = rating_list.glicko_settings()
+    if settings is None:
+        if given:
+            raise invalid_field(f"{prefix}.{min(given)}", "Only a Glicko-2 list has it.")
+        return {}
+    values = {"rd": settings.rd_start, "volatility": settings.volatility_start, **given}
+    for key, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise invalid_field(f"{prefix}.{key}", "A number.")
+    if not 0 < values["rd"] <= settings.rd_max:
+        raise invalid_field(f"{prefix}.rd", f"Above 0, at most the list's {settings.rd_max:g}.")
+    if not 0 < values["volatility"] <= 1:
+        raise invalid_field(f"{prefix}.volatility", "Above 0, at most 1.")
+    return {key: float(value) for key, value in values.items()}
 
 
 def player_update(*, player: Player, by: User, **changes: Any) -> Player:
@@ -202,7 +227,7 @@ def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any
     """
     if not players:
         return []
-    lists = {rl.kind: rl for rl in RatingList.objects.filter(club=club)}
+    lists = {rl.slug: rl for rl in RatingList.objects.filter(club=club)}
     cleaned: list[tuple[dict[str, Any], dict[str, dict[str, Any]]]] = []
     seen_fide: set[int] = set()
     for index, item in enumerate(players):
@@ -258,6 +283,10 @@ _RATING_FIELDS = (
     "entry_rated_games",
     "entry_reached_2400",
     "entry_month",
+    "rd",
+    "volatility",
+    "entry_rd",
+    "entry_volatility",
 )
 _K_FIELDS = (
     "player",
@@ -296,10 +325,13 @@ def _ratings_create(
     for player, entries in new:
         standard = _entered_standard(entries)
         for rating_list, month, has_history in list_facts:
-            entry = entries.get(rating_list.kind, {})
+            entry = entries.get(rating_list.slug, {})
             rating = entry.get("rating")
             rated_games = entry.get("rated_games", 0)
             reached = entry.get("reached_2400", False)
+            if rating_list.system == GLICKO2:
+                rating_rows.append(_glicko_row(player, rating_list, entry, month, has_history))
+                continue
             state = engine.PlayerState(rating, rated_games, player.birth_year, reached)
             k = k_for(
                 rating_list=rating_list,
@@ -323,6 +355,10 @@ def _ratings_create(
                     rated_games,
                     reached,
                     month if has_history else None,
+                    None,
+                    None,
+                    None,
+                    None,
                 )
             )
             reason = engine.k_change_reason(None, k)
@@ -342,6 +378,29 @@ def _ratings_create(
                 )
     insert_rows(PlayerRating, _RATING_FIELDS, rating_rows)
     insert_rows(KFactorChange, _K_FIELDS, k_rows)
+
+
+def _glicko_row(
+    player: Player,
+    rating_list: RatingList,
+    entry: Mapping[str, Any],
+    month: datetime.date,
+    has_history: bool,
+) -> tuple[Any, ...]:
+    """A new player's row (``_RATING_FIELDS``) on a Glicko-2 list: no K; Glicko-2 rates
+    everyone, so no rating entered is the paper's new player (1500, the list's starting RD,
+    volatility 0.06: ``_uncertainty_entered`` filled those in)."""
+    rating = GLICKO_START if entry.get("rating") is None else entry["rating"]
+    games, reached = entry.get("rated_games", 0), entry.get("reached_2400", False)
+    settings = rating_list.glicko_settings()
+    assert settings is not None
+    rd = entry.get("rd", settings.rd_start)
+    volatility = entry.get("volatility", settings.volatility_start)
+    entry_month = month if has_history else None
+    return (
+        *(player.pk, rating_list.pk, rating, games, reached, None, ""),
+        *(rating, games, reached, entry_month, rd, volatility, rd, volatility),
+    )
 
 
 def _entered_standard(entries: Mapping[str, Mapping[str, Any]]) -> int | None:

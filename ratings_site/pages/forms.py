@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.http import QueryDict
 from django.utils import timezone
 
 from players.models import Title
 from players.rating import ExpectedMethod, ListKind, parse_result
+from players.rating.categories import AGE_CATEGORIES
 
 K_CHOICES = [
     ("40", "40 (new player or junior)"),
@@ -85,6 +87,24 @@ GameFormSet = forms.formset_factory(
 )
 
 
+def field_errors(form: forms.Form, games: forms.BaseFormSet[Any]) -> list[dict[str, str]]:
+    """Every field in error as ``{"id", "label", "message"}``: the result fragment lists
+    them (each a link to its field) and the page's script marks the same fields as the form
+    without JavaScript does. Errors not tied to a field have an empty ``id``."""
+    found: list[dict[str, str]] = []
+    rows = [(form, ""), *((g, f"Game {n}: ") for n, g in enumerate(games.forms, start=1))]
+    for each, prefix in rows:
+        for name, errors in each.errors.items():
+            if name == "__all__":
+                found += [{"id": "", "label": "", "message": str(e)} for e in errors]
+                continue
+            bound = each[name]
+            label = f"{prefix}{bound.label}"
+            found += [{"id": bound.auto_id, "label": label, "message": str(e)} for e in errors]
+    found += [{"id": "", "label": "", "message": str(e)} for e in games.non_form_errors()]
+    return found
+
+
 def calculation_data(form: CalculatorForm, games: forms.BaseFormSet[Any]) -> dict[str, Any]:
     """The page's valid input in the shape the API's serializer produces, so both interfaces
     run the very same calculation."""
@@ -121,8 +141,12 @@ def calculation_data(form: CalculatorForm, games: forms.BaseFormSet[Any]) -> dic
     }
 
 
+SORTS = ("rank", "name", "rating", "change", "games")
+
+
 class ListFilterForm(forms.Form):
-    """The rating list's search and filters (a GET form: the URL is shareable)."""
+    """The rating list's search, categories, "top N" and order (a GET form: the URL is
+    shareable; the column heads are links that set ``sort``)."""
 
     q = forms.CharField(label="Name", required=False, max_length=100, strip=True)
     title = forms.ChoiceField(
@@ -130,10 +154,104 @@ class ListFilterForm(forms.Form):
         required=False,
         choices=[("", "Any"), ("titled", "Any title"), *Title.choices],
     )
+    category = forms.ChoiceField(
+        label="Age",
+        required=False,
+        choices=[("", "Any age"), *((c.code, c.label) for c in AGE_CATEGORIES)],
+    )
+    women = forms.BooleanField(label="Girls and women", required=False)
+    federation = forms.RegexField(
+        label="Federation",
+        required=False,
+        regex=r"^[A-Za-z]{3}$",
+        max_length=3,
+        error_messages={"invalid": "A federation is three letters, such as NOR."},
+    )
     junior = forms.BooleanField(label="Juniors only", required=False)
     active = forms.BooleanField(label="Active players only", required=False)
+    top = forms.IntegerField(label="Top", required=False, min_value=1, max_value=1000)
+    sort = forms.ChoiceField(
+        required=False, choices=[(f"{d}{s}", s) for s in SORTS for d in ("", "-")]
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         self.fields["q"].widget.attrs.update({"type": "search", "placeholder": "Search a name"})
+        self.fields["federation"].widget.attrs.update(
+            {"size": "4", "autocapitalize": "characters", "placeholder": "NOR"}
+        )
+        self.fields["top"].widget.attrs.update({"placeholder": "all", "inputmode": "numeric"})
+
+    def clean_federation(self) -> str:
+        return str(self.cleaned_data.get("federation") or "").upper()
+
+
+LIST_FILTERS = ("q", "title", "junior", "active", "category", "women", "federation", "top", "sort")
+
+
+def sort_links(query: QueryDict, current: str) -> dict[str, dict[str, str]]:
+    """For each sortable column: the URL query that sorts by it (the other way round when
+    it is the current order; the page reset), and its ``aria-sort`` value."""
+    column = current.removeprefix("-") or "rank"
+    descending_now = current.startswith("-")
+    links: dict[str, dict[str, str]] = {}
+    for name in SORTS:
+        keep = query.copy()
+        keep.pop("page", None)
+        active = name == column
+        keep["sort"] = f"-{name}" if active and not descending_now else name
+        # Rank and rating read "best first" in their natural order; name reads A to Z.
+        natural = "ascending" if name in ("rank", "name") else "descending"
+        reverse = "descending" if natural == "ascending" else "ascending"
+        links[name] = {
+            "query": keep.urlencode(),
+            "aria": (reverse if descending_now else natural) if active else "none",
+        }
+    return links
+
+
+class PlayerSearchForm(forms.Form):
+    q = forms.CharField(label="Player", required=False, max_length=100, strip=True)
+
+
+class Glicko2Form(forms.Form):
+    """The calculator's Glicko-2 mode: you, and the paper's system constant."""
+
+    rating = forms.FloatField(label="Your rating (r)", min_value=0, max_value=4000, initial=1500)
+    rd = forms.FloatField(label="Your RD", min_value=1, max_value=1000, initial=350)
+    volatility = forms.FloatField(
+        label="Your volatility", min_value=0.000001, max_value=1, initial=0.06
+    )
+    tau = forms.FloatField(label="tau", min_value=0.01, max_value=10, initial=0.5)
+
+
+class Glicko2GameForm(forms.Form):
+    opponent_rating = forms.FloatField(
+        label="Opponent rating", min_value=0, max_value=4000, required=False
+    )
+    opponent_rd = forms.FloatField(label="Opponent RD", min_value=1, max_value=1000, initial=350)
+    result = forms.ChoiceField(label="Result", choices=RESULT_CHOICES, initial="1")
+
+
+Glicko2GameFormSet = forms.formset_factory(
+    Glicko2GameForm, extra=0, min_num=1, max_num=100, validate_max=True, absolute_max=100
+)
+
+
+def glicko2_data(form: Glicko2Form, games: forms.BaseFormSet[Any]) -> dict[str, Any]:
+    """The page's valid input in the API serializer's shape (one calculation for both)."""
+    rows = [
+        g.cleaned_data for g in games.forms if g.cleaned_data.get("opponent_rating") is not None
+    ]
+    return {
+        **form.cleaned_data,
+        "games": [
+            {
+                "opponent_rating": r["opponent_rating"],
+                "opponent_rd": r["opponent_rd"],
+                "result": parse_result(r["result"]),
+            }
+            for r in rows
+        ],
+    }

@@ -8,13 +8,12 @@ one by one.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from django.core.paginator import Page, Paginator
+from django.core.paginator import EmptyPage, Page, PageNotAnInteger, Paginator
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 
 from players import rating as engine
@@ -29,8 +28,11 @@ from players.models import (
     RatingChange,
     RatingList,
     RatingPeriod,
+    Sex,
     inactive_cutoff,
 )
+from players.rating import categories as engine_categories
+from players.rating.rounding import round_half_away
 from players.selectors import User, clubs_visible_to, parse_month, with_inactive
 from tournaments.models import Tournament
 
@@ -60,7 +62,7 @@ class ListSummary:
 
     @property
     def kind_label(self) -> str:
-        return ListKind(self.rating_list.kind).label
+        return self.rating_list.label
 
 
 @dataclass(frozen=True)
@@ -141,9 +143,7 @@ def _rated_count(period_id: int) -> QuerySet[Any, Any]:
 
 
 def rating_list_for_page(*, club: Club, kind: str) -> RatingList:
-    if kind not in ListKind.values:
-        raise NotFoundError(f"There is no {kind!r} list; lists are standard, rapid and blitz.")
-    rating_list = RatingList.objects.filter(club=club, kind=kind).first()
+    rating_list = RatingList.objects.filter(club=club, slug=kind).first()
     if rating_list is None:
         raise NotFoundError(f"{club.name} keeps no {kind} list.")
     rating_list.club = club
@@ -174,10 +174,43 @@ class ListFilters:
     title: str = ""
     junior: bool = False
     active: bool = False
+    category: str = ""
+    women: bool = False
+    federation: str = ""
+    top: int | None = None
+    sort: str = ""
 
     @property
     def any(self) -> bool:
-        return bool(self.q or self.title or self.junior or self.active)
+        return bool(
+            self.q
+            or self.title
+            or self.junior
+            or self.active
+            or self.category
+            or self.women
+            or self.federation
+            or self.top
+        )
+
+
+# Column -> the ORM order (descending first where "highest first" is the natural reading).
+_ORDERS: dict[str, tuple[str, ...]] = {
+    "rank": ("-rating_after", "player_id"),
+    "rating": ("-rating_after", "player_id"),
+    "name": ("player__name", "player_id"),
+    "change": ("-change", "-rating_after", "player_id"),
+    "games": ("-games", "-rating_after", "player_id"),
+}
+
+
+def _order(sort: str) -> list[str]:
+    """``sort`` (``name``, ``-rating``...) -> ORDER BY; ``-`` reverses the column's order."""
+    column = sort.removeprefix("-") or "rank"
+    fields = _ORDERS.get(column, _ORDERS["rank"])
+    if not sort.startswith("-"):
+        return list(fields)
+    return [f.removeprefix("-") if f.startswith("-") else f"-{f}" for f in fields]
 
 
 @dataclass
@@ -197,6 +230,39 @@ class ListPage:
     total: int = 0
 
 
+def _filtered(
+    listed: QuerySet[RatingChange], filters: ListFilters, period: RatingPeriod
+) -> QuerySet[RatingChange]:
+    rows = listed
+    if filters.q:
+        rows = rows.filter(player__name__icontains=filters.q)
+    if filters.title == "titled":
+        rows = rows.exclude(player__title="")
+    elif filters.title:
+        rows = rows.filter(player__title=filters.title)
+    year = period.month.year
+    if filters.junior:
+        rows = rows.filter(player__birth_year__gte=year - JUNIOR_MAX_AGE)
+    if filters.category:
+        earliest, latest = engine_categories.age_category(filters.category).birth_years(year)
+        if earliest is not None:
+            rows = rows.filter(player__birth_year__gte=earliest)
+        if latest is not None:
+            rows = rows.filter(player__birth_year__lte=latest)
+    if filters.women:
+        rows = rows.filter(player__sex=Sex.FEMALE)
+    if filters.federation:
+        rows = rows.filter(player__federation=filters.federation)
+    rows = with_inactive(rows, period=period)
+    if filters.active:
+        # Active: played a rated game on the list in the last 12 months (FIDE), and not
+        # marked inactive by the club.
+        rows = rows.filter(player__active=True).exclude(
+            last_active_month__lte=inactive_cutoff(period.month)
+        )
+    return rows
+
+
 def rating_list_page(
     *,
     rating_list: RatingList,
@@ -205,60 +271,121 @@ def rating_list_page(
     page_number: str | int | None = 1,
 ) -> ListPage:
     """One page of the list published after ``period``: ranks over the whole list (a
-    search keeps each player's place), a page of rows with the player joined in.
+    search or a category keeps each player's place), a page of rows with the player
+    joined in, in the order asked for (default: rank).
 
-    Five queries: periods, ranks, count, page rows (plus nothing per row).
+    Four or five queries: periods, the ratings' histogram (ranks), count, page rows.
     """
     periods = list(closed_periods_query(rating_list).only("id", "month", "status"))
     if period is None:
         return ListPage(rating_list, None, periods, filters, None)
     listed = RatingChange.objects.filter(period=period, current=True, rating_after__isnull=False)
-    ratings: list[int] = sorted(
-        rating
-        for rating in listed.order_by().values_list("rating_after", flat=True)
-        if rating is not None  # never: filtered above; tells the type checker
+    # Ranks from a histogram of the ratings (one row per distinct rating, counted by the
+    # database on the (period, current, rating_after) index), not from every row.
+    histogram = sorted(
+        listed.order_by().values_list("rating_after").annotate(n=Count("id")),
+        reverse=True,
     )
-    rows = listed.select_related("player").only(
-        "rating_after",
-        "rating_before",
-        "change",
-        "k_factor",
-        "k_reason",
-        "games",
-        "rated_games_after",
-        "event",
-        "player__id",
-        "player__name",
-        "player__title",
-        "player__federation",
-        "player__birth_year",
-        "player__active",
-    )
-    if filters.q:
-        rows = rows.filter(player__name__icontains=filters.q)
-    if filters.title == "titled":
-        rows = rows.exclude(player__title="")
-    elif filters.title:
-        rows = rows.filter(player__title=filters.title)
-    if filters.junior:
-        rows = rows.filter(player__birth_year__gte=period.month.year - JUNIOR_MAX_AGE)
-    rows = with_inactive(rows, period=period)
-    if filters.active:
-        # Active: played a rated game on the list in the last 12 months (FIDE), and not
-        # marked inactive by the club.
-        rows = rows.filter(player__active=True).exclude(
-            last_active_month__lte=inactive_cutoff(period.month)
+    above: dict[int, int] = {}
+    running = 0
+    for rating, count in histogram:
+        above[rating] = running
+        running += count
+    rows = (
+        _filtered(listed, filters, period)
+        .select_related("player")
+        .only(
+            "rating_after",
+            "rating_before",
+            "change",
+            "k_factor",
+            "k_reason",
+            "games",
+            "rated_games_after",
+            "event",
+            "player__id",
+            "player__name",
+            "player__title",
+            "player__federation",
+            "player__birth_year",
+            "player__active",
         )
-    rows = rows.order_by("-rating_after", "player__name", "player_id")
-    paginator = Paginator(rows, LIST_PAGE_SIZE)
-    page = paginator.get_page(page_number)
+    )
+    if filters.top:
+        # Top N: the N best of what the filters left, then in the order asked for.
+        best = rows.order_by(*_order("rank"))[: filters.top].values("id")
+        rows = rows.filter(id__in=Subquery(best))
+    rows = rows.order_by(*_order(filters.sort))
+    if filters.any or filters.sort not in ("", "rank", "rating"):
+        page = Paginator(rows, LIST_PAGE_SIZE).get_page(page_number)
+    else:
+        page = _whole_list_page(rows, histogram, above, running, page_number)
     # Standard competition ranking (1, 2, 2, 4): one place per higher rating on the list.
-    count = len(ratings)
-    ranked = [
-        RankedRow(count - bisect_right(ratings, cast(int, row.rating_after)) + 1, row)
-        for row in page
-    ]
-    return ListPage(rating_list, period, periods, filters, page, ranked, count)
+    ranked = [RankedRow(above[cast(int, row.rating_after)] + 1, row) for row in page]
+    return ListPage(rating_list, period, periods, filters, page, ranked, running)
+
+
+class _CountedPaginator(Paginator):  # type: ignore[type-arg]
+    """A paginator told its count (the histogram's total) instead of counting again."""
+
+    def __init__(self, object_list: Any, per_page: int, count: int) -> None:
+        super().__init__(object_list, per_page)
+        self._known_count = count
+
+    @property
+    def count(self) -> int:
+        return self._known_count
+
+
+def _whole_list_page(
+    rows: QuerySet[RatingChange],
+    histogram: list[tuple[int, int]],
+    above: dict[int, int],
+    total: int,
+    page_number: str | int | None,
+) -> Page[Any]:
+    """A page of the whole list in rank order without OFFSET over the rows before it.
+
+    The histogram says which rating the page's first row has and how many rows of that
+    rating come before it, so the query starts at that rating on the (period, current,
+    rating_after) index and skips only the few rows of equal rating: the middle and the
+    last page of a 200,000-player list cost what the first does.
+    """
+    paginator = _CountedPaginator(rows, LIST_PAGE_SIZE, total)
+    # As Paginator.get_page: not a number -> the first page, beyond the end -> the last.
+    try:
+        number = paginator.validate_number(1 if page_number is None else page_number)
+    except PageNotAnInteger:
+        number = 1
+    except EmptyPage:
+        number = paginator.num_pages
+    offset = (number - 1) * LIST_PAGE_SIZE
+    start_rating = next(
+        (rating for rating, count in histogram if above[rating] + count > offset), None
+    )
+    if start_rating is None:
+        return Page([], number, paginator)
+    skip = offset - above[start_rating]
+    chosen = list(rows.filter(rating_after__lte=start_rating)[skip : skip + LIST_PAGE_SIZE])
+    return Page(chosen, number, paginator)
+
+
+# -- the site-wide search ------------------------------------------------------------------
+
+SEARCH_LIMIT = 50
+
+
+def players_search(*, user: User | None, q: str) -> list[Player]:
+    """Players whose name contains ``q``, in every club ``user`` may see (public clubs and
+    their own): at most SEARCH_LIMIT, by name; one query."""
+    if not q:
+        return []
+    return list(
+        Player.objects.filter(club__in=clubs_visible_to(user), name__icontains=q)
+        .select_related("club")
+        .only("id", "name", "title", "federation", "birth_year", "club__slug", "club__name")
+        .order_by("name", "club__name", "id")[:SEARCH_LIMIT]
+    )
 
 
 # -- the player page ----------------------------------------------------------------------
@@ -269,12 +396,21 @@ class ListStanding:
     """A player's current state on one list."""
 
     rating: PlayerRating
-    rating_class: str | None
+    rating_class: engine.RatingClass | None
     k_reason_label: str
+    peak: RatingChange | None = None  # the first period with the highest published rating
+    best_rank: int | None = None
+    best_rank_period: RatingPeriod | None = None
 
     @property
     def kind_label(self) -> str:
-        return ListKind(self.rating.rating_list.kind).label
+        return self.rating.rating_list.label
+
+    @property
+    def uncertainty(self) -> int | None:
+        """Glicko-2 lists: two RDs, the rating's spread at about 95% (None elsewhere)."""
+        rd = self.rating.rd
+        return None if rd is None else round_half_away(2 * rd)
 
 
 @dataclass
@@ -305,19 +441,51 @@ def player_lists(*, player: Player) -> PlayerLists:
         label = KReason(pr.k_reason).label if pr.k_reason else ""
         standings.append(
             ListStanding(
-                pr, engine.rating_class(pr.rating) if pr.rating is not None else None, label
+                pr, engine.rating_band(pr.rating) if pr.rating is not None else None, label
             )
         )
     history: dict[int, list[RatingChange]] = defaultdict(list)
+    # Each published period's rank rides along: one place per higher rating in the same
+    # period (the list's own ranking), counted by the database with the
+    # (period, current, rating_after) index.
+    above = (
+        RatingChange.objects.filter(
+            period_id=OuterRef("period_id"),
+            current=True,
+            rating_after__gt=OuterRef("rating_after"),
+        )
+        .order_by()
+        .values("period_id")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
     for change in (
         RatingChange.objects.filter(player=player, current=True)
         .select_related("period")
+        .annotate(above=Subquery(above))
         .order_by("period__month", "id")
     ):
         history[change.rating_list_id].append(change)
+    by_list = {s.rating.rating_list_id: s for s in standings}
+    for list_id, changes in history.items():
+        standing = by_list.get(list_id)
+        if standing is not None:
+            _peak_and_best_rank(standing, changes)
     k_history: dict[int, list[KFactorChange]] = defaultdict(list)
     for k_change in KFactorChange.objects.filter(player=player, current=True).order_by(
         "effective_month", "id"
     ):
         k_history[k_change.rating_list_id].append(k_change)
     return PlayerLists(player, standings, dict(history), dict(k_history), lists)
+
+
+def _peak_and_best_rank(standing: ListStanding, changes: list[RatingChange]) -> None:
+    """The highest published rating and the best rank, each the first time it was held."""
+    for change in changes:
+        if change.rating_after is None:
+            continue
+        if standing.peak is None or change.rating_after > (standing.peak.rating_after or 0):
+            standing.peak = change
+        rank = (getattr(change, "above", None) or 0) + 1
+        if standing.best_rank is None or rank < standing.best_rank:
+            standing.best_rank, standing.best_rank_period = rank, change.period

@@ -9,10 +9,23 @@ from ratings_site.pages import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("calculator/", views.calculator, name="calculator"),
+    path("calculator/glicko2/", views.calculator_glicko2, name="calculator-glicko2"),
     path("clubs/", views.clubs_index, name="clubs"),
+    path("players/", views.player_search, name="player-search"),
     path("clubs/<slug:club>/", views.club_home, name="club"),
     path("clubs/<slug:club>/lists/<slug:kind>/", views.rating_list, name="rating-list"),
     path("clubs/<slug:club>/players/<int:player_id>/", views.player_detail, name="player"),
+    path(
+        "clubs/<slug:club>/players/<int:player_id>/vs/<int:opponent_id>/",
+        views.head_to_head_page,
+        name="head-to-head",
+    ),
+    path("clubs/<slug:club>/tournaments/", views.tournaments_index, name="tournaments"),
+    path(
+        "clubs/<slug:club>/tournaments/<int:tournament_id>/",
+        views.tournament_detail,
+        name="tournament",
+    ),
     path(
         "clubs/<slug:club>/lists/<slug:kind>/periods/<str:month>/",
         views.period_report,

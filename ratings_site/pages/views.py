@@ -7,13 +7,27 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players.api.calculator import run_calculation
+from players.api.calculator_glicko2 import run_glicko2
 from players.charts import history_chart
 from players.errors import ValidationFailed
 from players.models import Club
-from ratings_site.pages.base import club_page
-from ratings_site.pages.forms import CalculatorForm, GameFormSet, ListFilterForm, calculation_data
+from ratings_site.pages.base import club_page, error_page
+from ratings_site.pages.forms import (
+    LIST_FILTERS,
+    CalculatorForm,
+    GameFormSet,
+    Glicko2Form,
+    Glicko2GameFormSet,
+    ListFilterForm,
+    PlayerSearchForm,
+    calculation_data,
+    field_errors,
+    glicko2_data,
+    sort_links,
+)
 from ratings_site.pages.games import period_report as period_report_data
 from ratings_site.pages.games import player_games
+from ratings_site.pages.headtohead import head_to_head
 from ratings_site.pages.lists import (
     JUNIOR_MAX_AGE,
     ListFilters,
@@ -21,10 +35,12 @@ from ratings_site.pages.lists import (
     clubs_for_index,
     player_for_page,
     player_lists,
+    players_search,
     rating_list_for_page,
     rating_list_page,
 )
 from ratings_site.pages.lists import club_home as club_home_data
+from ratings_site.pages.tournaments import tournament_for_page, tournament_view, tournaments_page
 
 # What the page opens with, as if posted: the seeds' default example, 1500 at K 20 beating
 # a 1700 player. Opening with a worked result shows at once what the page does.
@@ -57,8 +73,51 @@ def calculator(request: HttpRequest) -> HttpResponse:
     fragment = request.headers.get("X-Fragment") == "result"
     template = "pages/_calculator_result.html" if fragment else "pages/calculator.html"
     status = 200 if valid else 400
+    context = {
+        "form": form,
+        "games": games,
+        "result": result,
+        "field_errors": [] if valid else field_errors(form, games),
+    }
+    return render(request, template, context, status=status)
+
+
+GLICKO2_INPUT = {
+    "rating": "1500",
+    "rd": "200",
+    "volatility": "0.06",
+    "tau": "0.5",
+    "games-TOTAL_FORMS": "3",
+    "games-INITIAL_FORMS": "0",
+    "games-0-opponent_rating": "1400",
+    "games-0-opponent_rd": "30",
+    "games-0-result": "1",
+    "games-1-opponent_rating": "1550",
+    "games-1-opponent_rd": "100",
+    "games-1-result": "0",
+    "games-2-opponent_rating": "1700",
+    "games-2-opponent_rd": "300",
+    "games-2-result": "0",
+}
+
+
+@require_http_methods(["GET", "POST"])
+def calculator_glicko2(request: HttpRequest) -> HttpResponse:
+    """The calculator's Glicko-2 mode: one player's rating period with each opponent's
+    rating and RD (a plain form post; opens on Glickman's worked example)."""
+    data = request.POST if request.method == "POST" else GLICKO2_INPUT
+    form = Glicko2Form(data)
+    games = Glicko2GameFormSet(data, prefix="games")
+    valid = form.is_valid() and games.is_valid()
+    body = run_glicko2(glicko2_data(form, games))[1] if valid else None
+    if "add_game" in data:
+        rows = [g.cleaned_data if g.is_valid() else {} for g in games.forms]
+        games = Glicko2GameFormSet(initial=[*rows, {"opponent_rd": 350}], prefix="games")
     return render(
-        request, template, {"form": form, "games": games, "result": result}, status=status
+        request,
+        "pages/calculator_glicko2.html",
+        {"form": form, "games": games, "result": body},
+        status=200 if valid else 400,
     )
 
 
@@ -96,12 +155,7 @@ def rating_list(request: HttpRequest, club: Club, kind: str) -> HttpResponse:
                 for name, errors in form.errors.items()
             )
         )
-    filters = ListFilters(
-        q=form.cleaned_data["q"],
-        title=form.cleaned_data["title"],
-        junior=form.cleaned_data["junior"],
-        active=form.cleaned_data["active"],
-    )
+    filters = ListFilters(**{name: form.cleaned_data[name] for name in LIST_FILTERS})
     listing = rating_list_page(
         rating_list=the_list, period=period, filters=filters, page_number=request.GET.get("page")
     )
@@ -116,7 +170,10 @@ def rating_list(request: HttpRequest, club: Club, kind: str) -> HttpResponse:
             "listing": listing,
             "form": form,
             "query_without_page": keep.urlencode(),
+            "sort_links": sort_links(request.GET, filters.sort),
             "junior_year": period.month.year - JUNIOR_MAX_AGE if period else None,
+            # Which rules the period was rated under (FIDE's by the month, Glicko-2, Elo).
+            "rules": the_list.settings().for_month(period.month).rules_name() if period else "",
         },
     )
 
@@ -134,13 +191,15 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
         if not history and standing.rating.rating is None:
             continue
         series = [(c.period.label, c.rating_after) for c in history if c.rating_after is not None]
+        # Glicko-2 lists: the band of two RDs around the rating.
+        spread = {c.period.label: 2 * c.rd_after for c in history if c.rd_after is not None}
         sections.append(
             {
                 "standing": standing,
                 "history": [
                     (change, games.periods.get(change.period_id)) for change in reversed(history)
                 ],
-                "chart": history_chart(series),
+                "chart": history_chart(series, spread=spread),
                 "k_history": lists.k_history.get(list_id, []),
             }
         )
@@ -175,3 +234,44 @@ def period_report(request: HttpRequest, club: Club, kind: str, month: str) -> Ht
         "pages/period_report.html",
         {"club": club, "rating_list": the_list, "report": period_report_data(period=period)},
     )
+
+
+@require_safe
+@club_page
+def tournaments_index(request: HttpRequest, club: Club) -> HttpResponse:
+    """The club's tournaments, newest first, a page at a time."""
+    page = tournaments_page(club=club, page_number=request.GET.get("page"))
+    return render(request, "pages/tournaments.html", {"club": club, "page": page})
+
+
+@require_safe
+@club_page
+def tournament_detail(request: HttpRequest, club: Club, tournament_id: int) -> HttpResponse:
+    """One tournament: standings with FIDE's tie-breaks, the crosstable, downloads."""
+    tournament = tournament_for_page(club=club, tournament_id=tournament_id)
+    return render(
+        request,
+        "pages/tournament.html",
+        {"club": club, "view": tournament_view(tournament=tournament)},
+    )
+
+
+@require_safe
+@club_page
+def head_to_head_page(
+    request: HttpRequest, club: Club, player_id: int, opponent_id: int
+) -> HttpResponse:
+    """Two players' games against each other: score, games by date, expected and actual."""
+    meeting = head_to_head(club=club, player_id=player_id, opponent_id=opponent_id)
+    return render(request, "pages/head_to_head.html", {"club": club, "h2h": meeting})
+
+
+@require_safe
+def player_search(request: HttpRequest) -> HttpResponse:
+    """Players by name across every club the visitor may see."""
+    form = PlayerSearchForm(request.GET)
+    if not form.is_valid():
+        return error_page(request, ValidationFailed(f"q: {form.errors['q'][0]}"))
+    q = form.cleaned_data["q"]
+    found = players_search(user=request.user, q=q)
+    return render(request, "pages/player_search.html", {"form": form, "q": q, "players": found})

@@ -9,7 +9,9 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from ratings_site.env import env_bool, env_database, env_list, env_str
+from django.core.exceptions import ImproperlyConfigured
+
+from ratings_site.env import env_bool, env_database, env_float, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -33,6 +35,8 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_tasks",
+    "django_tasks_db",
     "ratings_site",
     "players",
     "tournaments",
@@ -47,6 +51,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "ratings_site.db_router.ReplicaReadsMiddleware",
 ]
 
 ROOT_URLCONF = "ratings_site.urls"
@@ -71,6 +76,11 @@ TEMPLATES = [
 DATABASES = {
     "default": env_database("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 }
+# DATABASE_REPLICA_URL: a read replica for the public pages and the exports
+# (ratings_site/db_router.py); everything else reads and writes the primary.
+if env_str("DATABASE_REPLICA_URL", ""):
+    DATABASES["replica"] = env_database("DATABASE_REPLICA_URL", default="")
+DATABASE_ROUTERS = ["ratings_site.db_router.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -147,11 +157,53 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# Background jobs: Django's tasks framework (the django-tasks backport) with its database
+# backend, so SQLite needs no extra server and PostgreSQL serves workers on many machines.
+# `manage.py worker` runs them. TASKS_BACKEND=django_tasks.backends.immediate.ImmediateBackend
+# runs every job inside the request that starts it (no worker; the tests use it).
+TASKS = {
+    "default": {
+        "BACKEND": env_str("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
+        "QUEUES": ["default"],
+    }
+}
+# A running job's worker writes a heartbeat (and the job's progress) every
+# JOBS_HEARTBEAT_SECONDS (0: never; only for jobs run inside a request). A running job
+# whose heartbeat is older than JOBS_LEASE_SECONDS lost its worker: the other workers run
+# it again, up to JOBS_MAX_ATTEMPTS attempts in all, then mark it failed.
+JOBS_HEARTBEAT_SECONDS = env_float("JOBS_HEARTBEAT_SECONDS", 2.0)
+JOBS_LEASE_SECONDS = env_float("JOBS_LEASE_SECONDS", 30.0)
+JOBS_MAX_ATTEMPTS = int(env_float("JOBS_MAX_ATTEMPTS", 2))
+
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# LOG_FORMAT=json: one JSON object per line (python-json-logger), for log collectors.
+LOG_FORMAT = env_str("LOG_FORMAT", "text")
+if LOG_FORMAT not in {"text", "json"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r}: use text or json.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }
+
+# Errors (a 500, a job that failed with an exception: both are logged with their
+# traceback) go to Sentry when SENTRY_DSN is set; without it nothing is sent anywhere.
+SENTRY_DSN = env_str("SENTRY_DSN", "")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=env_str("SENTRY_ENVIRONMENT", "production"),
+        send_default_pii=False,
+    )

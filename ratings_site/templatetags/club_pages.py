@@ -85,9 +85,9 @@ def _fill(template: str, *values: object) -> str:
 
 
 _RANKING_ROW = (
-    '<tr><td class="num">{}</td><th scope="row">{}<a href="{}{}/">{}</a>{}</th><td>{}</td>'
-    '<td class="num">{}</td><td class="num strong">{}</td><td class="num">{}</td>'
-    '<td class="num">{}</td><td class="num">{}</td><td class="num">{}</td></tr>\n'
+    '<tr><td class="num">{}</td><th scope="row">{}<a href="{}{}/">{}</a>{}</th><td class="opt">{}</td>'
+    '<td class="num opt">{}</td><td class="num strong">{}</td><td class="num">{}</td>'
+    '<td class="num opt">{}</td><td class="num">{}</td><td class="num opt">{}</td></tr>\n'
 )
 _INACTIVE = mark_safe(' <span class="muted">(inactive)</span>')
 
@@ -124,15 +124,16 @@ def ranking_rows(rows: Sequence[RankedRow], club: Club, name_order: str = "") ->
 
 
 _GAME_ROW = (
-    '<tr><td>{}</td><td>{}</td><td><a href="{}{}/">{}</a></td><td>{}</td><td class="num">{}</td>'
+    '<tr><td>{}</td><td>{}</td><td><a href="{}{}/vs/{}/" title="{}">{}</a></td><td>{}</td><td class="num">{}</td>'
     '<td class="num">{}</td><td class="num">{}</td><td class="num">{}</td>'
     '<td class="muted">{}</td></tr>\n'
 )
 
 
 @register.simple_tag
-def game_rows(detail: PeriodGames, club: Club) -> SafeString:
-    """A period's games for the player page, one pass like ``ranking_rows``."""
+def game_rows(detail: PeriodGames, club: Club, player: Player) -> SafeString:
+    """A period's games for the player page, one pass like ``ranking_rows``. Each opponent
+    links to the two players' head-to-head page."""
     prefix = player_url_prefix(club)
     parts = []
     for g in detail.games:
@@ -157,7 +158,9 @@ def game_rows(detail: PeriodGames, club: Club) -> SafeString:
                 game.date.isoformat(),
                 event,
                 prefix,
+                player.pk,
                 g.opponent.pk,
+                f"{player.name} against {g.opponent.name}: every game",
                 g.opponent.name,
                 g.colour,
                 score(g.score),
@@ -249,7 +252,7 @@ def history_rows(
                 player.name,
                 label,
                 _GAMES_HEAD,
-                game_rows(detail, club),
+                game_rows(detail, club, player),
                 note,
             )
         )

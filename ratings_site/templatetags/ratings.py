@@ -48,3 +48,14 @@ def score(value: Figure) -> str:
     if half and whole == 0:
         return "½"
     return f"{whole}½" if half else str(whole)
+
+
+@register.filter
+def points(value: Figure) -> str:
+    """Tie-break points: halves as ``4½``, anything finer (Sonneborn-Berger's quarters)
+    as a decimal, ``2.25``."""
+    if value is None:
+        return "–"
+    if (_decimal(value) * 2) % 1 == 0:
+        return score(value)
+    return figure(value, 2)

@@ -86,6 +86,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", "/api/v1/auth/token/"): Rule(UNSCOPED),
     ("POST", "/api/v1/auth/logout/"): Rule(UNSCOPED),
     ("POST", "/api/v1/calculate/"): Rule(UNSCOPED),
+    ("POST", "/api/v1/calculate/glicko2/"): Rule(UNSCOPED),
     ("GET", "/api/v1/clubs/"): Rule(UNSCOPED),
     ("POST", "/api/v1/clubs/"): Rule(UNSCOPED),
     ("GET", "/api/v1/clubs/{club}/"): Rule(READ),
@@ -100,6 +101,11 @@ RULES: dict[tuple[str, str], Rule] = {
     ),
     ("DELETE", "/api/v1/clubs/{club}/members/{username}/"): Rule(Role.OWNER, success=204),
     ("GET", "/api/v1/clubs/{club}/lists/"): Rule(READ),
+    ("POST", "/api/v1/clubs/{club}/lists/"): Rule(
+        Role.OWNER,
+        success=201,
+        body=lambda cw, o: {"slug": "online", "kind": "blitz", "system": "glicko2", "tau": 0.6},
+    ),
     ("GET", "/api/v1/clubs/{club}/lists/{list}/"): Rule(READ),
     ("PATCH", "/api/v1/clubs/{club}/lists/{list}/"): Rule(
         Role.OWNER, body=lambda cw, o: {"apply_400_rule": False}
@@ -191,6 +197,10 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", "/api/v1/clubs/{club}/imports/"): Rule(UNSCOPED),
     # Multipart too: roles and refusals in tests/tournaments/test_fide_list.py.
     ("POST", "/api/v1/clubs/{club}/fide-list/"): Rule(UNSCOPED),
+    ("POST", "/api/v1/clubs/{club}/lists/{list}/history-export/"): Rule(Role.VIEWER),
+    # Not under a club's path: scoped by the job's club, tested in tests/api/test_jobs_api.py.
+    ("GET", "/api/v1/jobs/{id}/"): Rule(UNSCOPED),
+    ("GET", "/api/v1/jobs/{id}/download/"): Rule(UNSCOPED),
 }
 
 

@@ -11,6 +11,7 @@ import datetime
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from django.utils import timezone
@@ -66,6 +67,20 @@ CASES: list[Bad] = [
         {"rating": 5000, "games": [{"opponent_rating": 1500, "result": "1"}]},
         fields=fields("rating"),
     ),
+    Bad(
+        "POST",
+        "/api/v1/calculate/glicko2/",
+        400,
+        {"rd": 0, "games": [{"opponent_rating": 1500, "result": "1"}]},
+        fields=fields("rd"),
+    ),
+    Bad(
+        "POST",
+        "/api/v1/calculate/glicko2/",
+        400,
+        {"games": [{"opponent_rating": 1500, "opponent_rd": 5000, "result": "1"}]},
+        fields=fields("games[0].opponent_rd"),
+    ),
     # clubs
     Bad("GET", "/api/v1/clubs/", 400, query={"public": "maybe"}, fields=fields("public")),
     Bad("GET", "/api/v1/clubs/", 404, query={"page": 0}),
@@ -114,6 +129,41 @@ CASES: list[Bad] = [
     # lists
     Bad("GET", C + "/lists/", 404, query={"page": 2}),
     Bad("GET", C + "/lists/{list}/", 404, values=lambda w: {"list": "classical"}),
+    Bad(
+        "POST",
+        C + "/lists/",
+        400,
+        {"slug": "x", "kind": "bullet", "system": "glicko2"},
+        fields=fields("kind"),
+    ),
+    Bad(
+        "POST",
+        C + "/lists/",
+        400,
+        {"slug": "x", "kind": "blitz", "system": "glicko9"},
+        fields=fields("system"),
+    ),
+    Bad(
+        "POST",
+        C + "/lists/",
+        400,
+        {"slug": "standard", "kind": "blitz", "system": "glicko2"},
+        fields=fields("slug"),
+    ),
+    Bad(
+        "POST",
+        C + "/lists/",
+        400,
+        {"slug": "x", "kind": "blitz", "system": "glicko2", "rd_start": 200, "rd_max": 100},
+        fields=fields("rd_max"),
+    ),
+    Bad(
+        "POST",
+        C + "/lists/",
+        400,
+        {"slug": "x", "kind": "blitz", "system": "glicko2", "tau": 0},
+        fields=fields("tau"),
+    ),
     Bad("PATCH", C + "/lists/{list}/", 400, {"fixed_k": 0}, fields=fields("fixed_k")),
     Bad("PATCH", C + "/lists/{list}/", 400, {"preset": "Nope"}, fields=fields("preset")),
     Bad(
@@ -273,6 +323,30 @@ CASES: list[Bad] = [
     Bad("POST", C + "/lists/{list}/periods/{period}/close/", 404, values=lambda w: {"period": "x"}),
     Bad("POST", C + "/lists/{list}/periods/{period}/reopen/", 409, fields=fields("status")),
     Bad("POST", C + "/lists/{list}/replay/", 409),
+    Bad("POST", C + "/lists/{list}/replay/", 400, query={"wait": "soon"}, fields=fields("wait")),
+    Bad(
+        "POST",
+        C + "/lists/{list}/periods/{period}/close/",
+        400,
+        query={"wait": 31},
+        fields=fields("wait"),
+    ),
+    Bad("POST", C + "/lists/{list}/history-export/", 404, values=lambda w: {"list": "bullet"}),
+    Bad(
+        "POST", C + "/lists/{list}/history-export/", 400, query={"wait": -1}, fields=fields("wait")
+    ),
+    Bad(
+        "GET",
+        "/api/v1/jobs/{id}/",
+        404,
+        values=lambda w: {"id": "00000000-0000-0000-0000-000000000000"},
+    ),
+    Bad(
+        "GET",
+        "/api/v1/jobs/{id}/download/",
+        404,
+        values=lambda w: {"id": "00000000-0000-0000-0000-000000000000"},
+    ),
     Bad(
         "GET",
         C + "/lists/{list}/ratings/",
@@ -334,8 +408,10 @@ def test_bad_input_is_refused_cleanly(world: World, case: Bad) -> None:
     url = build_url(case, world)
     before = db_snapshot()
     method = getattr(client, case.method.lower())
-    if case.query is not None:
+    if case.query is not None and case.method == "GET":
         response = method(url, case.query)
+    elif case.query is not None:
+        response = method(f"{url}?{urlencode(case.query)}", format="json")
     else:
         response = method(url, body_for(case, world), format="json")
     assert response.status_code == case.status, response.content[:400]

@@ -61,7 +61,7 @@ def test_seed_002_fide_table_five_games(api: APIClient) -> None:
     assert (
         body["summary"] == "With a rating of 1,850 and K = 20, your rating changes by 20 to 1,870."
     )
-    assert body["rating_class"] == "Class A"
+    assert body["rating_class"] == "1800-1999"
 
 
 @pytest.mark.parametrize(

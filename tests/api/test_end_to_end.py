@@ -91,6 +91,7 @@ def test_full_flow_through_the_api() -> None:
             "games_count": 4,
             "closed_at": None,
             "published": "2026-11-01",
+            "rules": "FIDE 2025-10",
         }
     ]
 

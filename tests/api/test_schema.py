@@ -65,11 +65,15 @@ def test_interactive_docs_use_bundled_assets() -> None:
 def test_a_browser_gets_json_from_every_read(world: World) -> None:
     """A browser's Accept header still gets JSON (the API draws no HTML pages)."""
     client = client_for(world.north.users["owner"])
+    export = client.post("/api/v1/clubs/north/lists/standard/history-export/")
+    job = export.json()["download"].split("/")[-3]
     for method, path in OPERATIONS:
         if method != "GET":
             continue
         rule = RULES[(method, path)]
-        url = url_for(path, rule, world.north) if "{club}" in path else path
+        url = url_for(path, rule, world.north) if "{club}" in path else path.format(id=job)
         response = client.get(url, HTTP_ACCEPT="text/html,application/xhtml+xml,*/*;q=0.8")
         assert response.status_code == 200, (path, response.content[:200])
-        assert response["Content-Type"].startswith("application/json"), path
+        # A job's download is the file it made; every other read is JSON.
+        wanted = "text/csv" if path.endswith("/download/") else "application/json"
+        assert response["Content-Type"].startswith(wanted), path

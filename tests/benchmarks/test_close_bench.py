@@ -48,7 +48,8 @@ def _analyze_counts() -> tuple[int, ...]:
 
 @pytest.mark.benchmark
 @pytest.mark.django_db(transaction=True)
-def test_close_benchmark() -> None:
+@pytest.mark.parametrize("system", ["fide", "glicko2"])
+def test_close_benchmark(system: str) -> None:
     factor = 100 if os.environ.get("BENCH_SCALE", "full") == "small" else 1
     players, games = FULL["players"] // factor, FULL["games"] // factor
     on_postgres = connection.vendor == "postgresql"
@@ -63,7 +64,10 @@ def test_close_benchmark() -> None:
         emit_record(record)
 
     before = _analyze_counts()
-    run_benchmark(players=players, games=games, naive_slice=min(200, players), emit=emit)
+    run_benchmark(
+        players=players, games=games, naive_slice=min(200, players), emit=emit, system=system
+    )
+    assert {record["system"] for record in records} == {system}
     after = _analyze_counts()
 
     named: dict[str, list[dict[str, Any]]] = defaultdict(list)

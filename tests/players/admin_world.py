@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Model
 
-from players.models import Club, Player, RatingPeriod, Role
-from players.services import club_create, membership_set
+from players.models import Club, Player, RatingList, RatingPeriod, Role
+from players.services import club_create, job_start, membership_set
 from tests.tournaments.helpers import close, make_player, period_of, play
 from tournaments.models import Tournament
 from tournaments.services import tournament_create
@@ -84,6 +84,9 @@ def _club(superuser: AbstractBaseUser, slug: str, names: list[str]) -> ClubSide:
         user = make_user(f"{role.value}_{slug}")
         membership_set(club=club, user=user, role=role, by=superuser)
         side.users[role.value] = user
+    # A job of the club, so that the jobs' admin has a row of each club to show.
+    standard = RatingList.objects.get(club=club, kind="standard")
+    job_start(kind="history_export", club=club, by=superuser, params={"list": standard.pk})
     return side
 
 

@@ -345,6 +345,11 @@ def list_form(rating_list: RatingList, **changes: Any) -> dict[str, Any]:
         "first_rating_policy": rating_list.first_rating_policy,
         "starting_rating": rating_list.starting_rating or "",
         "name_order": rating_list.name_order,
+        "fide_rules": rating_list.fide_rules,
+        "glicko_tau": rating_list.glicko_tau,
+        "glicko_rd_start": rating_list.glicko_rd_start,
+        "glicko_rd_min": rating_list.glicko_rd_min,
+        "glicko_rd_max": rating_list.glicko_rd_max,
     }
     data.update(changes)
     return data
@@ -362,6 +367,33 @@ def test_owner_changes_list_rules_through_the_service(world: World) -> None:
     rating_list.refresh_from_db()
     assert (rating_list.floor, rating_list.apply_400_rule, rating_list.preset) == (None, False, "")
     officer = client_for(world.a.users["officer"]).post(page, list_form(rating_list, floor="1000"))
+    assert officer.status_code == 403
+
+
+def test_owner_adds_a_glicko2_list_in_the_admin(world: World) -> None:
+    owner = world.a.users["owner"]
+    client = client_for(owner)
+    add = url(RatingList, "add")
+    form = {
+        "club": world.a.club.pk,
+        "slug": "arena",
+        "name": "Arena",
+        "kind": "blitz",
+        "system": "glicko2",
+        "glicko_tau": "0.6",
+        "glicko_rd_start": "300",
+        "glicko_rd_min": "40",
+        "glicko_rd_max": "350",
+    }
+    refused = client.post(add, {**form, "glicko_rd_min": "400"})
+    assert refused.status_code == 200
+    assert "lowest RD" in str(refused.context["adminform"].form.errors)
+    assert not world.a.club.rating_lists.filter(slug="arena").exists()
+    assert client.post(add, form).status_code == 302
+    added = world.a.club.rating_lists.get(slug="arena")
+    assert (added.system, added.glicko_tau, added.glicko_rd_min) == ("glicko2", 0.6, 40)
+    assert added.preset == ""
+    officer = client_for(world.a.users["officer"]).post(add, {**form, "slug": "other"})
     assert officer.status_code == 403
 
 

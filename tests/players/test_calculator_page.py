@@ -98,3 +98,32 @@ def test_fragment_request_returns_only_the_result(client: Client) -> None:
     html = response.content.decode()
     assert "<html" not in html
     assert "changes by 15 to 1,515" in html
+
+
+def test_the_glicko2_mode_opens_on_glickmans_example(client: Any) -> None:
+    page = client.get("/calculator/glicko2/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    # The paper's r' 1464.06 and RD' 151.52 (unrounded: 1464.05, 151.52).
+    assert '<span class="rating">1464.05</span>' in text
+    assert "151.52" in text
+    assert "/calculator/glicko2/" in client.get("/calculator/").content.decode()
+
+
+def test_the_glicko2_mode_posts_and_refuses_bad_input(client: Any) -> None:
+    data = {
+        "rating": "1800",
+        "rd": "50",
+        "volatility": "0.06",
+        "tau": "0.5",
+        "games-TOTAL_FORMS": "1",
+        "games-INITIAL_FORMS": "0",
+        "games-0-opponent_rating": "1800",
+        "games-0-opponent_rd": "50",
+        "games-0-result": "0.5",
+    }
+    ok = client.post("/calculator/glicko2/", data)
+    assert ok.status_code == 200
+    assert '<span class="rating">1800.00</span>' in ok.content.decode()
+    bad = client.post("/calculator/glicko2/", {**data, "rd": "0"})
+    assert bad.status_code == 400

@@ -47,3 +47,25 @@ def test_one_period_sits_in_the_middle() -> None:
 def test_no_points_no_chart() -> None:
     assert history_chart([]) is None
     assert lines_chart({"Standard": [], "Rapid": []}) is None
+
+
+def test_a_glicko2_band_surrounds_the_line_and_fits_the_axes() -> None:
+    from players.charts import history_chart
+
+    chart = history_chart(
+        [("2026-09", 1500), ("2026-10", 1464)], spread={"2026-09": 400.0, "2026-10": 303.0}
+    )
+    assert chart is not None
+    corners = [tuple(float(v) for v in point.split(",")) for point in chart.band.split()]
+    # Upper edge left to right, then the lower edge back: four corners for two periods.
+    assert len(corners) == 4
+    ys = [y for _, y in corners]
+    line_ys = [p.y for p in chart.points]
+    assert corners[0][1] < line_ys[0] < corners[3][1]
+    assert corners[1][1] < line_ys[1] < corners[2][1]
+    # The axes reach the band: 1500 + 400 and 1464 - 303 lie inside the ticks.
+    values = [int(t.label) for t in chart.y_ticks]
+    assert min(values) <= 1161
+    assert max(values) >= 1900
+    assert all(chart.top <= y <= chart.height - chart.bottom for y in ys)
+    assert history_chart([("2026-10", 1464)]).band == ""  # type: ignore[union-attr]

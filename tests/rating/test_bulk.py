@@ -48,11 +48,22 @@ rules_st = st.builds(
     method=st.just(ExpectedMethod.FIDE_TABLE),
     list_kind=st.sampled_from(list(ListKind)),
     apply_400_rule=st.booleans(),
+    # FIDE's rules by date: without the 2650 exception (before October 2025), without the
+    # 600/2600 rule (before December 2024).
+    exception_2650=st.booleans(),
+    fast_gap=st.booleans(),
 )
 ALL_TABLE_RULES = [
-    RatingRules(method=ExpectedMethod.FIDE_TABLE, list_kind=kind, apply_400_rule=cap)
+    RatingRules(
+        method=ExpectedMethod.FIDE_TABLE,
+        list_kind=kind,
+        apply_400_rule=cap,
+        exception_2650=dated,
+        fast_gap=dated,
+    )
     for kind in ListKind
     for cap in (True, False)
+    for dated in (True, False)
 ]
 
 Side = tuple[int, int | None, int, bool]

@@ -19,13 +19,17 @@ STANDARD = RatingRules()
 def test_a_first_rating_with_its_score_class_lines_and_performance() -> None:
     # 3 wins and 2 losses against 1800s, and a win against an unrated player.
     # 8.2: the unrated opponent does not count: n = 5, Ra = (5 x 1800 + 2 x 1800) / 7 = 1800,
-    # p = (3 + 1) / 7 = 57% -> dp 50 (table 8.1.1): Ru = 1850, "Class A".
+    # p = (3 + 1) / 7 = 57% -> dp 50 (table 8.1.1): Ru = 1850, class "1800-1999".
     # Performance over the rated games: FIDE Ra 1800 + dp(60%) 72 = 1872; linear
     # 1800 + 400 x (3 - 2) / 5 = 1880; exact: 1 / (1 + 10^(-d/400)) = 0.6, d = 400 log10 1.5.
     games = [CalculatorGame(1800, score) for score in (WIN, WIN, WIN, LOSS, LOSS)]
     games.append(CalculatorGame(None, WIN))
     result = calculate(rating=None, games=games, rules=STANDARD)
-    assert (result.initial_rating, result.rating_class, result.games_count) == (1850, "Class A", 5)
+    assert (result.initial_rating, result.rating_class, result.games_count) == (
+        1850,
+        "1800-1999",
+        5,
+    )
     assert result.score == 4  # every game's points, the unrated opponent's too
     assert result.first is not None
     assert result.first.rating == 1850

@@ -112,6 +112,14 @@ def test_without_the_oldest_month_there_are_too_few_games() -> None:
     assert row(dropped).rating_after is None
     assert row(dropped).event == PeriodEvent.NOT_YET_RATED
     assert [pooled["month"] for pooled in row(dropped).pool_after] == ["2026-10"]
+    # Still unrated: no change, no K and no K reason recorded, rather than zeros.
+    not_yet = row(dropped)
+    assert (not_yet.change, not_yet.change_unrounded, not_yet.k_factor, not_yet.k_reason) == (
+        None,
+        None,
+        None,
+        "",
+    )
 
 
 def test_a_zero_first_event_is_the_one_that_began_first() -> None:

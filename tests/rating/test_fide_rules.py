@@ -26,6 +26,7 @@ from players.rating import (
     not_rated_reason,
     period_change,
 )
+from players.rating.first_rating import first_rating_2014
 
 WIN, DRAW, LOSS = Fraction(1), Fraction(1, 2), Fraction(0)
 STANDARD = RatingRules()
@@ -484,3 +485,30 @@ def test_table_totals_are_fractions_and_formula_totals_floats() -> None:
     assert isinstance(table.change_unrounded, Fraction)
     assert isinstance(formula.expected, float)
     assert isinstance(formula.change_unrounded, float)
+
+
+# -- FIDE's rules by date (players.rating.fide_rules) -------------------------------------
+
+
+def test_first_rating_2014_worked_example() -> None:
+    # Section 10: five games against opponents averaging 1900, 3 points (60%): one half
+    # point above 50% -> 1900 + 20 = 1920; the 2024 rule gives 1921 for the same games.
+    games = [GameInput(1850, Fraction(1), True), GameInput(1950, Fraction(1), True)]
+    games += [GameInput(1900, Fraction(1), True), GameInput(1880, Fraction(0), True)]
+    games += [GameInput(1920, Fraction(0), True)]
+    old = first_rating_2014([games])
+    assert (old.rating, old.average, old.dp) == (1920, 1900, 20)
+    assert first_rating([games]).rating == 1921
+
+
+def test_first_rating_2014_below_and_at_50_percent_and_its_floor() -> None:
+    def five(points: int, opponent: int = 1500) -> list[GameInput]:
+        return [GameInput(opponent, Fraction(1 if i < points else 0), True) for i in range(5)]
+
+    # 1 of 5 (20%): dp(.20) = -240 (table 8.1.1) -> 1260; 2.5 of 5: Ra.
+    assert first_rating_2014([five(1)]).rating == 1260
+    draws = [GameInput(1600, Fraction(1, 2), True)] * 5
+    assert first_rating_2014([draws]).rating == 1600
+    # No 2200 cap; below the 1000 floor nothing is published.
+    assert first_rating_2014([five(5, 2300)]).rating == 2300 + 20 * 5
+    assert first_rating_2014([five(1, 1100)]).rating is None

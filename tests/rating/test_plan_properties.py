@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from players.rating import ExpectedMethod, ListKind
+from players.rating.fide_rules import BY_DATE
 from players.rating.months import add_months
 from players.rating.period import (
     ListSettings,
@@ -226,3 +227,38 @@ def test_progress_counts_every_player_once(league: dict[str, Any], arrays: bool)
     elo.plan_period(inputs, progress=told.append, **paths)
     assert sum(told) == len(inputs.starts)
     assert all(0 < count <= 1000 for count in told[1:])
+
+
+def _shifted(inputs: PeriodInputs, months: int) -> PeriodInputs:
+    """The same month ``months`` earlier, rated by FIDE's rules by date."""
+
+    def shift(day: datetime.date) -> datetime.date:
+        return add_months(day.replace(day=1), months).replace(day=day.day)
+
+    return dataclasses.replace(
+        inputs,
+        month=shift(inputs.month),
+        settings=dataclasses.replace(inputs.settings, fide_rules=BY_DATE),
+        tournaments={t: (shift(a), shift(b)) for t, (a, b) in inputs.tournaments.items()},
+        ratings_at={shift(m): r for m, r in inputs.ratings_at.items()},
+    )
+
+
+@settings(max_examples=100, deadline=None)
+@given(league=leagues(), back=st.sampled_from([-12, -25, -40, -100, -112]))
+def test_the_arrays_give_the_loops_plan_under_older_rules(
+    league: dict[str, Any], back: int
+) -> None:
+    # 2025-10 back to 2017-06: the 2650 exception, the 600/2600 rule, the 1000 floor and
+    # the 2014 first rating, the junior limit and the 700 rule by date; a tournament begun
+    # the month before keeps that month's rules.
+    starts = first_starts(league)
+    earlier: dict[datetime.date, dict[int, int | None]] = {}
+    for index in range(3):
+        inputs = month_inputs(league, index, starts, earlier)
+        earlier[inputs.month] = dict(inputs.start_ratings)
+        dated = _shifted(inputs, back)
+        with_arrays = elo.plan_period(dated, array_sums=table_sums, array_finish=finish)
+        assert elo.plan_period(dated) == with_arrays
+        assert with_arrays.rules.startswith("FIDE ")
+        starts = starts_after(with_arrays, starts)

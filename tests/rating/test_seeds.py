@@ -20,6 +20,7 @@ from players.rating import (
     performance_exact,
     performance_linear,
     period_change,
+    rating_band,
     rating_class,
 )
 
@@ -255,28 +256,34 @@ def test_seed_003_equal_opponent_gains_half_k(k: int, gain: int) -> None:
 
 # --- seed 004: classes and performance ratings -----------------------------------------------
 
+# (lowest, band, the start of the seed's description): bands by their numbers, never
+# by a title's name (an untitled 2431 is "2400-2499", not "International Master").
 SEED_004_CLASSES = [
-    (2700, "Super-grandmaster"),
-    (2500, "Grandmaster"),
-    (2400, "International Master"),
-    (2300, "FIDE Master"),
-    (2200, "Candidate Master"),
-    (2000, "Expert"),
-    (1800, "Class A"),
-    (1600, "Class B"),
-    (1400, "Class C"),
-    (1200, "Class D"),
-    (1000, "Novice"),
-    (0, "Beginner"),
+    (2700, "2700+", "Not an official title."),
+    (2500, "2500-2699", "The GM rating requirement."),
+    (2400, "2400-2499", "The IM rating requirement,"),
+    (2300, "2300-2399", "The FM rating requirement."),
+    (2200, "2200-2299", "The usual threshold for the CM title,"),
+    (2000, "2000-2199", "Beats most club players consistently."),
+    (1800, "1800-1999", "Strong club player."),
+    (1600, "1600-1799", "Plans rather than moves."),
+    (1400, "1400-1599", "Opening principles are habit"),
+    (1200, "1200-1399", "Basic tactics"),
+    (1000, "1000-1199", "Sees one-move threats reliably"),
+    (0, "0-999", "Knows the moves."),
 ]
+TITLE_NAMES = ("Grandmaster", "International Master", "FIDE Master", "Candidate Master")
 
 
-@pytest.mark.parametrize(("lowest", "name"), SEED_004_CLASSES)
-def test_seed_004_class_bands(lowest: int, name: str) -> None:
-    assert rating_class(lowest) == name
-    assert rating_class(lowest + 99) == name
+@pytest.mark.parametrize(("lowest", "band", "description"), SEED_004_CLASSES)
+def test_seed_004_class_bands(lowest: int, band: str, description: str) -> None:
+    assert rating_class(lowest) == band
+    top = int(band.split("-")[1]) if "-" in band else lowest + 99
+    assert rating_class(top) == band
+    assert rating_band(lowest).description.startswith(description)
+    assert not any(name in rating_class(lowest) for name in TITLE_NAMES)
     if lowest > 0:
-        assert rating_class(lowest - 1) != name
+        assert rating_class(lowest - 1) != band
 
 
 def test_seed_004_200_point_favourite_expects_076() -> None:

@@ -67,7 +67,7 @@ def play(
 
 def period_of(club: Club, month: str, kind: str = "standard") -> RatingPeriod:
     return RatingPeriod.objects.get(
-        rating_list__club=club, rating_list__kind=kind, month=parse_month(month)
+        rating_list__club=club, rating_list__slug=kind, month=parse_month(month)
     )
 
 

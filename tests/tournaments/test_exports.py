@@ -14,11 +14,11 @@ from django.test import Client
 
 from players.models import Player, RatingChange, RatingPeriod
 from tests.tournaments.import_world import ImportWorld, build_import_world, read
-from tournaments.exports import tournament_record, tournament_trf
-from tournaments.interchange import parse_trf
+from tournaments.exports import tournament_pgn, tournament_record, tournament_trf
+from tournaments.interchange import parse_pgn, parse_trf
 from tournaments.models import Game, Tournament
 from tournaments.services import period_close
-from tournaments.services.imports import import_trf
+from tournaments.services.imports import import_pgn, import_trf
 
 pytestmark = pytest.mark.django_db
 
@@ -87,6 +87,25 @@ def test_the_export_is_a_valid_trf_with_each_game_once(world: ImportWorld) -> No
         (p.name, p.points) for p in original.players
     }
     assert {"H", "F", "U", "Z"} <= {bye.kind.value for bye in parsed.byes}
+
+
+def test_an_exported_pgn_reads_back_as_the_same_games(world: ImportWorld) -> None:
+    tournament = Tournament.objects.get(club=world.club)
+    text = tournament_pgn(tournament=tournament)
+    parsed = parse_pgn(text)
+    stored = Game.objects.filter(tournament=tournament)
+    assert len(parsed.games) + sum(g.result == "--" for g in stored) == stored.count()
+    fresh = build_import_world("fresh")
+    report = import_pgn(
+        club=fresh.club, rating_list="standard", data=text.encode(), by=fresh.arbiter
+    )
+    assert report.errors == []
+    # PGN has no forfeit result: forfeits come back as the result (and a comment), so the
+    # played games are compared; the forfeits are marked in the file.
+    played = {g for g in game_set(world.club.pk) if g[5]}
+    assert played <= game_set(fresh.club.pk)
+    forfeits = stored.filter(result__in=["+-", "-+"]).count()
+    assert text.count('[Termination "abandoned"]') == forfeits + stored.filter(result="--").count()
 
 
 # -- lists and history ------------------------------------------------------------------------
@@ -159,6 +178,10 @@ def test_download_urls_for_a_member(world: ImportWorld) -> None:
     assert int(rows[0]["rating_after"]) == change.rating_after
     assert trf.status_code == 200
     assert trf.content.decode().startswith("012 Riverton Autumn Open 2026")
+    pgn = client.get(f"/clubs/riverton/tournaments/{tournament.pk}/export.pgn")
+    assert pgn.status_code == 200
+    assert pgn["Content-Type"].startswith("application/x-chess-pgn")
+    assert pgn.content.decode().startswith('[Event "Riverton Autumn Open 2026"]')
 
 
 def test_private_club_downloads_need_membership(world: ImportWorld) -> None:
@@ -169,10 +192,11 @@ def test_private_club_downloads_need_membership(world: ImportWorld) -> None:
         "/clubs/riverton/lists/standard/export.txt",
         f"/clubs/riverton/players/{player.pk}/history.csv",
         f"/clubs/riverton/tournaments/{Tournament.objects.get(club=world.club).pk}/export.trf",
+        f"/clubs/riverton/tournaments/{Tournament.objects.get(club=world.club).pk}/export.pgn",
     ]
     for user in (None, other.users["owner"]):
         client = client_for(user)
-        assert [client.get(url).status_code for url in urls] == [404] * 4
+        assert [client.get(url).status_code for url in urls] == [404] * 5
     # Another club's player or tournament through this club's URL: 404 as well.
     outsider_view = client_for(other.users["owner"])
     assert outsider_view.get(f"/clubs/elsewhere/players/{player.pk}/history.csv").status_code == 404

@@ -78,7 +78,7 @@ def test_report_accounts_for_the_pool(client: Client, data: ClubData) -> None:
     assert f"Rated games (the sum of every player's change) {sign}{games}".replace("-", "−") in pool
     assert f"First ratings (1 new player) +{first:,}" in pool
     assert (
-        "Dropped below the floor (1 player: their ratings after the games leave the list) −1,398"
+        "Dropped below the floor (1 player: their rating after the games leaves the list) −1,398"
         in pool
     )
     assert (

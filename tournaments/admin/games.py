@@ -88,6 +88,7 @@ class TournamentAdmin(ClubScopedAdmin):
     date_hierarchy = "end_date"
     fields = ("club", "name", "rating_list", "start_date", "end_date", "rounds", "city")
     inlines = [GameInline]
+    field_map = {"list": "rating_list"}
     # The "Import tournament file" page lives in imports.py (the imports branch).
     change_list_template = "admin/tournaments/tournament/change_list.html"
 

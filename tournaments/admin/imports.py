@@ -1,7 +1,8 @@
 """The admin's "Import tournament file" page, reached from the tournament list.
 
-A form (club, list, format, file, dry run) that calls the import service and shows its
-report; errors become admin messages with their line numbers. The club choices are the
+A form (club, list, format, file, dry run) that starts an import job and goes to the job's
+page, which shows the report when it is done; a file's errors become admin messages with
+their line numbers. The club choices are the
 clubs where the user is an arbiter or above; the service checks the role again.
 """
 
@@ -10,24 +11,23 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 
 from players.admin.base import club_ids_with, is_superuser, report_domain_error, role_allows
+from players.admin.jobs import job_page_url
 from players.errors import DomainError
 from players.models import Club, ListKind, Role
-from tournaments.services.imports import ImportReport, import_file
+from players.services import job_start
 
 FORMAT_CHOICES = [
     ("trf", "FIDE TRF (TRF16 / TRF-2026)"),
     ("pgn", "PGN (headers: Event, Date, White, Black, Result, ...)"),
     ("csv", "CSV of games (date, white, black, result, tournament, round)"),
 ]
-#: Messages shown for a refused file; the report table lists every error anyway.
-SHOWN_ERRORS = 20
 
 
 class ImportForm(forms.Form):
@@ -88,26 +88,31 @@ def import_urls(model_admin: admin.ModelAdmin[Any]) -> list[URLPattern]:
 def import_view(model_admin: admin.ModelAdmin[Any], request: HttpRequest) -> HttpResponse:
     if not role_allows(request, Role.ARBITER, None):
         raise PermissionDenied
-    report: ImportReport | None = None
     if request.method == "POST":
         form = ImportForm(request.POST, request.FILES, request=request)
         if form.is_valid():
             data = form.cleaned_data
+            upload = data["file"]
             try:
-                report = import_file(
-                    format=data["format"],
+                job = job_start(
+                    kind="import",
                     club=data["club"],
-                    rating_list=data["rating_list"],
-                    data=data["file"].read(),
                     by=request.user,
-                    dry_run=data["dry_run"],
-                    match=data["match"] or "possible",
-                    keep_identical=data["keep_identical"],
+                    params={
+                        "format": data["format"],
+                        "list": data["rating_list"],
+                        "dry_run": data["dry_run"],
+                        "match": data["match"] or "possible",
+                        "keep_identical": data["keep_identical"],
+                        "file": upload.name,
+                    },
+                    payload=upload.read(),
                 )
             except DomainError as error:
                 report_domain_error(request, error)
             else:
-                _announce(request, report)
+                # The job's page follows it and then shows the report.
+                return HttpResponseRedirect(job_page_url(job))
     else:
         form = ImportForm(request=request)
     context = {
@@ -115,21 +120,5 @@ def import_view(model_admin: admin.ModelAdmin[Any], request: HttpRequest) -> Htt
         "title": "Import tournament file",
         "opts": model_admin.opts,
         "form": form,
-        "report": report,
     }
     return TemplateResponse(request, "admin/tournaments/tournament/import.html", context)
-
-
-def _announce(request: HttpRequest, report: ImportReport) -> None:
-    if report.errors:
-        messages.error(
-            request,
-            f"The file has {len(report.errors)} error(s); nothing was stored. Fix these lines "
-            "and upload it again.",
-        )
-        for error in report.errors[:SHOWN_ERRORS]:
-            messages.error(request, str(error))
-    elif report.already_imported:
-        messages.warning(request, "This file was imported already; nothing was stored.")
-    else:
-        messages.success(request, report.summary())

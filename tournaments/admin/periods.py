@@ -1,16 +1,21 @@
-"""Rating periods and their actions: preview, close (after a confirmation), reopen, replay."""
+"""Rating periods and their actions: preview, close (after a confirmation), reopen, replay.
+
+Close, reopen and replay start jobs and go to the job's page (players/admin/jobs.py),
+which follows the job and shows its result."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.db.models import Count, QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html
 
 from players.admin.base import (
     LIST_CLUB_FILTER,
@@ -18,16 +23,19 @@ from players.admin.base import (
     report_domain_error,
     role_allows,
 )
+from players.admin.jobs import job_page_url
 from players.errors import DomainError
 from players.models import (
+    Club,
+    Job,
     KChangeReason,
     KReason,
     Player,
     RatingChange,
     RatingPeriod,
-    RatingRun,
     Role,
 )
+from players.services import job_start
 from tournaments import services
 from tournaments.selectors import periods_close_outlook
 
@@ -118,8 +126,7 @@ class RatingPeriodAdmin(ClubScopedAdmin):
         # delete action does. The confirmation (or the preview) posts back post=yes.
         if request.POST.get("post") != "yes":
             return self._confirm_close(request, periods)
-        self._each_period(request, periods, services.period_close, "closed")
-        return None
+        return self._start_period_jobs(request, periods, "close")
 
     def _confirm_close(self, request: HttpRequest, periods: list[RatingPeriod]) -> HttpResponse:
         items = periods_close_outlook(periods=periods)
@@ -136,50 +143,72 @@ class RatingPeriodAdmin(ClubScopedAdmin):
         )
 
     @admin.action(description="Reopen the period (for corrections)", permissions=["period_action"])
-    def reopen_period(self, request: HttpRequest, queryset: QuerySet[RatingPeriod]) -> None:
+    def reopen_period(
+        self, request: HttpRequest, queryset: QuerySet[RatingPeriod]
+    ) -> HttpResponse | None:
         periods = self._periods(queryset)
-        if self._allowed(request, periods):
-            self._each_period(request, periods, services.period_reopen, "reopened")
+        if not self._allowed(request, periods) or not periods:
+            return None
+        return self._start_period_jobs(request, periods, "reopen")
 
-    def _each_period(
-        self,
-        request: HttpRequest,
-        periods: list[RatingPeriod],
-        service: Callable[..., Any],
-        done: str,
-    ) -> None:
-        """Run ``service`` on each period in turn (list and month order); a refusal is an
-        error message for that period and the others go on."""
+    def _start_period_jobs(
+        self, request: HttpRequest, periods: list[RatingPeriod], action: str
+    ) -> HttpResponse | None:
+        """One job per club: ``action`` ("close" or "reopen") on its one period, or on its
+        several periods in order (the "periods" job); then the job's page."""
+        by_club: dict[Club, list[RatingPeriod]] = {}
         for period in periods:
-            try:
-                run = service(period=period, by=request.user)
-            except DomainError as error:
-                report_domain_error(request, error, prefix=f"{period}: ")
+            by_club.setdefault(period.rating_list.club, []).append(period)
+        jobs = []
+        for club, chosen in by_club.items():
+            params: dict[str, Any]
+            if len(chosen) == 1:
+                kind, params = action, {"period": chosen[0].pk}
             else:
-                messages.success(request, f"{period}: {done}. {run_summary(run)}")
+                kind, params = "periods", {"action": action, "periods": [p.pk for p in chosen]}
+            try:
+                jobs.append(job_start(kind=kind, club=club, by=request.user, params=params))
+            except DomainError as error:
+                report_domain_error(request, error, prefix=f"{club}: ")
+        return self._follow(request, jobs)
+
+    def _follow(self, request: HttpRequest, jobs: list[Job]) -> HttpResponse | None:
+        """The job's page for one job; for several, a message per job and the job list."""
+        if len(jobs) == 1:
+            return HttpResponseRedirect(job_page_url(jobs[0]))
+        for job in jobs:
+            messages.info(
+                request,
+                format_html(
+                    'Started <a href="{}">{} in {}</a>.', job_page_url(job), job.kind, job.club
+                ),
+            )
+        return HttpResponseRedirect(reverse("admin:players_job_changelist")) if jobs else None
 
     @admin.action(
         description="Replay the list from its reopened periods", permissions=["period_action"]
     )
-    def replay_list(self, request: HttpRequest, queryset: QuerySet[RatingPeriod]) -> None:
+    def replay_list(
+        self, request: HttpRequest, queryset: QuerySet[RatingPeriod]
+    ) -> HttpResponse | None:
         periods = self._periods(queryset)
         if not self._allowed(request, periods):
-            return
+            return None
         lists = {p.rating_list_id: p.rating_list for p in periods}
+        jobs = []
         for rating_list in lists.values():
             try:
-                run = services.list_replay(rating_list=rating_list, by=request.user)
+                job = job_start(
+                    kind="replay",
+                    club=rating_list.club,
+                    by=request.user,
+                    params={"list": rating_list.pk},
+                )
             except DomainError as error:
                 report_domain_error(request, error, prefix=f"{rating_list}: ")
             else:
-                messages.success(request, f"{rating_list}: replayed. {run_summary(run)}")
-
-
-def run_summary(run: Any) -> str:
-    if isinstance(run, RatingRun):
-        periods = ", ".join(run.periods) or "no periods"
-        return f"{run.players_changed} player(s) changed ({periods})."
-    return ""
+                jobs.append(job)
+        return self._follow(request, jobs)
 
 
 @dataclass(frozen=True)
@@ -226,7 +255,11 @@ def preview_rows(plan: services.PeriodPlan) -> list[PreviewRow]:
             score=_number(c.score, 1),
             expected=_number(c.expected),
             event=events.get(c.event, c.event),
-            k_next=f"{c.k_next.value} ({k_labels.get(c.k_next.reason, c.k_next.reason)})",
+            k_next=(
+                ""
+                if c.k_next is None
+                else f"{c.k_next.value} ({k_labels.get(c.k_next.reason, c.k_next.reason)})"
+            ),
         )
         for c in plan.changes
     ]

@@ -2,7 +2,7 @@
 
 POST /api/v1/clubs/{club}/imports/   multipart: file, format (trf|pgn|csv), list, dry_run
 
-Answers the import report: 201 when the games were stored, 200 for a dry run or a file
+Runs as a job (``?wait=``, see players/api/jobs.py). Answers the import report: 201 when the games were stored, 200 for a dry run or a file
 imported already (nothing stored). A file with errors answers 400 (409 when its games
 fall into a closed period) in the one error shape, each error in ``error.fields.file`` as
 "line N: message" in line order. Nothing is stored then.
@@ -13,16 +13,19 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from players.api.base import ClubScopedView, error_body
+from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
+from players.api.jobs import WAIT_PARAM, JobOutSerializer, job_answer, parse_wait
 from players.api.schema import ErrorSerializer
+from players.errors import ConflictError, ValidationFailed
 from players.models import ListKind, Role
-from tournaments.services.imports import FORMATS, MATCH_CHOICES, import_file
+from players.services import job_start
+from tournaments.services.imports import FORMATS, MATCH_CHOICES, ImportReport
 
 #: Uploads above this size are refused before they are read (a 100,000-game TRF is ~12 MB).
 MAX_UPLOAD_BYTES = 64 * 1024 * 1024
@@ -36,10 +39,10 @@ class ImportInSerializer(serializers.Serializer):  # type: ignore[type-arg]
         choices=[(f, f) for f in FORMATS],
         help_text="trf: FIDE TRF16 / TRF-2026; pgn: PGN (headers); csv: a CSV of games.",
     )
-    list = serializers.ChoiceField(
-        choices=ListKind.choices,
-        default=ListKind.STANDARD,
-        help_text="The list the games are rated on.",
+    list = serializers.SlugField(
+        max_length=32,
+        default=ListKind.STANDARD.value,
+        help_text="The slug of the list the games are rated on.",
     )
     dry_run = serializers.BooleanField(
         default=False, help_text="true: report what would be created and matched; store nothing."
@@ -127,7 +130,7 @@ class ByeSerializer(serializers.Serializer):  # type: ignore[type-arg]
 class ImportReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
     format = serializers.ChoiceField(choices=[(f, f) for f in FORMATS])
     club = serializers.CharField()
-    rating_list = serializers.ChoiceField(choices=ListKind.choices)
+    rating_list = serializers.CharField(help_text="The list's slug.")
     digest = serializers.CharField(help_text="SHA-256 of the file: the same file imports once.")
     dry_run = serializers.BooleanField()
     stored = serializers.BooleanField(help_text="true when this request stored the games.")
@@ -158,7 +161,7 @@ class ImportReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
     error_code = serializers.CharField(allow_blank=True)
 
 
-@extend_schema(tags=["imports"], parameters=[CLUB_PARAM])
+@extend_schema(tags=["imports"], parameters=[CLUB_PARAM, WAIT_PARAM])
 class ImportView(ClubScopedView):
     roles = {"POST": Role.ARBITER}
     parser_classes = [MultiPartParser, FormParser]
@@ -180,6 +183,11 @@ class ImportView(ClubScopedView):
             200: OpenApiResponse(
                 ImportReportSerializer,
                 description="Dry run, or the file was imported already: nothing stored.",
+            ),
+            202: OpenApiResponse(
+                JobOutSerializer,
+                description="Still running after ?wait= seconds: the job (Location: "
+                "/api/v1/jobs/{id}/); its result is the report.",
             ),
             400: OpenApiResponse(
                 ErrorSerializer,
@@ -219,34 +227,37 @@ class ImportView(ClubScopedView):
         },
     )
     def post(self, request: Request, club: str) -> Response:
+        wait = parse_wait(request)
         data = ImportInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        report = import_file(
-            format=values["format"],
+        upload = values["file"]
+        job = job_start(
+            kind="import",
             club=self.club,
-            rating_list=values["list"],
-            data=values["file"].read(),
             by=request.user,
-            dry_run=values["dry_run"],
-            match=values["match"],
-            keep_identical=values["keep_identical"],
+            params={
+                "format": values["format"],
+                "list": values["list"],
+                "dry_run": values["dry_run"],
+                "match": values["match"],
+                "keep_identical": values["keep_identical"],
+                "file": upload.name,
+            },
+            payload=upload.read(),
         )
-        body = report.as_dict()
-        if report.errors:
-            code = report.error_code or "invalid"
-            error = error_body(
-                code,
-                f"The file has {len(report.errors)} error(s); nothing was stored. "
-                f"{report.errors[0]}",
-                {"file": [str(e) for e in report.errors]},
-            )
-            return Response(
-                error,
-                status=status.HTTP_409_CONFLICT
-                if code == "conflict"
-                else status.HTTP_400_BAD_REQUEST,
-            )
-        return Response(
-            body, status=status.HTTP_201_CREATED if report.stored else status.HTTP_200_OK
+        return job_answer(job, wait)
+
+
+def import_outcome(report: ImportReport) -> tuple[int, dict[str, Any]]:
+    """The import's answer: (201 stored / 200 dry run or imported already, the report), or
+    the file's errors raised as the domain error the API answers (400, or 409 for games of
+    a closed period), each error in ``fields.file`` as "line N: message"."""
+    if report.errors:
+        code = report.error_code or "invalid"
+        kind = ConflictError if code == "conflict" else ValidationFailed
+        raise kind(
+            f"The file has {len(report.errors)} error(s); nothing was stored. {report.errors[0]}",
+            fields={"file": [str(e) for e in report.errors]},
         )
+    return (201 if report.stored else 200), report.as_dict()

@@ -27,19 +27,15 @@ from rest_framework.response import Response
 
 from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM, LIST_PARAM
-from players.errors import ConflictError, NotFoundError
-from players.models import RatingChange, RatingList, RatingPeriod, Role, add_months
+from players.api.jobs import WAIT_PARAM, job_answer, job_responses, parse_wait
+from players.errors import NotFoundError
+from players.models import RatingChange, RatingList, RatingPeriod, RatingRun, Role, add_months
 from players.names import display_name
 from players.selectors import parse_month, period_get, published_list, rating_list_get
+from players.services import job_start
 from tournaments.interchange.text import csv_cell
 from tournaments.selectors import periods_with_counts
-from tournaments.services import (
-    list_replay,
-    period_close,
-    period_open,
-    period_preview,
-    period_reopen,
-)
+from tournaments.services import period_open, period_preview
 
 PERIOD_PARAM = OpenApiParameter(
     "period", str, OpenApiParameter.PATH, pattern=r"^\d{4}-\d{2}$", description="YYYY-MM."
@@ -75,8 +71,17 @@ class PeriodOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
         help_text="YYYY-MM-DD: the date of the list a close publishes (the first of the next month)."
     )
 
+    rules = serializers.SerializerMethodField(
+        help_text="The rules the list rates this month under: a FIDE rule set by its start "
+        '("FIDE 2024-03"), Glicko-2 with its tau, or the list\'s own ("elo"). Each '
+        "close and replay also records the rules it used in its run."
+    )
+
     def get_published(self, period: RatingPeriod) -> datetime.date:
         return add_months(period.month, 1)
+
+    def get_rules(self, period: RatingPeriod) -> str:
+        return period.rating_list.settings().for_month(period.month).rules_name()
 
 
 class PeriodOpenSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -130,6 +135,9 @@ class RatingRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
     title = serializers.CharField(source="player.title", allow_blank=True)
     federation = serializers.CharField(source="player.federation", allow_blank=True)
     rating = serializers.IntegerField(source="rating_after")
+    rd = serializers.FloatField(
+        source="rd_after", allow_null=True, help_text="Glicko-2 lists: RD (else null)."
+    )
     change = serializers.IntegerField(allow_null=True)
     k_factor = serializers.IntegerField(
         source="k_next", allow_null=True, help_text="K for the next period."
@@ -165,6 +173,16 @@ def changes_body(period: RatingPeriod, changes: Any, games_count: int) -> dict[s
         "games_count": games_count,
         "changes": ChangeOutSerializer(changes, many=True).data,
     }
+
+
+def reopen_body(period: RatingPeriod, needs_replay: list[str]) -> dict[str, Any]:
+    body = {"period": period.label, "status": period.status, "needs_replay": needs_replay}
+    return dict(ReopenOutSerializer(body).data)
+
+
+def replay_body(run: RatingRun) -> dict[str, Any]:
+    body = {"periods": run.periods, "players_changed": run.players_changed, "report": run.report}
+    return dict(ReplayOutSerializer(body).data)
 
 
 def period_changes(period: RatingPeriod) -> QuerySet[RatingChange]:
@@ -238,71 +256,70 @@ class PeriodPreviewView(ListScopedView):
         return Response(changes_body(found, changes, plan.games_count))
 
 
-@extend_schema(tags=["periods"], parameters=[CLUB_PARAM, LIST_PARAM, PERIOD_PARAM])
-class PeriodCloseView(ListScopedView):
-    """Close the period: rate every player of the list and publish the new list.
+class PeriodJobView(ListScopedView):
+    """A period operation run as a job (``kind``), answered through ``job_answer``."""
+
+    roles = {"POST": Role.OFFICER}
+    extra_error_statuses = {"POST": (409,)}
+    kind: str
+
+    def post(self, request: Request, club: str, list: str, period: str) -> Response:
+        wait = parse_wait(request)
+        found = self.period()
+        job = job_start(
+            kind=self.kind, club=self.club, by=request.user, params={"period": found.pk}
+        )
+        return job_answer(job, wait)
+
+
+@extend_schema(tags=["periods"], parameters=[CLUB_PARAM, LIST_PARAM, PERIOD_PARAM, WAIT_PARAM])
+class PeriodCloseView(PeriodJobView):
+    """Close the period: rate every player of the list and publish the new list. Runs as a
+    job (see ?wait=).
 
     Periods close in order. A second close answers 409 and says the period's status."""
 
-    roles = {"POST": Role.OFFICER}
-    extra_error_statuses = {"POST": (409,)}
+    kind = "close"
 
-    @extend_schema(operation_id="periods_close", request=None, responses=CloseOutSerializer)
+    @extend_schema(
+        operation_id="periods_close", request=None, responses=job_responses(CloseOutSerializer)
+    )
     def post(self, request: Request, club: str, list: str, period: str) -> Response:
-        found = self.period()
-        try:
-            run = period_close(period=found, by=request.user)
-        except ConflictError as conflict:
-            raise _with_status(conflict, found) from None
-        games_count = int((run.summary or {}).get("games", 0))
-        return Response(changes_body(found, period_changes(found), games_count))
+        return super().post(request, club, list, period)
 
 
-@extend_schema(tags=["periods"], parameters=[CLUB_PARAM, LIST_PARAM, PERIOD_PARAM])
-class PeriodReopenView(ListScopedView):
+@extend_schema(tags=["periods"], parameters=[CLUB_PARAM, LIST_PARAM, PERIOD_PARAM, WAIT_PARAM])
+class PeriodReopenView(PeriodJobView):
     """Reopen a closed period so its games can be corrected; it and every later closed
-    period then need a replay (what they published stays until the replay)."""
+    period then need a replay (what they published stays until the replay). Runs as a job."""
 
-    roles = {"POST": Role.OFFICER}
-    extra_error_statuses = {"POST": (409,)}
+    kind = "reopen"
 
-    @extend_schema(operation_id="periods_reopen", request=None, responses=ReopenOutSerializer)
+    @extend_schema(
+        operation_id="periods_reopen", request=None, responses=job_responses(ReopenOutSerializer)
+    )
     def post(self, request: Request, club: str, list: str, period: str) -> Response:
-        found = self.period()
-        try:
-            run = period_reopen(period=found, by=request.user)
-        except ConflictError as conflict:
-            raise _with_status(conflict, found) from None
-        body = {"period": found.label, "status": found.status, "needs_replay": run.periods}
-        return Response(ReopenOutSerializer(body).data)
+        return super().post(request, club, list, period)
 
 
-def _with_status(conflict: ConflictError, period: RatingPeriod) -> ConflictError:
-    """The 409 names the period's status so a script can tell "already closed" from
-    "close the earlier month first"."""
-    current = RatingPeriod.objects.values_list("status", flat=True).get(pk=period.pk)
-    fields: dict[str, list[str]] = dict(conflict.fields)
-    fields["status"] = [current]
-    return ConflictError(conflict.message, fields=fields)
-
-
-@extend_schema(tags=["periods"], parameters=[CLUB_PARAM, LIST_PARAM])
+@extend_schema(tags=["periods"], parameters=[CLUB_PARAM, LIST_PARAM, WAIT_PARAM])
 class ListReplayView(ListScopedView):
     """Recompute every reopened period of the list in order; the rows replaced are kept
-    beside the new ones. 409 when nothing was reopened."""
+    beside the new ones. 409 when nothing was reopened. Runs as a job (see ?wait=)."""
 
     roles = {"POST": Role.OFFICER}
     extra_error_statuses = {"POST": (409,)}
 
-    @extend_schema(operation_id="lists_replay", request=None, responses=ReplayOutSerializer)
+    @extend_schema(
+        operation_id="lists_replay", request=None, responses=job_responses(ReplayOutSerializer)
+    )
     def post(self, request: Request, club: str, list: str) -> Response:
-        run = list_replay(rating_list=self.rating_list(), by=request.user)
-        body = {
-            "periods": run.periods,
-            "players_changed": run.players_changed,
-            "report": run.report,
-        }
-        return Response(ReplayOutSerializer(body).data)
+        wait = parse_wait(request)
+        rating_list = self.rating_list()
+        job = job_start(
+            kind="replay", club=self.club, by=request.user, params={"list": rating_list.pk}
+        )
+        return job_answer(job, wait)
 
 
 # -- the published list ------------------------------------------------------------------------

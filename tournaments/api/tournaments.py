@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
 from players.errors import NotFoundError
-from players.models import ListKind, RatingPeriod, Role
+from players.models import RatingPeriod, Role
 from players.selectors import parse_month
 from tournaments.models import Game, Result, Tournament
 from tournaments.selectors import games_for_club, tournaments_for_club
@@ -39,7 +39,7 @@ ID_MAX = 2**63 - 1
 class TournamentOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     id = serializers.IntegerField()
     name = serializers.CharField()
-    list = serializers.CharField(source="rating_list.kind")
+    list = serializers.CharField(source="rating_list.slug")
     start_date = serializers.DateField()
     end_date = serializers.DateField()
     rounds = serializers.IntegerField(allow_null=True)
@@ -50,7 +50,7 @@ class TournamentOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 class TournamentInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     name = serializers.CharField(max_length=200)
-    list = serializers.ChoiceField(choices=ListKind.choices, help_text="The list it is rated on.")
+    list = serializers.SlugField(max_length=32, help_text="The slug of the list it is rated on.")
     start_date = serializers.DateField()
     end_date = serializers.DateField(help_text="Its games belong to this month's period.")
     rounds = serializers.IntegerField(min_value=1, max_value=99, required=False, allow_null=True)
@@ -65,7 +65,7 @@ class TournamentInSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 class TournamentFilter(django_filters.FilterSet):  # type: ignore[misc]
     name = django_filters.CharFilter(lookup_expr="icontains")
-    list = django_filters.ChoiceFilter(field_name="rating_list__kind", choices=ListKind.choices)
+    list = django_filters.CharFilter(field_name="rating_list__slug")
     start_after = django_filters.DateFilter(field_name="start_date", lookup_expr="gte")
     start_before = django_filters.DateFilter(field_name="start_date", lookup_expr="lte")
 
@@ -175,7 +175,7 @@ class TournamentDetailView(TournamentRows):
 
 class ClubGameOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     id = serializers.IntegerField()
-    list = serializers.CharField(source="rating_list.kind")
+    list = serializers.CharField(source="rating_list.slug")
     period = serializers.CharField(source="period.label", help_text="YYYY-MM.")
     period_status = serializers.ChoiceField(
         source="period.status", choices=RatingPeriod.Status.choices
@@ -193,10 +193,10 @@ class ClubGameOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class ClubGameInSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    list = serializers.ChoiceField(
-        choices=ListKind.choices,
+    list = serializers.SlugField(
+        max_length=32,
         required=False,
-        help_text="The list the game is rated on; may be left out with a tournament.",
+        help_text="The slug of the list the game is rated on; may be left out with a tournament.",
     )
     date = serializers.DateField()
     white = serializers.IntegerField(
@@ -227,7 +227,7 @@ class ClubGameBulkInSerializer(serializers.ListSerializer):  # type: ignore[type
 
 
 class GameFilter(django_filters.FilterSet):  # type: ignore[misc]
-    list = django_filters.ChoiceFilter(field_name="rating_list__kind", choices=ListKind.choices)
+    list = django_filters.CharFilter(field_name="rating_list__slug")
     period = django_filters.CharFilter(method="filter_period", label="YYYY-MM.")
     player = django_filters.NumberFilter(
         method="filter_player",

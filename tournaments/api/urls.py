@@ -1,10 +1,11 @@
 """The tournaments app's API routes (under /api/v1/clubs/{club}/): tournaments, games,
-periods, replay and the published list."""
+periods, replay, the published list, imports and the history export."""
 
 from __future__ import annotations
 
 from django.urls import path
 
+from tournaments.api.exports import HistoryExportView
 from tournaments.api.fide_list import FideListView
 from tournaments.api.imports import ImportView
 from tournaments.api.merge import PlayerMergeView
@@ -43,4 +44,5 @@ urlpatterns = [
     path(PERIOD + "reopen/", PeriodReopenView.as_view(), name="period-reopen"),
     path(LIST + "replay/", ListReplayView.as_view(), name="list-replay"),
     path(LIST + "ratings/", RatingsView.as_view(), name="ratings"),
+    path(LIST + "history-export/", HistoryExportView.as_view(), name="list-history-export"),
 ]

@@ -5,7 +5,8 @@ Module map:
 * :mod:`.records`: the frozen dataclasses every format produces, and the errors.
 * :mod:`.trf`: FIDE TRF16 / TRF-2026 reader (:func:`parse_trf`) and TRF16 writer
   (:func:`write_trf`).
-* :mod:`.pgn`: PGN headers via python-chess (:func:`parse_pgn`).
+* :mod:`.pgn`: PGN headers via python-chess (:func:`parse_pgn`); :mod:`.pgn_writer`
+  writes a tournament's games back as PGN headers (:func:`write_pgn`).
 * :mod:`.games_csv`: a CSV of games (:func:`parse_games_csv`).
 * :mod:`.exports`: rating list CSV/TXT and a player's history CSV.
 * :mod:`.source`: decoding, error collection and the progress hook shared by the parsers.
@@ -20,10 +21,12 @@ from tournaments.interchange.exports import (
     ListRow,
     write_history_csv,
     write_list_csv,
+    write_list_history_csv,
     write_list_txt,
 )
 from tournaments.interchange.games_csv import parse_games_csv
 from tournaments.interchange.pgn import parse_pgn
+from tournaments.interchange.pgn_writer import write_pgn
 from tournaments.interchange.records import (
     FORFEIT_RESULTS,
     ByeKind,
@@ -62,6 +65,8 @@ __all__ = [
     "parse_trf",
     "write_history_csv",
     "write_list_csv",
+    "write_list_history_csv",
     "write_list_txt",
+    "write_pgn",
     "write_trf",
 ]

@@ -67,6 +67,8 @@ class ListRow:
     #: FIDE's rating of the list's kind from the FIDE list read last, and that list's month.
     fide_rating: int | None = None
     fide_month: str = ""
+    #: Glicko-2 lists: the rating deviation published with the rating (else None).
+    rd: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,10 +138,13 @@ HISTORY_CSV_HEADER = (
 
 
 def write_list_csv(rows: Iterable[ListRow]) -> str:
-    """The list as CSV (comma, header row, ``\\r\\n`` line ends as RFC 4180 asks)."""
+    """The list as CSV (comma, header row, ``\\r\\n`` line ends as RFC 4180 asks); a
+    Glicko-2 list's has an ``rd`` column after ``rating``'s columns (the last one)."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(LIST_CSV_HEADER)
+    rows = list(rows)
+    uncertain = any(row.rd is not None for row in rows)
+    writer.writerow((*LIST_CSV_HEADER, "rd") if uncertain else LIST_CSV_HEADER)
     for row in rows:
         writer.writerow(
             (
@@ -156,6 +161,7 @@ def write_list_csv(rows: Iterable[ListRow]) -> str:
                 _blank(row.k),
                 _blank(row.fide_rating),
                 row.fide_month,
+                *(("" if row.rd is None else row.rd,) if uncertain else ()),
             )
         )
     return out.getvalue()
@@ -188,24 +194,35 @@ def write_history_csv(rows: Iterable[HistoryRow]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(HISTORY_CSV_HEADER)
-    for row in rows:
-        writer.writerow(
-            (
-                row.period,
-                row.list_kind,
-                _blank(row.rating_before),
-                _blank(row.rating_after),
-                _blank(row.change),
-                _decimal(row.change_unrounded),
-                row.games,
-                _decimal(row.score, places=1),
-                _decimal(row.expected),
-                _blank(row.k),
-                _text(row.k_reason),
-                _text(row.note),
-            )
-        )
+    writer.writerows(_history_cells(row) for row in rows)
     return out.getvalue()
+
+
+def write_list_history_csv(rows: Iterable[tuple[int, str, HistoryRow]]) -> str:
+    """A whole list's history as CSV: the player's id and name, then a player history's
+    columns; one row per player and closed period."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(("player", "name", *HISTORY_CSV_HEADER))
+    writer.writerows((player, _text(name), *_history_cells(row)) for player, name, row in rows)
+    return out.getvalue()
+
+
+def _history_cells(row: HistoryRow) -> tuple[object, ...]:
+    return (
+        row.period,
+        row.list_kind,
+        _blank(row.rating_before),
+        _blank(row.rating_after),
+        _blank(row.change),
+        _decimal(row.change_unrounded),
+        row.games,
+        _decimal(row.score, places=1),
+        _decimal(row.expected),
+        _blank(row.k),
+        _text(row.k_reason),
+        _text(row.note),
+    )
 
 
 def _fixed(values: tuple[str, ...]) -> str:

@@ -138,7 +138,7 @@ def _validate_games(
     *, club: Club, items: Sequence[Mapping[str, Any]], prefix_items: bool
 ) -> list[_ValidGame]:
     """Every item checked (set-based lookups); a ValidationFailed names the first bad one."""
-    lists = {rl.kind: rl for rl in RatingList.objects.filter(club=club)}
+    lists = {rl.slug: rl for rl in RatingList.objects.filter(club=club)}
     lists_by_id = {rl.pk: rl for rl in lists.values()}
     players = _lookup_by_id(
         Player, club, {_id_of(item.get(key)) for item in items for key in ("white", "black")}
@@ -219,12 +219,12 @@ def _list_of(
         if tournament is None:
             return "Say which list the game is rated on."
         return lists_by_id[tournament.rating_list_id]
-    kind = raw_list.kind if isinstance(raw_list, RatingList) else raw_list
+    kind = raw_list.slug if isinstance(raw_list, RatingList) else raw_list
     rating_list = lists.get(kind)
     if rating_list is None or (isinstance(raw_list, RatingList) and raw_list.pk != rating_list.pk):
         return "No such list in this club."
     if tournament is not None and tournament.rating_list_id != rating_list.pk:
-        return f"The tournament is rated on the {tournament.rating_list.kind} list."
+        return f"The tournament is rated on the {tournament.rating_list.slug} list."
     return rating_list
 
 

@@ -228,7 +228,7 @@ def _affected_months(
         (r.player_id, r.rating_list_id): r
         for r in PlayerRating.objects.filter(player__in=[keep, dup])
     }
-    kinds = {rl.pk: rl.kind for rl in lists}
+    kinds = {rl.pk: rl.slug for rl in lists}
     for rating_list in lists:
         mine = entries.get((keep.pk, rating_list.pk))
         theirs = entries.get((dup.pk, rating_list.pk))
@@ -284,7 +284,7 @@ def _mark_for_replay(
         )
         if not labels:
             continue
-        marked[rating_list.kind] = labels
+        marked[rating_list.slug] = labels
         RatingRun.objects.create(
             rating_list=rating_list,
             kind=RatingRun.Kind.REOPEN,

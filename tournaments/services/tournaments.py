@@ -43,10 +43,10 @@ def _clean_tournament(club: Club, values: dict[str, Any]) -> dict[str, Any]:
         raise invalid_field("name", "A tournament needs a name.")
     values["name"] = name
     raw_list = values.get("rating_list")
-    kind = raw_list.kind if isinstance(raw_list, RatingList) else raw_list
-    rating_list = RatingList.objects.filter(club=club, kind=kind).first()
+    kind = raw_list.slug if isinstance(raw_list, RatingList) else raw_list
+    rating_list = RatingList.objects.filter(club=club, slug=kind).first()
     if rating_list is None or (isinstance(raw_list, RatingList) and raw_list.pk != rating_list.pk):
-        raise invalid_field("rating_list", "No such list in this club.")
+        raise invalid_field("list", "No such list in this club.")
     values["rating_list"] = rating_list
     start, end = values.get("start_date"), values.get("end_date")
     if not isinstance(start, datetime.date):

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from players.rating.period import PeriodInputs, PeriodPlan
-from players.rating.systems import elo
+from players.rating.systems import elo, glicko2
 
 Progress = Callable[[int], None]
 
@@ -42,6 +42,9 @@ SYSTEMS: dict[str, RatingSystem] = {
     # (expected-score method, 400-point rule, K policy, floor, first ratings).
     "fide": RatingSystem("fide", "FIDE", _elo_with_arrays),
     "elo": RatingSystem("elo", "Elo", _elo_with_arrays),
+    # Glickman's Glicko-2: r, RD and volatility; the list's settings hold tau and the RD
+    # bounds (ListSettings.glicko).
+    "glicko2": RatingSystem("glicko2", "Glicko-2", glicko2.plan_period),
 }
 
 

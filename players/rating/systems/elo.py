@@ -13,15 +13,22 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 from players.rating.adjustment import ADJUSTED_LIST, march_2024_adjustment
 from players.rating.change import period_change
 from players.rating.classes import apply_floor
-from players.rating.first_rating import first_rating, first_rating_games
-from players.rating.k_factor import cap_k, has_reached_2400, junior_age, k_change_reason, list_k
+from players.rating.first_rating import first_rating, first_rating_2014, first_rating_games
+from players.rating.k_factor import (
+    JUNIOR_MAX_AGE,
+    cap_k,
+    has_reached_2400,
+    junior_age,
+    k_change_reason,
+    list_k,
+)
 from players.rating.months import add_months, month_label
 from players.rating.period import (
     POOL_MONTHS,
@@ -35,9 +42,10 @@ from players.rating.period import (
     PlayerStart,
 )
 from players.rating.rounding import round_half_away
-from players.rating.systems.elo_games import ArraySums, Events, Sides, sort_games
+from players.rating.systems.elo_games import ArraySums, Events, GroupKey, Sides, sort_games
 from players.rating.types import (
     ExpectedMethod,
+    FirstRating,
     GameInput,
     KFactor,
     KReason,
@@ -48,6 +56,7 @@ from players.rating.types import (
 )
 
 Progress = Callable[[int], None]
+FirstRatingRule = Callable[..., FirstRating]
 # The per-player finish in arrays (elo_arrays.finish): one (change, K change) per id.
 ArrayFinish = Callable[..., list[tuple[PlannedChange, PlannedKChange | None]]]
 
@@ -69,7 +78,13 @@ def k_for(
         period_year=year,
         list_kind=settings.kind,
         standard_rating=standard_rating,
+        junior_max_age=junior_limit(settings),
     )
+
+
+def junior_limit(settings: ListSettings) -> int:
+    """The junior age limit of the list's rules this month (fide_rules)."""
+    return JUNIOR_MAX_AGE if settings.rule_set is None else settings.rule_set.junior_max_age
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,9 +131,15 @@ def plan_period(
     float sums depend on the order they are added in); each gives what the scalar path
     gives, and either may be left out.
     """
+    # FIDE's rules in force this month (the list's choice: by date, or one rule set).
+    settings = inputs.settings.for_month(inputs.month)
+    if settings is not inputs.settings:
+        inputs = replace(inputs, settings=settings)
     at = _Month.of(inputs)
     if at.rules.method is not ExpectedMethod.FIDE_TABLE:
         array_sums = array_finish = None
+    if not _arrays_know(settings):
+        array_finish = None
     sides, sums = sort_games(inputs, array_sums)
     starts = inputs.starts
     in_arrays, planned = _finish_in_arrays(at, inputs, sides, sums, array_finish)
@@ -140,7 +161,15 @@ def plan_period(
         games_count=len(inputs.games.white),
         changes=tuple(change for change, _ in planned),
         k_changes=tuple(k_change for _, k_change in planned if k_change is not None),
+        rules=settings.rules_name(),
     )
+
+
+def _arrays_know(settings: ListSettings) -> bool:
+    """Whether the array finish (elo_arrays, written for today's K rules) plans this
+    month: the junior limit and the 700 rule of before July 2017 are the scalar path's."""
+    dated = settings.rule_set
+    return dated is None or (dated.cap_700 and dated.junior_max_age == JUNIOR_MAX_AGE)
 
 
 def _finish_in_arrays(
@@ -209,7 +238,12 @@ def _plan_player(
         )
     else:
         period = _unrated(
-            start, sides.new_events.get(player_id), at.label, at.oldest_pool_month, at.first_minimum
+            start,
+            sides.new_events.get(player_id),
+            at.label,
+            at.oldest_pool_month,
+            at.first_minimum,
+            _first_rating_rule(at.settings),
         )
     rating_after = period.rating_after
     adjustment = 0
@@ -237,7 +271,11 @@ def _plan_player(
         adjustment=adjustment,
     )
     reason = k_change_reason(
-        k, k_next, still_junior_age=junior_age(start.birth_year, period_year=at.next_month.year)
+        k,
+        k_next,
+        still_junior_age=junior_age(
+            start.birth_year, period_year=at.next_month.year, max_age=junior_limit(at.settings)
+        ),
     )
     # An override set or lifted from the next month is in the K history already (the
     # officer's own KFactorChange row).
@@ -288,7 +326,7 @@ def _rated(
     own: int,
     k: KFactor,
     games: Sequence[GameInput],
-    others: Mapping[int, list[GameInput]] | None,
+    others: Mapping[GroupKey, list[GameInput]] | None,
     rules: RatingRules,
     floor: int | None,
     sums: PeriodSums | None = None,
@@ -307,18 +345,22 @@ def _rated(
         # A tournament begun before a list on which this player's rating changed: its
         # games use the older own rating. The engine computes each group; the 700 cap
         # and the single rounding still apply to the whole period.
+        # A tournament begun under other FIDE rules (fide_rules) is scored with them.
         # In rating order: the float sums below then do not depend on the games' order.
-        groups = [(own, list(games), sums), *((r, g, None) for r, g in sorted(others.items()))]
+        groups = [
+            (own, list(games), sums, rules),
+            *((r, g, None, rr or rules) for (r, rr), g in sorted(others.items(), key=_group)),
+        ]
         count = sum(
             period_change(
-                rating=r, games=g, k=k.value, rules=rules, keep_lines=False, start=s
+                rating=r, games=g, k=k.value, rules=rr, keep_lines=False, start=s
             ).games_count
-            for r, g, s in groups
+            for r, g, s, rr in groups
         )
-        k_used = cap_k(k.value, count)
+        k_used = cap_k(k.value, count) if rules.cap_700 else k.value
         parts = [
-            period_change(rating=r, games=g, k=k_used, rules=rules, keep_lines=False, start=s)
-            for r, g, s in groups
+            period_change(rating=r, games=g, k=k_used, rules=rr, keep_lines=False, start=s)
+            for r, g, s, rr in groups
         ]
         score = sum((part.score for part in parts), Fraction(0))
         expected = sum(part.expected for part in parts)
@@ -351,9 +393,22 @@ def _rated(
     )
 
 
+def _group(item: tuple[GroupKey, list[GameInput]]) -> tuple[int, str]:
+    (rating, rules), _ = item
+    return (rating, "" if rules is None else repr(rules))
+
+
 def _pool_game_order(game: list[Any]) -> tuple[Any, ...]:
     opponent, score, played = game
     return (opponent is None, opponent or 0, score, played)
+
+
+def _first_rating_rule(settings: ListSettings) -> FirstRatingRule:
+    """FIDE's first-rating formula in force this month: 2014's before March 2024."""
+    dated = settings.rule_set
+    if dated is not None and not dated.first_rating_2024:
+        return first_rating_2014
+    return first_rating
 
 
 def _unrated(
@@ -362,6 +417,7 @@ def _unrated(
     label: str,
     oldest_pool_month: str,
     minimum: int,
+    rule: FirstRatingRule = first_rating,
 ) -> PlannedChange:
     if not events:
         return _unchanged(start, None, PeriodEvent.NO_RATED_GAMES, rating=None)
@@ -371,7 +427,7 @@ def _unrated(
         # sorting keeps the stored pool identical however the games were entered.
         games.sort(key=_pool_game_order)
         pool.append({"event": key, "month": label, "games": games})
-    first = first_rating(
+    first = rule(
         [
             [GameInput(opp, SCORES[score], played) for opp, score, played in event["games"]]
             for event in pool

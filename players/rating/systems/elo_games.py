@@ -20,8 +20,11 @@ from players.rating.period import (
     own_rating_for_game,
     view_month,
 )
-from players.rating.types import GameInput, PeriodSums
+from players.rating.types import GameInput, PeriodSums, RatingRules
 
+# A group of a player's games scored apart: the own rating it uses, and the rules (None:
+# the period's).
+GroupKey = tuple[int, "RatingRules | None"]
 # A period's events of an unrated player: event key -> (order key, [[opponent, score, played]]).
 Events = dict[str, tuple[tuple[Any, ...], list[list[Any]]]]
 # Where the arrays (period_sums.table_sums) put most games: sums by player, and the
@@ -37,7 +40,7 @@ class Sides:
     def __init__(self) -> None:
         self.rated: dict[int, list[GameInput]] = defaultdict(list)
         # Rare: games whose own rating for the difference is not the period-start rating.
-        self.other_groups: dict[int, dict[int, list[GameInput]]] = defaultdict(
+        self.other_groups: dict[int, dict[GroupKey, list[GameInput]]] = defaultdict(
             lambda: defaultdict(list)
         )
         self.new_events: dict[int, Events] = defaultdict(dict)
@@ -71,7 +74,28 @@ class Sides:
                 item = cache[opponent] = GameInput(opponent, SCORES[score], played)
             self.rated[player].append(item)
         else:
-            self.other_groups[player][counted].append(GameInput(opponent, SCORES[score], played))
+            self.other_groups[player][counted, None].append(
+                GameInput(opponent, SCORES[score], played)
+            )
+
+    def side_under(
+        self,
+        rules: RatingRules,
+        player: int,
+        own: int | None,
+        own_view: int | None,
+        opponent: int | None,
+        score: str,
+        played: bool,
+        event: tuple[str, tuple[Any, ...]],
+    ) -> None:
+        """``side`` for a game of a tournament begun under other FIDE rules than the
+        period's (fide_rules): a rated side goes to a group scored with ``rules``."""
+        counted = own_rating_for_game(own, own_view)
+        if counted is None:
+            self.side(player, own, own_view, opponent, score, played, {}, event)
+            return
+        self.other_groups[player][counted, rules].append(GameInput(opponent, SCORES[score], played))
 
 
 def sort_games(
@@ -93,6 +117,13 @@ def sort_games(
             (f"t{tid}", (began, 0, tid)),
         )
         for tid, (began, _) in inputs.tournaments.items()
+    }
+    # FIDE's rules by date: a tournament begun under other per-game rules keeps them.
+    month_rules = inputs.settings.rules()
+    other_rules = {
+        tid: rules
+        for tid, (began, _) in inputs.tournaments.items()
+        if began < month and (rules := inputs.settings.for_month(began).rules()) != month_rules
     }
     by_result: dict[tuple[str, bool], tuple[Any, ...]] = {}
     for result, (white_score, black_score, played) in GAME_RESULTS.items():
@@ -131,6 +162,15 @@ def sort_games(
             view, event = tournament_view[tournament_id]
             white_view = view.get(white)
             black_view = view.get(black)
+            if other_rules and tournament_id in other_rules:
+                rules = other_rules[tournament_id]
+                sides.side_under(
+                    rules, white, white_own, white_view, black_view, white_score, played, event
+                )
+                sides.side_under(
+                    rules, black, black_own, black_view, white_view, black_score, played, event
+                )
+                continue
         side(white, white_own, white_view, black_view, white_score, played, white_cache, event)
         side(black, black_own, black_view, white_view, black_score, played, black_cache, event)
     return sides, sums

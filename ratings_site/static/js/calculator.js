@@ -51,9 +51,31 @@
       });
       result.innerHTML = await response.text();
       result.dataset.state = response.ok ? "ok" : "invalid";
+      markErrors();
     } catch (error) {
       if (error.name !== "AbortError") result.dataset.state = "offline";
     }
+  }
+
+  // Mark the fields the server found in error, as the page without JavaScript does:
+  // aria-invalid, the message beside the field, and the field described by it.
+  function markErrors() {
+    form.querySelectorAll("[aria-invalid='true']").forEach(function (input) {
+      input.removeAttribute("aria-invalid");
+      input.removeAttribute("aria-describedby");
+    });
+    form.querySelectorAll(".error.live").forEach(function (note) { note.remove(); });
+    result.querySelectorAll("#error-list a[data-field]").forEach(function (link) {
+      const input = document.getElementById(link.dataset.field);
+      if (!input) return;
+      const note = document.createElement("span");
+      note.className = "error live";
+      note.id = link.dataset.field + "-error";
+      note.textContent = " " + link.dataset.message;
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-describedby", note.id);
+      input.insertAdjacentElement("afterend", note);
+    });
   }
 
   function schedule() {

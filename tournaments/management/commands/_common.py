@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from players.errors import DomainError
-from players.models import Club, RatingList
+from players.models import Club, Job, RatingList
+from players.services import job_start
 
 
 def acting_user(username: str | None) -> Any:
@@ -29,7 +30,7 @@ def rating_list_for(club_slug: str, kind: str) -> RatingList:
     club = Club.objects.filter(slug=club_slug).first()
     if club is None:
         raise CommandError(f"No club with slug {club_slug!r}.")
-    rating_list = RatingList.objects.filter(club=club, kind=kind).select_related("club").first()
+    rating_list = RatingList.objects.filter(club=club, slug=kind).select_related("club").first()
     if rating_list is None:
         raise CommandError(f"Club {club_slug!r} has no {kind!r} list.")
     return rating_list
@@ -37,3 +38,25 @@ def rating_list_for(club_slug: str, kind: str) -> RatingList:
 
 def domain_error(exc: DomainError) -> CommandError:
     return CommandError(exc.message)
+
+
+def add_queue_argument(parser: CommandParser) -> None:
+    parser.add_argument(
+        "--queue",
+        action="store_true",
+        help="put the work on the job queue (a worker runs it) and print the job; default: "
+        "run it here, with a progress bar",
+    )
+
+
+def start_job(command: BaseCommand, *, kind: str, club: Club, by: Any, **job: Any) -> Job:
+    """``--queue``: start the job and say where to follow it."""
+    try:
+        started = job_start(kind=kind, club=club, by=by, **job)
+    except DomainError as exc:
+        raise domain_error(exc) from exc
+    command.stdout.write(
+        f"Queued job {started.pk} ({kind}). Follow it at /api/v1/jobs/{started.pk}/ or under "
+        "Players > Jobs in the admin; `manage.py worker` runs it."
+    )
+    return started

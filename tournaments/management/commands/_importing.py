@@ -14,6 +14,7 @@ from tqdm import tqdm
 
 from players.errors import DomainError
 from players.models import Club, ListKind, Membership, Role
+from tournaments.management.commands._common import add_queue_argument, start_job
 from tournaments.services.imports import MATCH_CHOICES, ImportReport, import_file
 
 
@@ -51,6 +52,7 @@ class ImportCommand(BaseCommand):
             help="Import as this user (needs the arbiter role in the club); default: the "
             "club's first owner.",
         )
+        add_queue_argument(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["file"])
@@ -62,6 +64,23 @@ class ImportCommand(BaseCommand):
         if club is None:
             raise CommandError(f"no club {options['club']!r}")
         user = self._user(club, options.get("user"))
+        if options["queue"]:
+            params = {
+                "format": self.format,
+                "list": options["list"],
+                "dry_run": options["dry_run"],
+                "match": options["match"],
+                "keep_identical": options["keep_identical"],
+            }
+            start_job(
+                self,
+                kind="import",
+                club=club,
+                by=user,
+                params={**params, "file": path.name},
+                payload=data,
+            )
+            return
         lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
         show_bar = options["verbosity"] > 0
         with tqdm(

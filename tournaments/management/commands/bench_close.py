@@ -34,6 +34,7 @@ one core's work than the wall-clock ``seconds``.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import resource
@@ -254,10 +255,19 @@ def run_benchmark(
     quiet: bool = False,
     keep: bool = False,
     emit: Callable[[str], None] = print,
+    system: str = "fide",
 ) -> list[dict[str, Any]]:
-    """Generate, measure, print the JSON lines; drop the generated club unless ``keep``."""
+    """Generate, measure, print the JSON lines; drop the generated club unless ``keep``.
+
+    ``system``: the list's rating system (``glicko2``: the same players and games on a
+    Glicko-2 list, every player at the list's starting RD; each line says its system).
+    The naive close and the floor stay the FIDE list's baselines."""
     started = time.perf_counter()
+    emit = functools.partial(_with_system, emit, system)
     rating_list, user = generate(players=players, games=games, seed=seed, quiet=quiet)
+    if system != rating_list.system:
+        RatingList.objects.filter(pk=rating_list.pk).update(system=system)
+        rating_list.refresh_from_db()
     period = RatingPeriod.objects.get(rating_list=rating_list, month=MONTH)
     clock = time.perf_counter()
     bench_floor.vacuum_analyze(bench_floor.GENERATED)
@@ -301,6 +311,10 @@ def run_benchmark(
     return lines
 
 
+def _with_system(emit: Callable[[str], None], system: str, line: str) -> None:
+    emit(json.dumps({**json.loads(line), "system": system}))
+
+
 class Command(BaseCommand):
     help = "Generate a federation-sized list; time preview, close, a naive close and the floor."
 
@@ -320,6 +334,9 @@ class Command(BaseCommand):
             help="players closed the naive way (rolled back)",
         )
         parser.add_argument("--keep", action="store_true", help="keep the generated club")
+        parser.add_argument(
+            "--system", choices=["fide", "glicko2"], default="fide", help="the list's system"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         factor = 100 if options["scale"] == "small" else 1
@@ -333,6 +350,7 @@ class Command(BaseCommand):
             quiet=quiet,
             keep=options["keep"],
             emit=self.stdout.write,
+            system=options["system"],
         )
 
 

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from players.errors import DomainError
 from players.models import PlayerRating, RatingChange
 from players.rating.period import PeriodPlan
 from players.selectors import parse_month, period_get
-from tournaments.management.commands._common import acting_user, domain_error, rating_list_for
+from tournaments.management.commands._common import (
+    acting_user,
+    add_queue_argument,
+    domain_error,
+    rating_list_for,
+    start_job,
+)
 from tournaments.services import period_close, period_preview
 
 
@@ -50,6 +56,7 @@ class Command(BaseCommand):
         parser.add_argument("--dry-run", action="store_true", help="preview; write nothing")
         parser.add_argument("--user", help="act as this user (default: the first superuser)")
         parser.add_argument("--limit", type=int, default=100, help="rows in the dry-run table")
+        add_queue_argument(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         rating_list = rating_list_for(options["club"], options["list"])
@@ -58,6 +65,13 @@ class Command(BaseCommand):
         quiet = options["verbosity"] == 0 or None  # None: tqdm hides itself off a terminal
         try:
             period = period_get(rating_list=rating_list, month=parse_month(options["period"]))
+            if options["queue"]:
+                if options["dry_run"]:
+                    raise CommandError("--dry-run runs here; leave out --queue.")
+                start_job(
+                    self, kind="close", club=rating_list.club, by=user, params={"period": period.pk}
+                )
+                return
             with tqdm(total=total, unit="player", disable=quiet, desc="computing") as bar:
                 if not options["dry_run"]:
                     run = period_close(period=period, by=user, progress=bar.update)

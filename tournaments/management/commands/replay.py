@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from players.errors import DomainError
-from tournaments.management.commands._common import acting_user, domain_error, rating_list_for
+from tournaments.management.commands._common import (
+    acting_user,
+    add_queue_argument,
+    domain_error,
+    rating_list_for,
+    start_job,
+)
 from tournaments.services import list_replay
 
 
@@ -20,10 +26,18 @@ class Command(BaseCommand):
         parser.add_argument("--list", default="standard", choices=["standard", "rapid", "blitz"])
         parser.add_argument("--dry-run", action="store_true", help="compute, report, roll back")
         parser.add_argument("--user", help="act as this user (default: the first superuser)")
+        add_queue_argument(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         rating_list = rating_list_for(options["club"], options["list"])
         user = acting_user(options["user"])
+        if options["queue"]:
+            if options["dry_run"]:
+                raise CommandError("--dry-run runs here; leave out --queue.")
+            start_job(
+                self, kind="replay", club=rating_list.club, by=user, params={"list": rating_list.pk}
+            )
+            return
         try:
             with tqdm(
                 unit="player", disable=options["verbosity"] == 0 or None, desc="replaying"

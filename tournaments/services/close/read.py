@@ -18,6 +18,7 @@ from django.db.models import QuerySet
 
 from players import rating as engine
 from players.models import (
+    GLICKO2,
     KFactorChange,
     ListKind,
     PlayerRating,
@@ -160,6 +161,32 @@ def _starts(
     return starts
 
 
+def _with_uncertainty(
+    rating_list: RatingList, month: datetime.date, starts: dict[int, PlayerStart]
+) -> dict[int, PlayerStart]:
+    """Glicko-2 lists: each start with its RD and volatility (the previous closed period's,
+    else the ones the club entered). Two queries, on Glicko-2 lists only: the Elo family's
+    close reads nothing more."""
+    state = {
+        pid: (rd, volatility)
+        for pid, rd, volatility in _rows(
+            PlayerRating.objects.filter(rating_list=rating_list),
+            "player_id",
+            "entry_rd",
+            "entry_volatility",
+        )
+    }
+    previous_id = _previous_closed(rating_list, month)
+    if previous_id is not None:
+        after = RatingChange.objects.filter(period_id=previous_id, current=True)
+        for pid, rd, volatility in _rows(after, "player_id", "rd_after", "volatility_after"):
+            state[pid] = (rd, volatility)
+    return {
+        pid: start._replace(rd=state[pid][0], volatility=state[pid][1])
+        for pid, start in starts.items()
+    }
+
+
 def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> PeriodInputs:
     month = period.month
     games = PeriodGames(
@@ -173,6 +200,8 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> PeriodInput
         )
     )
     starts = _starts(rating_list, month, games)
+    if rating_list.system == GLICKO2:
+        starts = _with_uncertainty(rating_list, month, starts)
     tournaments = {
         tid: (start, end)
         for tid, start, end in Tournament.objects.filter(

@@ -19,6 +19,7 @@ def close_summary(plan: PeriodPlan) -> dict[str, Any]:
         "events": plan.counts_by_event(),
         "k_changes": len(plan.k_changes),
         "adjusted": plan.players_adjusted,
+        "rules": plan.rules,
     }
 
 
@@ -33,7 +34,7 @@ def close_report(summary: dict[str, Any]) -> str:
     return (
         f"Closed {summary['period']}: {summary['games']} games, {summary['players']} players "
         f"({events}); {summary['players_changed']} ratings changed; "
-        f"{summary['k_changes']} K changes.{adjusted}"
+        f"{summary['k_changes']} K changes.{adjusted} Rules: {summary['rules']}."
     )
 
 
@@ -46,6 +47,8 @@ class ReplayReport:
     changed_players: set[int] = field(default_factory=set)
     per_period: dict[str, int] = field(default_factory=dict)
     periods: list[str] = field(default_factory=list)
+    # Period label -> the rules it was rated under.
+    rules: dict[str, str] = field(default_factory=dict)
 
     def add(self, label: str, replayed: tuple[dict[int, int | None], PeriodPlan]) -> None:
         old, plan = replayed
@@ -61,9 +64,14 @@ class ReplayReport:
                     f"{_shown(before)} -> {_shown(change.rating_after)}"
                 )
         self.per_period[label] = count
+        self.rules[label] = plan.rules
 
     def summary(self) -> dict[str, Any]:
-        return {"periods": self.per_period, "players_changed": len(self.changed_players)}
+        return {
+            "periods": self.per_period,
+            "players_changed": len(self.changed_players),
+            "rules": self.rules,
+        }
 
     def text(self) -> str:
         head = (

@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from players.errors import ConflictError
 from players.models import (
+    GLICKO2,
     KFactorChange,
     PlayerRating,
     RatingChange,
@@ -247,7 +248,11 @@ def list_replay(
         )
         for target in targets:
             report.add(target.label, _replay_period(target, locked_list, run, by, progress))
-        update_player_ratings(list_id=locked_list.pk, period_id=targets[-1].pk)
+        update_player_ratings(
+            list_id=locked_list.pk,
+            period_id=targets[-1].pk,
+            uncertain=locked_list.system == GLICKO2,
+        )
         run.finished = timezone.now()
         run.players_changed = len(report.changed_players)
         run.summary = report.summary()

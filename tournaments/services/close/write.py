@@ -44,6 +44,9 @@ CHANGE_FIELDS = (
     "k_next_reason",
     "last_active_month",
 )
+# What a Glicko-2 plan writes besides (PlannedChange.uncertainty); the Elo family's rows
+# leave these columns to their default (null).
+UNCERTAINTY_FIELDS = ("rd_before", "rd_after", "volatility_before", "volatility_after")
 K_CHANGE_FIELDS = (
     "player",
     "rating_list",
@@ -116,9 +119,10 @@ def _change_rows(
             c.rated_games_after,
             c.reached_2400_after,
             c.pool_after,
-            c.k_next.value,
-            c.k_next.reason.value,
+            None if c.k_next is None else c.k_next.value,
+            "" if c.k_next is None else c.k_next.reason.value,
             c.last_active_month,
+            *(c.uncertainty or ()),
         )
 
 
@@ -153,6 +157,7 @@ def _change_lines(plan: PeriodPlan, period_id: int, list_id: int, run_id: int) -
         k_next,
         last_active,
         adjustment,
+        _uncertainty,
     ) in plan.changes:
         active = dates.get(last_active)
         if active is None:
@@ -164,16 +169,32 @@ def _change_lines(plan: PeriodPlan, period_id: int, list_id: int, run_id: int) -
             f"{k_reason}\t{games}\t{numeric(score)}\t{numeric(expected)}\t{event.value}\tt\t"
             f"{games_after}\t{'t' if reached else 'f'}\t"
             f"{json.dumps(pool).replace(chr(92), chr(92) * 2) if pool else '[]'}\t"
-            f"{k_next.value}\t{k_next.reason.value}\t{active}\n"
+            f"{null if k_next is None else k_next.value}\t"
+            f"{'' if k_next is None else k_next.reason.value}\t{active}\n"
         )
 
 
+def _uncertain_lines(lines: Iterator[str], plan: PeriodPlan) -> Iterator[str]:
+    """Glicko-2: each line of ``_change_lines`` with the UNCERTAINTY_FIELDS after it
+    (``repr``: the floats exactly as planned)."""
+    for line, change in zip(lines, plan.changes, strict=True):
+        rd_before, rd_after, vol_before, vol_after = change.uncertainty or (None,) * 4
+        yield f"{line[:-1]}\t{rd_before!r}\t{rd_after!r}\t{vol_before!r}\t{vol_after!r}\n"
+
+
+def _uncertain(plan: PeriodPlan) -> bool:
+    return bool(plan.changes) and plan.changes[0].uncertainty is not None
+
+
 def insert_changes(plan: PeriodPlan, *, period_id: int, list_id: int, run_id: int) -> None:
+    fields = (*CHANGE_FIELDS, *UNCERTAINTY_FIELDS) if _uncertain(plan) else CHANGE_FIELDS
     if connection.vendor == "postgresql":
         lines = _change_lines(plan, period_id, list_id, run_id)
-        copy_text(RatingChange, _columns(RatingChange, CHANGE_FIELDS), lines)
+        if _uncertain(plan):
+            lines = _uncertain_lines(lines, plan)
+        copy_text(RatingChange, _columns(RatingChange, fields), lines)
     else:
-        insert_rows(RatingChange, CHANGE_FIELDS, _change_rows(plan, period_id, list_id, run_id))
+        insert_rows(RatingChange, fields, _change_rows(plan, period_id, list_id, run_id))
 
 
 def insert_k_changes(
@@ -222,12 +243,15 @@ def insert_k_changes(
     )
 
 
-def update_player_ratings(*, list_id: int, period_id: int) -> int:
-    """Copy each player's state after the period onto PlayerRating in one statement."""
+def update_player_ratings(*, list_id: int, period_id: int, uncertain: bool = False) -> int:
+    """Copy each player's state after the period onto PlayerRating in one statement
+    (``uncertain``: a Glicko-2 list's RD and volatility too)."""
     target = PlayerRating._meta.db_table
     source = RatingChange._meta.db_table
+    glicko = "rd = rc.rd_after, volatility = rc.volatility_after, " if uncertain else ""
     sql = (
         f"UPDATE {target} SET rating = rc.rating_after, rated_games = rc.rated_games_after, "  # noqa: S608
+        f"{glicko}"
         "reached_2400 = rc.reached_2400_after, pool = rc.pool_after, k_factor = rc.k_next, "
         f"k_reason = rc.k_next_reason, updated = %s FROM {source} AS rc "
         f"WHERE rc.period_id = %s AND rc.current = %s AND rc.player_id = {target}.player_id "
@@ -243,4 +267,4 @@ def write_plan(
 ) -> None:
     insert_changes(plan, period_id=period_id, list_id=list_id, run_id=run_id)
     insert_k_changes(plan, period_id=period_id, list_id=list_id, run_id=run_id, by_id=by_id)
-    update_player_ratings(list_id=list_id, period_id=period_id)
+    update_player_ratings(list_id=list_id, period_id=period_id, uncertain=_uncertain(plan))

@@ -38,6 +38,7 @@ from tournaments.services.imports.report import (
     PlayerEntry,
     PossibleMatch,
     TournamentEntry,
+    report_summary,
 )
 from tournaments.services.imports.service import (
     FORMATS,
@@ -63,4 +64,5 @@ __all__ = [
     "import_file",
     "import_pgn",
     "import_trf",
+    "report_summary",
 ]

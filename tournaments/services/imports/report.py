@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -130,17 +131,26 @@ class ImportReport:
                 + "; ".join(str(error) for error in self.errors[:10])
                 + (f" (and {len(self.errors) - 10} more)" if len(self.errors) > 10 else "")
             )
-        if self.already_imported:
-            return "This file was imported already; nothing was stored."
-        verb = "would create" if self.dry_run else "created"
-        names = ", ".join(t.name for t in self.tournaments) or "no tournament"
-        return (
-            f"{'Dry run: ' if self.dry_run else ''}{names}: {verb} {self.games_created} games "
-            f"({len(self.games_not_rated)} not rated), {len(self.players_created)} new players; "
-            f"{len(self.players_matched)} players matched "
-            f"({len(self.possible_matches)} possible matches, "
-            f"{'taken' if self.match == 'possible' else 'created anew'}); {len(self.byes)} byes; "
-            f"{len(self.games_skipped)} games already stored; "
-            f"{len(self.identical_games)} identical game lines"
-            f"{' kept' if self.keep_identical else ' stored once'}; {len(self.warnings)} warnings."
-        )
+        return report_summary(self.as_dict())
+
+
+def report_summary(report: Mapping[str, Any]) -> str:
+    """The summary of a report without errors, from its ``as_dict()`` form (which is also
+    an import job's result)."""
+    if report["already_imported"]:
+        return "This file was imported already; nothing was stored."
+    verb = "would create" if report["dry_run"] else "created"
+    names = ", ".join(t["name"] for t in report["tournaments"]) or "no tournament"
+    match = report.get("match", "possible")
+    return (
+        f"{'Dry run: ' if report['dry_run'] else ''}{names}: {verb} {report['games_created']} "
+        f"games ({len(report['games_not_rated'])} not rated), "
+        f"{len(report['players_created'])} new players; "
+        f"{len(report['players_matched'])} players matched "
+        f"({len(report.get('possible_matches', []))} possible matches, "
+        f"{'taken' if match == 'possible' else 'created anew'}); {len(report['byes'])} byes; "
+        f"{len(report['games_skipped'])} games already stored; "
+        f"{len(report.get('identical_games', []))} identical game lines"
+        f"{' kept' if report.get('keep_identical') else ' stored once'}; "
+        f"{len(report['warnings'])} warnings."
+    )

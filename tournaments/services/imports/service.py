@@ -64,7 +64,7 @@ def import_file(
     report = ImportReport(
         format=format,
         club=club.slug,
-        rating_list=the_list.kind,
+        rating_list=the_list.slug,
         digest=digest,
         dry_run=dry_run,
         match=match,
@@ -96,8 +96,8 @@ def import_file(
 
 
 def _rating_list(club: Club, rating_list: RatingList | str) -> RatingList:
-    kind = rating_list.kind if isinstance(rating_list, RatingList) else rating_list
-    found = RatingList.objects.filter(club=club, kind=kind).first()
+    kind = rating_list.slug if isinstance(rating_list, RatingList) else rating_list
+    found = RatingList.objects.filter(club=club, slug=kind).first()
     if found is None or (isinstance(rating_list, RatingList) and rating_list.pk != found.pk):
         raise ValidationFailed(
             f"list: no {kind!r} list in {club.name}.",

@@ -234,7 +234,7 @@ class Store:
                     "federation": p.federation,
                     "title": p.title,
                     "fide_id": p.fide_id,
-                    "ratings": [{"list": self.rating_list.kind, "rating": p.rating}]
+                    "ratings": [{"list": self.rating_list.slug, "rating": p.rating}]
                     if p.rating is not None
                     else [],
                 }

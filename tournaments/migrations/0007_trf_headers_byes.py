@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('players', '0011_i12_names_fide_merge_period_bounds'),
+        ('players', '0015_names_fide_merge_period_bounds'),
         ('tournaments', '0006_move_rating_periods'),
     ]
 

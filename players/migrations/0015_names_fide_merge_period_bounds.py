@@ -49,7 +49,7 @@ def drop_periods_out_of_bounds(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('players', '0010_kfactorchange_links_without_fk'),
+        ('players', '0014_jobs'),
         # Games of periods out of bounds are deleted with them.
         ('tournaments', '0006_move_rating_periods'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),

@@ -1,4 +1,4 @@
-"""Players migration 0011: every existing player gets the name key, and periods out of
+"""Players migration 0015: every existing player gets the name key, and periods out of
 the date bounds (9999-12 opened by a game dated 9999-12-31) go with their games."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 BEFORE = [
-    ("players", "0010_kfactorchange_links_without_fk"),
+    ("players", "0014_jobs"),
     ("tournaments", "0006_move_rating_periods"),
 ]
 
@@ -32,6 +32,7 @@ def test_name_keys_filled_and_periods_out_of_bounds_dropped() -> None:
         rating_list = state.get_model("players", "RatingList").objects.create(
             club=club,
             kind="standard",
+            slug="standard",
             expected_method="fide_table",
             k_policy="fide",
             first_rating_policy="fide",

@@ -1,0 +1,20 @@
+"""gunicorn's settings for this project (``gunicorn -c deploy/gunicorn.conf.py
+ratings_site.wsgi``); each can be overridden from the environment."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+# Sync workers: the pages and the API are short CPU-bound requests; long work is a job.
+workers = int(os.environ.get("GUNICORN_WORKERS", str(multiprocessing.cpu_count() * 2 + 1)))
+# Above the API's longest ?wait= (30 s), so a waiting request is never killed mid-answer.
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
+graceful_timeout = 30
+# Restart each worker now and then: bounds the memory a long-lived process may collect.
+max_requests = 2000
+max_requests_jitter = 200
+accesslog = "-"
+errorlog = "-"
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

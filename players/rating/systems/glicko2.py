@@ -1,0 +1,139 @@
+"""Glicko-2 as a rating system: a period's plan from its inputs (``players.rating.glicko2``
+does one player's maths).
+
+Choices the paper leaves to a product, made here:
+
+- The rating period is the list's month; every game of it is scored against the
+  opponents' r and RD as published before the month (the paper's rule). A tournament
+  begun in an earlier month is not scored with that month's list: Glicko-2 has no such
+  rule, and RD already says how stale a rating is.
+- Every player on the list is rated: one entered without a rating starts at 1500 with
+  the list's starting RD and volatility 0.06 (the paper's new player).
+- Only games played over the board count (forfeits are recorded, never rated: FIDE 8.1,
+  the tracker's rule for every list).
+- The list publishes r in whole points, RD to two decimals and volatility to six, and the
+  next period starts from what was published (``glicko2.published``), so a preview, a
+  close and a replay give the same figures.
+- A player without games in the month keeps r and sigma and their RD grows (step 6 alone),
+  up to the list's cap.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from fractions import Fraction
+
+from players.rating.glicko2 import (
+    DEFAULT_RATING,
+    Glicko2Game,
+    Glicko2Rating,
+    Glicko2Settings,
+    published,
+    rate_period,
+)
+from players.rating.period import (
+    GAME_RESULTS,
+    SCORES,
+    PeriodEvent,
+    PeriodInputs,
+    PeriodPlan,
+    PlannedChange,
+    PlayerStart,
+    Uncertainty,
+)
+
+Progress = Callable[[int], None]
+
+# The range every list's ratings are kept in (players.models.common RATING_MIN/MAX).
+LOWEST_RATING = 0
+HIGHEST_RATING = 4000
+
+
+def start_of(start: PlayerStart, settings: Glicko2Settings) -> Glicko2Rating:
+    """A player's r, RD and volatility at the start of the period; the paper's new player
+    for what was never set."""
+    return Glicko2Rating(
+        float(DEFAULT_RATING if start.rating is None else start.rating),
+        settings.rd_start if start.rd is None else start.rd,
+        settings.volatility_start if start.volatility is None else start.volatility,
+    )
+
+
+def plan_period(inputs: PeriodInputs, *, progress: Progress | None = None) -> PeriodPlan:
+    """Every player's new r, RD and volatility for the period (steps 1-8 of the paper)."""
+    settings = inputs.settings.glicko or Glicko2Settings()
+    begin = {pid: start_of(start, settings) for pid, start in inputs.starts.items()}
+    games: dict[int, list[Glicko2Game]] = {pid: [] for pid in begin}
+    scores: dict[int, Fraction] = {pid: Fraction(0) for pid in begin}
+    columns = inputs.games
+    for white, black, result, rated in zip(
+        columns.white, columns.black, columns.result, columns.rated, strict=True
+    ):
+        white_score, black_score, played = GAME_RESULTS[result]
+        if not (rated and played):
+            continue
+        w, b = begin[white], begin[black]
+        games[white].append(Glicko2Game(b.rating, b.rd, float(SCORES[white_score])))
+        games[black].append(Glicko2Game(w.rating, w.rd, float(SCORES[black_score])))
+        scores[white] += SCORES[white_score]
+        scores[black] += SCORES[black_score]
+    changes = []
+    for index, player_id in enumerate(sorted(begin), start=1):
+        changes.append(
+            _planned(
+                player_id,
+                inputs.starts[player_id],
+                begin[player_id],
+                games[player_id],
+                scores[player_id],
+                settings,
+                inputs.month,
+            )
+        )
+        if progress is not None and index % 1000 == 0:
+            progress(1000)
+    if progress is not None and len(changes) % 1000:
+        progress(len(changes) % 1000)
+    return PeriodPlan(
+        month=inputs.month,
+        games_count=len(columns.white),
+        changes=tuple(changes),
+        k_changes=(),
+        rules=inputs.settings.rules_name(),
+    )
+
+
+def _planned(
+    player_id: int,
+    start: PlayerStart,
+    before: Glicko2Rating,
+    games: list[Glicko2Game],
+    score: Fraction,
+    settings: Glicko2Settings,
+    month: datetime.date,
+) -> PlannedChange:
+    result = rate_period(before, games, settings)
+    after = published(result.after, lowest=LOWEST_RATING, highest=HIGHEST_RATING)
+    rating_before = int(before.rating)
+    rating_after = int(after.rating)
+    played = result.games > 0
+    return PlannedChange(
+        player_id=player_id,
+        rating_before=rating_before,
+        rating_after=rating_after,
+        change=rating_after - rating_before,
+        change_unrounded=result.after.rating - before.rating,
+        k_factor=None,
+        k_reason="",
+        games=result.games,
+        score=score,
+        expected=result.expected,
+        event=PeriodEvent.RATED if played else PeriodEvent.NO_RATED_GAMES,
+        rated_games_after=start.rated_games + result.games,
+        reached_2400_after=start.reached_2400 or rating_after >= 2400,
+        pool_after=[],
+        k_next=None,
+        last_active_month=month if played or start.last_active is None else start.last_active,
+        uncertainty=Uncertainty(before.rd, after.rd, before.volatility, after.volatility),
+    )

@@ -1,0 +1,224 @@
+"""Tournament standings with FIDE's tie-breaks (Handbook C.07, Tie-Break Regulations, 2023/24).
+
+Pure functions over plain values. A participant's tournament is a tuple of ``RoundResult``
+(one per round they had a result in); a round with no entry is an absence (C.07 16.1: an
+unplayed round, zero points). Scores are exact Fractions.
+
+Unplayed rounds (C.07 16): a forfeit (win or loss) or a bye is an unplayed round even when
+an opponent is named. A *voluntary* unplayed round (VUR: a forfeit loss, an absence, a
+half- or zero-point bye: an unplayed round that scored less than a win) is what C.07
+16.3-16.4 and 14.6 treat specially:
+
+- an opponent's score, when it enters someone else's Buchholz or Sonneborn-Berger, is their
+  *adjusted* score: each of their VURs counts as a draw (C.07 16.3);
+- a participant's own unplayed round counts, in their own Buchholz, as a game against a
+  dummy opponent with the participant's own score (C.07 16.4), and in their
+  Sonneborn-Berger as that value times the points the round gave;
+- cutting the least significant value (Cut-1, C.07 14.1) cuts a VUR first (C.07 14.6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from players.rating.results import DRAW, WIN
+
+PlayerKey = Hashable
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """One round of one participant: the points it gave and against whom.
+
+    ``opponent`` is None for a bye; ``played`` is False for a forfeit or a bye (C.07 16.1).
+    """
+
+    round: int
+    points: Fraction
+    opponent: PlayerKey | None
+    played: bool
+
+
+Table = Mapping[PlayerKey, Sequence[RoundResult]]
+
+
+@dataclass(frozen=True)
+class TieBreaks:
+    """The figures shown beside a participant's score."""
+
+    score: Fraction
+    buchholz: Fraction
+    buchholz_cut1: Fraction
+    sonneborn_berger: Fraction
+    wins: int
+    direct_encounter: Fraction | None = None
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    player: PlayerKey
+    tiebreaks: TieBreaks
+    shared: bool  # True when the rank is shared (still tied after every tie-break)
+
+
+def _is_vur(result: RoundResult) -> bool:
+    """C.07 16.2: an unplayed round that scored less than a win is a voluntary one."""
+    return not result.played and result.points < WIN
+
+
+def tournament_score(results: Sequence[RoundResult]) -> Fraction:
+    """The points of every round, played or not (the tournament score)."""
+    return sum((r.points for r in results), Fraction(0))
+
+
+def adjusted_score(results: Sequence[RoundResult], rounds: int) -> Fraction:
+    """C.07 16.3: the score an opponent brings to others' tie-breaks: each voluntary
+    unplayed round (an absence included: a round of ``rounds`` with no result) counts as a
+    draw instead of what it scored."""
+    counted = Fraction(0)
+    seen = 0
+    for result in results:
+        seen += 1
+        counted += DRAW if _is_vur(result) else result.points
+    absences = max(rounds - seen, 0)
+    return counted + DRAW * absences
+
+
+def _contributions(
+    player: PlayerKey, table: Table, rounds: int, adjusted: Mapping[PlayerKey, Fraction]
+) -> list[tuple[Fraction, Fraction, bool]]:
+    """(opponent value, points scored, voluntary-unplayed) per round, absences included.
+
+    The opponent value is the opponent's adjusted score for a played game, the participant's
+    own score (the dummy opponent of C.07 16.4) for an unplayed round.
+    """
+    results = table[player]
+    own = tournament_score(results)
+    rows = []
+    for result in results:
+        if result.played and result.opponent is not None:
+            rows.append((adjusted[result.opponent], result.points, False))
+        else:
+            rows.append((own, result.points, _is_vur(result)))
+    rows.extend((own, Fraction(0), True) for _ in range(max(rounds - len(results), 0)))
+    return rows
+
+
+def buchholz(
+    player: PlayerKey,
+    table: Table,
+    rounds: int,
+    *,
+    cut: int = 0,
+    adjusted: Mapping[PlayerKey, Fraction] | None = None,
+) -> Fraction:
+    """C.07, Buchholz (BH): the sum of the opponents' (adjusted) scores; ``cut=1`` drops the
+    least significant value (C.07 14.1), a voluntary unplayed round's first (C.07 14.6)."""
+    adjusted = adjusted if adjusted is not None else adjusted_scores(table, rounds)
+    rows = _contributions(player, table, rounds, adjusted)
+    # Least significant first: voluntary unplayed rounds, then the lowest values.
+    rows.sort(key=lambda row: (not row[2], row[0]))
+    return sum((value for value, _, _ in rows[cut:]), Fraction(0))
+
+
+def sonneborn_berger(
+    player: PlayerKey,
+    table: Table,
+    rounds: int,
+    *,
+    adjusted: Mapping[PlayerKey, Fraction] | None = None,
+) -> Fraction:
+    """C.07, Sonneborn-Berger (SB): each opponent's (adjusted) score times the points scored
+    against them; an unplayed round's dummy opponent (C.07 16.4) times the round's points."""
+    adjusted = adjusted if adjusted is not None else adjusted_scores(table, rounds)
+    rows = _contributions(player, table, rounds, adjusted)
+    return sum((value * points for value, points, _ in rows), Fraction(0))
+
+
+def wins(results: Sequence[RoundResult]) -> int:
+    """C.07, Number of Wins (WIN): rounds in which the participant got a win's points, unplayed wins
+    (a forfeit win, a full-point bye) included."""
+    return sum(1 for r in results if r.points == WIN)
+
+
+def direct_encounter(group: Sequence[PlayerKey], table: Table) -> dict[PlayerKey, Fraction] | None:
+    """C.07, Direct Encounter (DE): the points each of the tied ``group`` scored against the others.
+
+    Only when every pair of them met (a forfeit is a met pairing: its result stands);
+    otherwise None: the tie-break is not applied (its simple form: C.07 also lets a
+    participant who scored more than any other could reach rank first; not used here).
+    """
+    members = set(group)
+    points: dict[PlayerKey, Fraction] = dict.fromkeys(group, Fraction(0))
+    met: set[frozenset[PlayerKey]] = set()
+    for player in group:
+        for result in table[player]:
+            if result.opponent in members and result.opponent != player:
+                points[player] += result.points
+                met.add(frozenset((player, result.opponent)))
+    pairs = len(members) * (len(members) - 1) // 2
+    if len(members) < 2 or len(met) < pairs:
+        return None
+    return points
+
+
+def adjusted_scores(table: Table, rounds: int) -> dict[PlayerKey, Fraction]:
+    return {player: adjusted_score(results, rounds) for player, results in table.items()}
+
+
+def tiebreaks_for(table: Table, rounds: int) -> dict[PlayerKey, TieBreaks]:
+    """Score, Buchholz, Buchholz Cut-1, Sonneborn-Berger and wins of every participant."""
+    adjusted = adjusted_scores(table, rounds)
+    return {
+        player: TieBreaks(
+            score=tournament_score(results),
+            buchholz=buchholz(player, table, rounds, adjusted=adjusted),
+            buchholz_cut1=buchholz(player, table, rounds, cut=1, adjusted=adjusted),
+            sonneborn_berger=sonneborn_berger(player, table, rounds, adjusted=adjusted),
+            wins=wins(results),
+        )
+        for player, results in table.items()
+    }
+
+
+def standings(table: Table, rounds: int) -> list[Standing]:
+    """Ranked participants: score, then Buchholz Cut-1, Buchholz, Sonneborn-Berger and
+    wins (the order C.07 recommends for an individual Swiss); direct encounter last, among those
+    still level on all of them. Those level after all share a rank (1, 2, 2, 4)."""
+    figures = tiebreaks_for(table, rounds)
+
+    def key(player: PlayerKey) -> tuple[Fraction, Fraction, Fraction, Fraction, int]:
+        t = figures[player]
+        return (t.score, t.buchholz_cut1, t.buchholz, t.sonneborn_berger, t.wins)
+
+    groups: dict[tuple[Fraction, Fraction, Fraction, Fraction, int], list[PlayerKey]] = {}
+    for player in table:
+        groups.setdefault(key(player), []).append(player)
+    ranked: list[Standing] = []
+    for group_key in sorted(groups, reverse=True):
+        ranked.extend(_rank_group(groups[group_key], table, figures, start=len(ranked) + 1))
+    return ranked
+
+
+def _rank_group(
+    group: list[PlayerKey], table: Table, figures: Mapping[PlayerKey, TieBreaks], *, start: int
+) -> list[Standing]:
+    if len(group) == 1:
+        return [Standing(start, group[0], figures[group[0]], shared=False)]
+    encounter = direct_encounter(group, table)
+    if encounter is None:
+        return [Standing(start, p, figures[p], shared=True) for p in group]
+    out: list[Standing] = []
+    by_points: dict[Fraction, list[PlayerKey]] = {}
+    for player in group:
+        by_points.setdefault(encounter[player], []).append(player)
+    for points in sorted(by_points, reverse=True):
+        tied = by_points[points]
+        rank = start + len(out)
+        for player in tied:
+            with_de = TieBreaks(**{**figures[player].__dict__, "direct_encounter": points})
+            out.append(Standing(rank, player, with_de, shared=len(tied) > 1))
+    return out

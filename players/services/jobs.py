@@ -1,0 +1,319 @@
+"""Jobs: starting them, running them in a worker, and taking back the ones a dead worker left.
+
+A job kind is a name, the least role that may start it, and a function that does the work
+(``job_kind`` registers it; ``tournaments/jobs.py`` has the close, replay, import and
+export kinds). ``job_start`` writes the Job row and queues ``run_job`` (Django's tasks
+framework) in the same transaction. A worker (``manage.py worker``) runs ``run_job``, which
+claims the job with a compare-and-set (so a job runs once even if its task were handed out
+twice), calls the kind's function, and stores its answer: ``result`` and the HTTP status of
+the synchronous answer, or ``error`` in the API's error shape.
+
+While the function runs, a thread writes the job's heartbeat and progress on its own
+database connection (the work's own transaction would hide them until its commit). A
+worker killed mid-job stops beating: ``jobs_reap`` (every worker runs it) queues the job
+again, or marks it failed after ``JOBS_MAX_ATTEMPTS``. The work itself is one transaction
+(the close's, the import's), so a killed attempt left nothing behind.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import DatabaseError, connections, transaction
+from django.db.models import F
+from django.utils import timezone
+from django_tasks import TaskResultStatus, task, task_backends
+from django_tasks_db import DatabaseBackend
+from django_tasks_db.models import DBTaskResult
+
+from players.errors import DomainError, ValidationFailed
+from players.models import Club, Job, Role
+from players.selectors import User, require_role
+
+logger = logging.getLogger(__name__)
+
+#: The error of a job whose worker stopped before it finished, and of one that raised
+#: something other than a domain error (a bug: the log has the traceback).
+WORKER_LOST = "worker_lost"
+UNEXPECTED = "job_failed"
+
+
+class JobProgress:
+    """What a job's function reports: ``total`` when it knows it, then as it goes either
+    ``advance(n)`` (n more done: the close's callbacks, tqdm's ``update``) or ``reach(n)``
+    (n done in all: the file parsers' line numbers)."""
+
+    def __init__(self) -> None:
+        self.done = 0
+        self.total: int | None = None
+
+    def advance(self, n: int = 1) -> None:
+        self.done += n
+
+    def reach(self, done: int) -> None:
+        self.done = max(self.done, done)
+
+
+@dataclass(frozen=True)
+class JobOutcome:
+    """A job's answer: the body and HTTP status the endpoint answered before it became a
+    job, and a file for the job's download URL (an export)."""
+
+    body: Any
+    status: int = 200
+    output: bytes | None = None
+    output_name: str = ""
+
+
+JobFunction = Callable[[Job, JobProgress], JobOutcome]
+#: A finished job's result as lines for the admin's messages: (succeeded?, text).
+JobSummary = Callable[[Any], list[tuple[bool, str]]]
+
+
+@dataclass(frozen=True)
+class JobKind:
+    name: str
+    label: str
+    role: Role
+    run: JobFunction
+    #: The admin's job page: the result's lines, a template that shows the result in
+    #: full (it gets ``result``), and the error fields whose messages are listed.
+    summary: JobSummary | None = None
+    template: str = ""
+    error_fields: tuple[str, ...] = ()
+
+
+#: Every kind of job, by name; filled when the apps load (``TournamentsConfig.ready``).
+JOB_KINDS: dict[str, JobKind] = {}
+
+
+def job_kind(
+    name: str, *, label: str, role: Role, **admin: Any
+) -> Callable[[JobFunction], JobFunction]:
+    """Register the decorated function as the job kind ``name``; ``role`` is the least
+    role in the job's club that may start it (the function's services check again).
+    ``admin``: JobKind's ``summary``, ``template`` and ``error_fields``."""
+
+    def register(run: JobFunction) -> JobFunction:
+        JOB_KINDS[name] = JobKind(name=name, label=label, role=role, run=run, **admin)
+        return run
+
+    return register
+
+
+# -- starting ---------------------------------------------------------------------------------
+
+
+def _queue_is_transactional() -> bool:
+    """The database backend queues in the caller's transaction: the Job row and its task
+    commit together or not at all. Another backend (the immediate one runs the job at
+    once) is called after the Job row is committed."""
+    return isinstance(task_backends[run_job.backend], DatabaseBackend)
+
+
+def _enqueue(job_id: str) -> None:
+    queued = run_job.enqueue(job_id)
+    Job.objects.filter(pk=job_id).update(task_id=str(queued.id))
+
+
+def job_start(
+    *,
+    kind: str,
+    club: Club,
+    by: User,
+    params: dict[str, Any] | None = None,
+    payload: bytes | None = None,
+) -> Job:
+    """Queue a job of ``kind`` in ``club`` for ``by`` (who needs the kind's role)."""
+    spec = JOB_KINDS.get(kind)
+    if spec is None:
+        raise ValidationFailed(f"kind: no job kind {kind!r}.", fields={"kind": ["Unknown."]})
+    require_role(by, club, spec.role)
+    transactional = _queue_is_transactional()
+    with transaction.atomic(durable=True):
+        job = Job.objects.create(
+            club=club, kind=kind, params=params or {}, payload=payload, created_by_id=by.pk
+        )
+        if transactional:
+            _enqueue(str(job.pk))
+    if not transactional:
+        _enqueue(str(job.pk))
+    job.refresh_from_db()
+    return job
+
+
+# -- running (in a worker) --------------------------------------------------------------------
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+@task()
+def run_job(job_id: str) -> None:
+    """The one task on the queue: run the job ``job_id``."""
+    job_run(job_id=job_id)
+
+
+def job_run(*, job_id: str) -> None:
+    """Claim the queued job, run its kind's function, store the answer.
+
+    The claim and the answer are compare-and-set updates on (status, attempts): a job the
+    reaper took back from this attempt is not overwritten by it.
+    """
+    now = timezone.now()
+    claimed = Job.objects.filter(pk=job_id, status=Job.Status.QUEUED).update(
+        status=Job.Status.RUNNING,
+        started=now,
+        heartbeat=now,
+        attempts=F("attempts") + 1,
+        worker=worker_name(),
+    )
+    if claimed != 1:
+        logger.warning("Job %s is not queued any more; not running it again.", job_id)
+        return
+    job = Job.objects.select_related("club", "created_by").get(pk=job_id)
+    progress = JobProgress()
+    with _heartbeat(job, progress):
+        fields = _execute(job, progress)
+    stored = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts).update(
+        **fields,
+        finished=timezone.now(),
+        payload=None,
+        progress_done=progress.done,
+        progress_total=progress.total,
+    )
+    if stored != 1:
+        logger.warning("Job %s was taken back while it ran; its answer is dropped.", job_id)
+
+
+def _execute(job: Job, progress: JobProgress) -> dict[str, Any]:
+    spec = JOB_KINDS.get(job.kind)
+    try:
+        if spec is None:
+            raise ValidationFailed(f"kind: no job kind {job.kind!r}.", fields={"kind": ["?"]})
+        outcome = spec.run(job, progress)
+    except DomainError as error:
+        body = {"code": error.code, "message": error.message, "fields": error.fields}
+        return {"status": Job.Status.FAILED, "error": body, "error_status": error.status}
+    except Exception:
+        # A bug, not a refusal: the traceback goes to the log (and Sentry), the caller gets
+        # the error shape without internals.
+        logger.exception("Job %s (%s) failed", job.pk, job.kind)
+        body = {
+            "code": UNEXPECTED,
+            "message": "The job failed; the server log says why.",
+            "fields": {},
+        }
+        return {"status": Job.Status.FAILED, "error": body, "error_status": 500}
+    return {
+        "status": Job.Status.SUCCEEDED,
+        "result": outcome.body,
+        "result_status": outcome.status,
+        "output": outcome.output,
+        "output_name": outcome.output_name,
+    }
+
+
+@contextmanager
+def _heartbeat(job: Job, progress: JobProgress) -> Iterator[None]:
+    interval = float(settings.JOBS_HEARTBEAT_SECONDS)
+    if interval <= 0:
+        yield
+        return
+    stop = threading.Event()
+
+    def beat() -> None:
+        mine = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts)
+        try:
+            while not stop.wait(interval):
+                try:
+                    mine.update(
+                        heartbeat=timezone.now(),
+                        progress_done=progress.done,
+                        progress_total=progress.total,
+                    )
+                except DatabaseError:
+                    # SQLite: the work's write transaction holds the file; the next beat
+                    # will do (the lease is many beats long).
+                    logger.info("Job %s: heartbeat skipped (database busy)", job.pk)
+        finally:
+            connections.close_all()  # this thread's connections only
+
+    thread = threading.Thread(target=beat, name=f"job-heartbeat-{job.pk}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+# -- taking back what dead workers left -------------------------------------------------------
+
+
+def jobs_reap(*, lease_seconds: float | None = None, max_attempts: int | None = None) -> int:
+    """Running jobs whose heartbeat is older than the lease: their worker is gone. Each is
+    queued again, or failed once it has had ``max_attempts``. Returns how many."""
+    lease = float(settings.JOBS_LEASE_SECONDS if lease_seconds is None else lease_seconds)
+    attempts_allowed = int(settings.JOBS_MAX_ATTEMPTS if max_attempts is None else max_attempts)
+    cutoff = timezone.now() - timedelta(seconds=lease)
+    stale = Job.objects.filter(status=Job.Status.RUNNING, heartbeat__lt=cutoff)
+    taken = 0
+    for pk, attempts, task_id in stale.values_list("pk", "attempts", "task_id"):
+        if _reap_one(str(pk), attempts, task_id, cutoff, attempts < attempts_allowed):
+            taken += 1
+    return taken
+
+
+def _reap_one(pk: str, attempts: int, task_id: str, cutoff: Any, again: bool) -> bool:
+    transactional = _queue_is_transactional()
+    # Compare-and-set: two workers reaping at once take a job back once.
+    same = Job.objects.filter(
+        pk=pk, status=Job.Status.RUNNING, attempts=attempts, heartbeat__lt=cutoff
+    )
+    with transaction.atomic():
+        if again:
+            taken = same.update(status=Job.Status.QUEUED, heartbeat=None, worker="")
+            if taken and transactional:
+                _enqueue(pk)
+        else:
+            message = (
+                f"The worker running this job stopped (killed or crashed) {attempts} time(s) "
+                "before it finished; nothing it did was kept. Start the job again."
+            )
+            taken = same.update(
+                status=Job.Status.FAILED,
+                finished=timezone.now(),
+                payload=None,
+                error={"code": WORKER_LOST, "message": message, "fields": {}},
+                error_status=500,
+            )
+        if taken:
+            _task_failed(task_id)
+    if taken and again and not transactional:
+        _enqueue(pk)
+    if taken:
+        logger.warning("Job %s lost its worker; %s.", pk, "queued again" if again else "failed")
+    return bool(taken)
+
+
+def _task_failed(task_id: str) -> None:
+    """The dead worker's task row says running for ever otherwise."""
+    if not task_id or not _queue_is_transactional():
+        return
+    DBTaskResult.objects.filter(id=task_id, status=TaskResultStatus.RUNNING).update(
+        status=TaskResultStatus.FAILED,
+        finished_at=timezone.now(),
+        exception_class_path="players.services.jobs.WorkerLost",
+        traceback="The worker stopped while running this task.",
+    )

@@ -1,0 +1,66 @@
+"""``manage.py runsite``: the development server and one job worker, in one command.
+
+``make run`` uses it. The worker is a child process (``manage.py worker``); Ctrl-C (or a
+TERM to this process) stops the server and then the worker. With the autoreloader the
+server restarts on code changes; the worker does not (restart the command after changing
+a job's code).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from types import FrameType
+from typing import Any
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandParser
+
+#: Seconds the worker has to finish its job after the server stopped.
+WORKER_GRACE_SECONDS = 10
+
+
+def _stop_on_term(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+class Command(BaseCommand):
+    help = "Run the development server and one job worker; Ctrl-C stops both."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("addrport", nargs="?", default="127.0.0.1:8000")
+        parser.add_argument("--noreload", action="store_true", help="no autoreloader")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        serve = {"addrport": options["addrport"], "use_reloader": not options["noreload"]}
+        if os.environ.get("RUN_MAIN") == "true":
+            # The autoreloader's child process: it only serves; its parent has the worker.
+            call_command("runserver", **serve)
+            return
+        worker = subprocess.Popen(  # noqa: S603 - our own manage.py, no shell
+            [sys.executable, sys.argv[0], "worker", "--no-reload", "--no-startup-delay"]
+        )
+        self.stdout.write(f"Job worker started (process {worker.pid}).")
+        # Ctrl-C and TERM stop the server, then the worker. Set explicitly: a process
+        # started in the background of a script inherits SIGINT ignored.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, _stop_on_term)
+        try:
+            call_command("runserver", **serve)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self._stop(worker)
+
+    def _stop(self, worker: subprocess.Popen[bytes]) -> None:
+        if worker.poll() is None:
+            # The worker finishes the job in hand (its own SIGINT/SIGTERM handling).
+            worker.terminate()
+            try:
+                worker.wait(WORKER_GRACE_SECONDS)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait()
+        self.stdout.write("Job worker stopped.")

@@ -1,0 +1,262 @@
+"""Read helpers for the tournament pages: a club's tournaments, and one tournament's
+standings (with FIDE's tie-breaks from the engine) and crosstable.
+
+A fixed number of queries whatever the number of players or games: the tournament, its
+games with both players, the ratings in force (``ratings_in_force``, at most three), the
+period's published changes. The tie-breaks, performances and rating changes are the
+engine's (``players.rating.tiebreaks``, ``performance_fide``, ``period_change``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Count
+
+from players import rating as engine
+from players.errors import NotFoundError
+from players.models import Club, Player, RatingChange, RatingList, RatingPeriod
+from players.rating.period import GAME_RESULTS, SCORES, own_rating_for_game, view_month
+from players.rating.tiebreaks import RoundResult, Standing, standings
+from players.selectors import ratings_in_force
+from tournaments.models import Game, Tournament
+
+TOURNAMENTS_PAGE_SIZE = 50
+
+
+def tournaments_page(*, club: Club, page_number: str | int | None) -> Page[Tournament]:
+    """A page of the club's tournaments, newest first, each with ``games_count``: three
+    queries (count, page, the page's game counts)."""
+    rows = (
+        Tournament.objects.filter(club=club)
+        .select_related("rating_list")
+        .order_by("-end_date", "-id")
+    )
+    page = Paginator(rows, TOURNAMENTS_PAGE_SIZE).get_page(page_number)
+    counts = dict(
+        Game.objects.filter(tournament__in=[t.pk for t in page])
+        .order_by()
+        .values_list("tournament_id")
+        .annotate(n=Count("id"))
+        .values_list("tournament_id", "n")
+    )
+    for tournament in page:
+        tournament.games_count = counts.get(tournament.pk, 0)  # type: ignore[attr-defined]
+    return page
+
+
+@dataclass
+class Cell:
+    """One round of one player in the crosstable."""
+
+    round: int
+    opponent: Player | None = None
+    opponent_rank: int | None = None  # the opponent's number (their place) in the crosstable
+    colour: str = ""  # "w" / "b"
+    points: Fraction | None = None  # None: no game this round (absent; byes are not stored)
+    played: bool = True
+
+    @property
+    def mark(self) -> str:
+        """``1`` ``½`` ``0``; a forfeit ``+`` / ``−``; absent ``–``."""
+        if self.points is None:
+            return "–"
+        if not self.played:
+            return "+" if self.points == 1 else "−"
+        return {Fraction(1): "1", Fraction(1, 2): "½"}.get(self.points, "0")
+
+
+@dataclass
+class PlayerRow:
+    standing: Standing
+    player: Player
+    rating: int | None  # in force at the tournament's start
+    cells: list[Cell] = field(default_factory=list)
+    games: int = 0
+    performance: int | None = None
+    change: int | None = None  # what the event's games did (engine, with the close's K)
+    change_note: str = ""
+
+
+@dataclass
+class TournamentView:
+    tournament: Tournament
+    rounds: int
+    rows: list[PlayerRow]
+    games: int
+    period: RatingPeriod | None
+    average_rating: int | None
+
+
+def tournament_for_page(*, club: Club, tournament_id: int) -> Tournament:
+    tournament = (
+        Tournament.objects.filter(club=club, pk=tournament_id).select_related("rating_list").first()
+    )
+    if tournament is None:
+        raise NotFoundError(f"{club.name} has no tournament {tournament_id}.")
+    tournament.club = club
+    tournament.rating_list.club = club
+    return tournament
+
+
+def _games(tournament: Tournament) -> list[Game]:
+    return list(
+        Game.objects.filter(tournament=tournament)
+        .select_related("white", "black", "period")
+        .only(
+            "date",
+            "round",
+            "result",
+            "rated",
+            "period__id",
+            "period__month",
+            "period__status",
+            "period__rating_list_id",
+            *(f"{side}__{f}" for side in ("white", "black") for f in _PLAYER_FIELDS),
+        )
+        .order_by("round", "date", "id")
+    )
+
+
+_PLAYER_FIELDS = ("id", "name", "title", "federation", "fide_id")
+
+
+def _rounds_of(games: list[Game], declared: int | None) -> dict[int, int]:
+    """Game id -> round. A game without a round takes the next round its players have
+    not used yet (in play order), so hand-entered events still make a crosstable."""
+    used: dict[int, set[int]] = defaultdict(set)
+    rounds: dict[int, int] = {}
+    for game in sorted(games, key=lambda g: (g.round is None, g.round or 0, g.date, g.pk)):
+        number = game.round
+        if number is None:
+            number = 1
+            while number in used[game.white_id] or number in used[game.black_id]:
+                number += 1
+        rounds[game.pk] = number
+        used[game.white_id].add(number)
+        used[game.black_id].add(number)
+    return rounds
+
+
+def tournament_view(*, tournament: Tournament) -> TournamentView:
+    """Standings (score, then the C.07 tie-breaks), the crosstable, and per player the
+    rating in force, the performance (FIDE 8.1.1 over played games against rated
+    opponents) and the rating change the event's games brought in a closed period."""
+    games = _games(tournament)
+    round_of = _rounds_of(games, tournament.rounds)
+    rounds = max([tournament.rounds or 0, *round_of.values()])
+    players: dict[int, Player] = {}
+    table: dict[Hashable, list[RoundResult]] = defaultdict(list)
+    for game in games:
+        players[game.white_id], players[game.black_id] = game.white, game.black
+        white_score, black_score, played = GAME_RESULTS[game.result]
+        number = round_of[game.pk]
+        table[game.white_id].append(RoundResult(number, SCORES[white_score], game.black_id, played))
+        table[game.black_id].append(RoundResult(number, SCORES[black_score], game.white_id, played))
+    ranked = standings(table, rounds)
+    period = games[0].period if games else None
+    in_force, own_start = _ratings(tournament, period, list(players))
+    # The crosstable numbers players by their place in the standings (1..n, even where a
+    # rank is shared), so every opponent number names one player.
+    rank_of = {s.player: number for number, s in enumerate(ranked, start=1)}
+    by_player: dict[int, list[Game]] = defaultdict(list)
+    for game in games:
+        by_player[game.white_id].append(game)
+        by_player[game.black_id].append(game)
+    rows = []
+    for standing in ranked:
+        pid = standing.player
+        assert isinstance(pid, int)
+        row = PlayerRow(standing, players[pid], in_force.get(pid))
+        row.cells = _cells(pid, by_player[pid], round_of, rounds, rank_of)
+        row.games = len(by_player[pid])
+        rows.append(row)
+    _figures(rows, tournament, period, by_player, in_force, own_start)
+    rated = [r.rating for r in rows if r.rating is not None]
+    average = engine.round_half_away(Fraction(sum(rated), len(rated))) if rated else None
+    return TournamentView(tournament, rounds, rows, len(games), period, average)
+
+
+def _ratings(
+    tournament: Tournament, period: RatingPeriod | None, players: list[int]
+) -> tuple[dict[int, int | None], dict[int, int | None]]:
+    """Ratings in force at the tournament's start (what its games were scored with), and
+    at its period's start (each player's own rating for the change, as the close)."""
+    if not players:
+        return {}, {}
+    rating_list: RatingList = tournament.rating_list
+    start = tournament.start_date.replace(day=1)
+    period_month = period.month if period is not None else start
+    month = view_month(period_month, tournament.start_date)
+    keys = [(rating_list.pk, month), (rating_list.pk, period_month)]
+    found = ratings_in_force(lists={rating_list.pk: rating_list}, months=keys, players=players)
+    return found[keys[0]], found[keys[1]]
+
+
+def _cells(
+    pid: int, games: list[Game], round_of: dict[int, int], rounds: int, rank_of: dict[Any, int]
+) -> list[Cell]:
+    cells = [Cell(number) for number in range(1, rounds + 1)]
+    for game in games:
+        white = game.white_id == pid
+        opponent = game.black if white else game.white
+        white_score, black_score, played = GAME_RESULTS[game.result]
+        cell = cells[round_of[game.pk] - 1]
+        cell.opponent = opponent
+        cell.opponent_rank = rank_of.get(opponent.pk)
+        cell.colour = "w" if white else "b"
+        cell.points = SCORES[white_score if white else black_score]
+        cell.played = played
+    return cells
+
+
+def _figures(
+    rows: list[PlayerRow],
+    tournament: Tournament,
+    period: RatingPeriod | None,
+    by_player: dict[int, list[Game]],
+    in_force: dict[int, int | None],
+    own_start: dict[int, int | None],
+) -> None:
+    """Performance and the event's rating change for each row (one query: the period's
+    published changes, for the K the close used)."""
+    closed = period is not None and period.status == RatingPeriod.Status.CLOSED
+    changes: dict[int, RatingChange] = {}
+    if closed:
+        changes = {
+            c.player_id: c
+            for c in RatingChange.objects.filter(
+                period=period, current=True, player_id__in=[r.player.pk for r in rows]
+            ).only("player_id", "k_factor", "event", "rating_before")
+        }
+    rules = tournament.rating_list.rules()
+    for row in rows:
+        pid = row.player.pk
+        inputs = []
+        for game in by_player[pid]:
+            white = game.white_id == pid
+            opponent = game.black_id if white else game.white_id
+            white_score, black_score, played = GAME_RESULTS[game.result]
+            score = SCORES[white_score if white else black_score]
+            inputs.append(engine.GameInput(in_force.get(opponent), score, played and game.rated))
+        counted = [g for g in inputs if g.played and g.opponent_rating is not None]
+        if counted:
+            row.performance = engine.performance_fide(
+                [g.opponent_rating for g in counted if g.opponent_rating is not None],
+                sum((g.score for g in counted), Fraction(0)),
+            )
+        if not closed:
+            row.change_note = "period not closed yet"
+            continue
+        change = changes.get(pid)
+        own = own_rating_for_game(own_start.get(pid), in_force.get(pid))
+        if change is None or change.k_factor is None or own is None:
+            row.change_note = "toward a first rating" if own is None else ""
+            continue
+        result = engine.period_change(rating=own, games=inputs, k=change.k_factor, rules=rules)
+        row.change = engine.round_half_away(result.change_unrounded)

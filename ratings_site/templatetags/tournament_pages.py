@@ -1,0 +1,94 @@
+"""Rows of the tournament page (standings and crosstable), built in one pass in Python
+like the rating list's rows: a 300-player event through template tags and filters per
+cell costs about a second."""
+
+from __future__ import annotations
+
+from html import escape
+
+from django import template
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+
+from players.models import Club
+from ratings_site.pages.tournaments import TournamentView
+from ratings_site.templatetags.club_pages import _fill, arrow, player_url_prefix, title_badge
+from ratings_site.templatetags.ratings import points
+
+register = template.Library()
+
+_STANDING = (
+    '<tr><td class="num">{}</td><th scope="row">{}<a href="{}{}/">{}</a></th>'
+    '<td class="num">{}</td><td class="num strong">{}</td><td class="num">{}</td>'
+    '<td class="num">{}</td><td class="num">{}</td><td class="num">{}</td>'
+    '<td class="num">{}</td><td class="num">{}</td><td class="num">{}</td></tr>\n'
+)
+
+
+@register.simple_tag
+def standings_rows(view: TournamentView, club: Club) -> SafeString:
+    prefix = player_url_prefix(club)
+    parts = []
+    for row in view.rows:
+        t = row.standing.tiebreaks
+        if row.change is not None:
+            change: object = arrow(row.change)
+        else:
+            change = mark_safe(f'<span class="muted">{_escape(row.change_note or "–")}</span>')  # noqa: S308 - escaped
+        parts.append(
+            _fill(
+                _STANDING,
+                f"{row.standing.rank}{'=' if row.standing.shared else ''}",
+                title_badge(row.player.title),
+                prefix,
+                row.player.pk,
+                row.player.name,
+                "–" if row.rating is None else row.rating,
+                points(t.score),
+                points(t.buchholz_cut1),
+                points(t.buchholz),
+                points(t.sonneborn_berger),
+                t.wins,
+                "–" if t.direct_encounter is None else points(t.direct_encounter),
+                "–" if row.performance is None else row.performance,
+                change,
+            )
+        )
+    return mark_safe("".join(parts))  # noqa: S308 - every value went through _h (escaped)
+
+
+def _escape(text: str) -> str:
+    return escape(text, quote=True)
+
+
+_CROSS = '<tr><td class="num">{}</td><th scope="row"><a href="{}{}/">{}</a></th>{}<td class="num strong">{}</td></tr>\n'
+_CELL = '<td class="num cell"><span title="{}">{}{} <b>{}</b></span></td>'
+_EMPTY = '<td class="num cell"><span title="{}">{}</span></td>'
+
+
+@register.simple_tag
+def crosstable_rows(view: TournamentView, club: Club) -> SafeString:
+    prefix = player_url_prefix(club)
+    against = gettext("Round %(number)s against %(name)s")
+    no_game = gettext("Round %(number)s: no game")
+    parts = []
+    for number, row in enumerate(view.rows, start=1):
+        cells = []
+        for cell in row.cells:
+            if cell.opponent is not None:
+                title = against % {"number": cell.round, "name": cell.opponent.name}
+                cells.append(_fill(_CELL, title, cell.opponent_rank, cell.colour, cell.mark))
+            else:
+                cells.append(_fill(_EMPTY, no_game % {"number": cell.round}, cell.mark))
+        parts.append(
+            _fill(
+                _CROSS,
+                number,
+                prefix,
+                row.player.pk,
+                row.player.name,
+                mark_safe("".join(cells)),  # noqa: S308 - each cell went through _fill
+                points(row.standing.tiebreaks.score),
+            )
+        )
+    return mark_safe("".join(parts))  # noqa: S308 - every value went through _h (escaped)

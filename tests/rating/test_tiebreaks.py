@@ -1,0 +1,166 @@
+"""Tie-breaks (C.07) worked by hand over small crosstables.
+
+Each table's figures are worked out in the comments from the articles' definitions:
+Buchholz (opponents' scores), Cut-1 (the least significant value dropped, a voluntary
+unplayed round's first: 14.6), Sonneborn-Berger (opponent's score times the points
+scored against them), wins, direct encounter, and the unplayed rounds of article 16
+(the dummy opponent with the participant's own score; an opponent's voluntary unplayed
+rounds counted as draws in the score they bring).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+
+from players.rating.tiebreaks import (
+    RoundResult,
+    adjusted_score,
+    buchholz,
+    direct_encounter,
+    sonneborn_berger,
+    standings,
+    tiebreaks_for,
+    wins,
+)
+
+H = F(1, 2)
+
+
+def table_of(games: list[tuple[int, str, str, F, bool]]) -> dict[str, list[RoundResult]]:
+    """(round, white, black, white's points, played) -> each side's rounds."""
+    table: dict[str, list[RoundResult]] = {}
+    for round_no, white, black, points, played in games:
+        table.setdefault(white, []).append(RoundResult(round_no, points, black, played))
+        table.setdefault(black, []).append(RoundResult(round_no, 1 - points, white, played))
+    return table
+
+
+# A round robin of four, all games played:
+#   r1 A-B 1-0, C-D ½-½;  r2 A-C ½-½, B-D 1-0;  r3 A-D 0-1, B-C 1-0
+# Scores: A 1½, B 2, C 1, D 1½.
+ROUND_ROBIN = table_of(
+    [
+        (1, "A", "B", F(1), True),
+        (1, "C", "D", H, True),
+        (2, "A", "C", H, True),
+        (2, "B", "D", F(1), True),
+        (3, "A", "D", F(0), True),
+        (3, "B", "C", F(1), True),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("player", "bh", "cut1", "sb", "won"),
+    [
+        # A: opponents B 2 + C 1 + D 1½ = 4½; cut the lowest (C 1) = 3½;
+        # SB: beat B (2) + drew C (½ x 1) = 2½.
+        ("A", F(9, 2), F(7, 2), F(5, 2), 1),
+        # B: A 1½ + D 1½ + C 1 = 4; cut C = 3; SB: beat D 1½ + beat C 1 = 2½.
+        ("B", F(4), F(3), F(5, 2), 2),
+        # C: D 1½ + A 1½ + B 2 = 5; cut 1½ = 3½; SB: drew D ¾ + drew A ¾ = 1½.
+        ("C", F(5), F(7, 2), F(3, 2), 0),
+        # D: C 1 + B 2 + A 1½ = 4½; cut C = 3½; SB: drew C ½ + beat A 1½ = 2.
+        ("D", F(9, 2), F(7, 2), F(2), 1),
+    ],
+)
+def test_round_robin_figures(player: str, bh: F, cut1: F, sb: F, won: int) -> None:
+    assert buchholz(player, ROUND_ROBIN, 3) == bh
+    assert buchholz(player, ROUND_ROBIN, 3, cut=1) == cut1
+    assert sonneborn_berger(player, ROUND_ROBIN, 3) == sb
+    assert wins(ROUND_ROBIN[player]) == won
+
+
+def test_round_robin_standings_break_a_and_d_by_sonneborn_berger() -> None:
+    # A and D: 1½, Cut-1 3½, Buchholz 4½ each; A's SB 2½ beats D's 2, though D beat A
+    # (direct encounter comes last, so it does not decide here).
+    ranked = standings(ROUND_ROBIN, 3)
+    assert [(s.rank, s.player, s.shared) for s in ranked] == [
+        (1, "B", False),
+        (2, "A", False),
+        (3, "D", False),
+        (4, "C", False),
+    ]
+
+
+# Level on everything but the game between them:
+#   r1 A-B 1-0, C-D 1-0;  r2 A-C 0-1, B-D 1-0;  r3 A-D ½-½, B-C ½-½
+# Scores: A 1½, B 1½, C 2½, D ½. A and B: Buchholz 4½, Cut-1 4, SB 1¾, one win each.
+LEVEL = table_of(
+    [
+        (1, "A", "B", F(1), True),
+        (1, "C", "D", F(1), True),
+        (2, "A", "C", F(0), True),
+        (2, "B", "D", F(1), True),
+        (3, "A", "D", H, True),
+        (3, "B", "C", H, True),
+    ]
+)
+
+
+def test_direct_encounter_breaks_what_the_rest_leaves_level() -> None:
+    figures = tiebreaks_for(LEVEL, 3)
+    for player in ("A", "B"):
+        assert (
+            figures[player].buchholz,
+            figures[player].buchholz_cut1,
+            figures[player].sonneborn_berger,
+            figures[player].wins,
+        ) == (F(9, 2), F(4), F(7, 4), 1)
+    assert direct_encounter(["A", "B"], LEVEL) == {"A": F(1), "B": F(0)}
+    ranked = standings(LEVEL, 3)
+    assert [(s.rank, s.player) for s in ranked] == [(1, "C"), (2, "A"), (3, "B"), (4, "D")]
+    assert ranked[1].tiebreaks.direct_encounter == F(1)
+    assert ranked[2].tiebreaks.direct_encounter == F(0)
+
+
+def test_direct_encounter_needs_every_pair_to_have_met() -> None:
+    assert direct_encounter(["A", "B", "C"], LEVEL) is not None  # all three met
+    no_meeting = table_of([(1, "A", "C", H, True), (1, "B", "D", H, True)])
+    assert direct_encounter(["A", "B"], no_meeting) is None
+    # Level and never met: they share the rank.
+    ranked = standings(no_meeting, 1)
+    assert [(s.rank, s.shared) for s in ranked] == [(1, True)] * 4
+
+
+# Unplayed rounds, three rounds:
+#   r1 A-B 1-0; C-D forfeit, C wins (unplayed);  r2 A-C ½-½, B-D 1-0;
+#   r3 B-C 0-1; A and D absent (no result: unplayed, no points).
+# Scores: A 1½, B 1, C 2½, D 0.
+# Adjusted scores (16.3: voluntary unplayed rounds as draws): A 1 + ½ + ½ (absence) = 2;
+# B 1; C 2½ (a forfeit win is not voluntary); D ½ (forfeit loss) + 0 + ½ (absence) = 1.
+UNPLAYED = table_of(
+    [
+        (1, "A", "B", F(1), True),
+        (1, "C", "D", F(1), False),
+        (2, "A", "C", H, True),
+        (2, "B", "D", F(1), True),
+        (3, "B", "C", F(0), True),
+    ]
+)
+
+
+def test_adjusted_scores_count_voluntary_unplayed_rounds_as_draws() -> None:
+    assert [adjusted_score(UNPLAYED[p], 3) for p in "ABCD"] == [F(2), F(1), F(5, 2), F(1)]
+
+
+@pytest.mark.parametrize(
+    ("player", "bh", "cut1", "sb", "won"),
+    [
+        # A: B 1 + C 2½ + the absence's dummy (own score 1½) = 5; Cut-1 drops the
+        # voluntary unplayed round first (1½, not B's 1): 3½. SB: 1 x 1 + 2½ x ½ + 1½ x 0.
+        ("A", F(5), F(7, 2), F(9, 4), 1),
+        # C: the forfeit win's dummy (own 2½) + A 2 + B 1 = 5½; Cut-1 drops B's 1: 4½;
+        # SB: 2½ x 1 + 2 x ½ + 1 x 1 = 4½; wins: the forfeit counts (2).
+        ("C", F(11, 2), F(9, 2), F(9, 2), 2),
+        # D: forfeit loss (dummy 0) + B 1 + absence (dummy 0) = 1; Cut-1 drops a 0: 1; SB 0.
+        ("D", F(1), F(1), F(0), 0),
+    ],
+)
+def test_unplayed_rounds(player: str, bh: F, cut1: F, sb: F, won: int) -> None:
+    assert buchholz(player, UNPLAYED, 3) == bh
+    assert buchholz(player, UNPLAYED, 3, cut=1) == cut1
+    assert sonneborn_berger(player, UNPLAYED, 3) == sb
+    assert wins(UNPLAYED[player]) == won

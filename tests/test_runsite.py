@@ -1,0 +1,111 @@
+"""``make run``'s command: ``manage.py runsite`` serves the site and runs a job worker as a
+child process, on a SQLite file; Ctrl-C stops both.
+
+Real processes: the command is started the way a terminal starts it (its own process
+group, which receives Ctrl-C's SIGINT), a job is queued by another process, the worker
+runs it, and SIGINT to the group leaves no process behind.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DEADLINE_SECONDS = 120
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_for(what: str, check: Callable[[], Any]) -> Any:
+    deadline = time.monotonic() + DEADLINE_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            value = check()
+        except OSError:
+            value = None
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"not within {DEADLINE_SECONDS} s: {what}")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is gone for every purpose but its parent's bookkeeping.
+    status = Path(f"/proc/{pid}/status")
+    return not (status.exists() and "zombie" in status.read_text())
+
+
+def _manage(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, check=True
+    )
+    return done.stdout.decode()
+
+
+def test_runsite_serves_runs_jobs_and_stops_both_on_ctrl_c(tmp_path: Path) -> None:
+    database = tmp_path / "site.sqlite3"
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{database}",
+        "DJANGO_SETTINGS_MODULE": "ratings_site.settings.base",
+        "DEBUG": "1",
+    }
+    env.pop("TASKS_BACKEND", None)
+    _manage(env, "migrate", "--noinput")
+    _manage(env, "load_demo", "--if-empty")
+    port = _free_port()
+    output = (tmp_path / "runsite.log").open("wb")
+    site = subprocess.Popen(
+        [sys.executable, "manage.py", "runsite", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=output,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group, as in a terminal
+    )
+    try:
+        health = _wait_for(
+            "the site answers",
+            lambda: urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5).read(),
+        )
+        assert b'"database": "ok"' in health
+        log = tmp_path / "runsite.log"
+        started = _wait_for("the worker started", lambda: "Job worker started" in log.read_text())
+        assert started
+        worker_pid = int(log.read_text().split("Job worker started (process ")[1].split(")")[0])
+        # The demo's open month (this month), closed through the queue by another process.
+        month = datetime.date.today().strftime("%Y-%m")
+        queued = _manage(env, "close_period", "--club", "riverside", "--period", month, "--queue")
+        assert "Queued job" in queued
+
+        def job_status() -> str | None:
+            with sqlite3.connect(database) as db:
+                row = db.execute("SELECT status FROM players_job").fetchone()
+            return None if row is None or row[0] in ("queued", "running") else str(row[0])
+
+        assert _wait_for("the worker ran the job", job_status) == "succeeded"
+    finally:
+        os.killpg(site.pid, signal.SIGINT)  # Ctrl-C
+        code = site.wait(timeout=60)
+    assert code == 0, (tmp_path / "runsite.log").read_text()[-2000:]
+    assert "Job worker stopped." in (tmp_path / "runsite.log").read_text()
+    _wait_for("the worker is gone", lambda: not _alive(worker_pid))

@@ -1,0 +1,66 @@
+"""A tournament's games as PGN headers (no moves: the tracker stores results, not moves).
+
+The seven-tag roster plus the players' ratings and FIDE IDs, so ``parse_pgn`` reads the
+file back as the same games. A forfeit has no PGN result of its own: it is written with
+its result, ``Termination "abandoned"`` and a comment saying it was a forfeit (a double
+forfeit, which has no winner, as ``*``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tournaments.interchange.records import (
+    FORFEIT_RESULTS,
+    GameResult,
+    ParsedGame,
+    ParsedTournament,
+)
+
+__all__ = ["write_pgn"]
+
+_RESULT_TAGS = {
+    GameResult.WHITE_WINS: "1-0",
+    GameResult.BLACK_WINS: "0-1",
+    GameResult.DRAW: "1/2-1/2",
+    GameResult.WHITE_WINS_FORFEIT: "1-0",
+    GameResult.BLACK_WINS_FORFEIT: "0-1",
+    GameResult.DOUBLE_FORFEIT: "*",
+}
+
+
+def _tag(name: str, value: object) -> str:
+    # PGN standard 8.1.1: a backslash and a quote inside a tag value are escaped.
+    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{name} "{text}"]'
+
+
+def _game(tournament: ParsedTournament, game: ParsedGame) -> str:
+    result = _RESULT_TAGS[game.result]
+    tags = [
+        ("Event", tournament.name),
+        ("Site", tournament.city or "?"),
+        ("Date", game.date.strftime("%Y.%m.%d") if game.date else "????.??.??"),
+        ("Round", game.round if game.round is not None else "?"),
+        ("White", game.white.name),
+        ("Black", game.black.name),
+        ("Result", result),
+    ]
+    for side, ref in (("White", game.white), ("Black", game.black)):
+        if ref.rating is not None:
+            tags.append((f"{side}Elo", ref.rating))
+        if ref.fide_id is not None:
+            tags.append((f"{side}FideId", ref.fide_id))
+    if tournament.start_date is not None:
+        tags.append(("EventDate", tournament.start_date.strftime("%Y.%m.%d")))
+    movetext = result
+    if game.result in FORFEIT_RESULTS:
+        tags.append(("Termination", "abandoned"))
+        movetext = f"{{ forfeit }} {result}"
+    return "\n".join(_tag(name, value) for name, value in tags) + f"\n\n{movetext}\n"
+
+
+def write_pgn(tournament: ParsedTournament, games: Iterable[ParsedGame] | None = None) -> str:
+    """Every game of ``tournament`` (or ``games``), one header block each, in file order."""
+    chosen = tournament.games if games is None else games
+    return "\n".join(_game(tournament, game) for game in chosen)

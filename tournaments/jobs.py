@@ -1,0 +1,169 @@
+"""The tournaments app's job kinds: the period close, reopen, replay, the file imports and
+the export of a whole list's history. Each is registered with ``job_kind`` and runs the
+same service (with the same checks) as before; its result is the body the API answered
+synchronously, built by the same serializers.
+
+Adding a kind is a function here (or in any module an app's ``ready()`` imports) with the
+``job_kind`` decorator, and a view or command that calls ``job_start`` (README: Jobs).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from players.errors import ConflictError, DomainError
+from players.models import Job, PlayerRating, RatingChange, RatingList, RatingPeriod, Role
+from players.services import JobOutcome, JobProgress, job_kind
+from tournaments.api.imports import import_outcome
+from tournaments.api.periods import changes_body, period_changes, reopen_body, replay_body
+from tournaments.exports import list_history_csv
+from tournaments.services import list_replay, period_close, period_reopen
+from tournaments.services.imports import import_file, report_summary
+
+CLOSE = "close"
+REOPEN = "reopen"
+REPLAY = "replay"
+IMPORT = "import"
+HISTORY_EXPORT = "history_export"
+PERIODS = "periods"
+
+
+def _close_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
+    return [
+        (
+            True,
+            f"{body['period']}: closed. {body['games_count']} games; "
+            f"{len(body['changes'])} players on the published list.",
+        )
+    ]
+
+
+def _reopen_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
+    later = ", ".join(body["needs_replay"])
+    return [(True, f"{body['period']}: reopened. Needs a replay: {later}.")]
+
+
+def _replay_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
+    periods = ", ".join(body["periods"])
+    return [(True, f"{periods}: replayed. {body['players_changed']} player(s) changed.")]
+
+
+def _import_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
+    return [(not body["already_imported"], report_summary(body))]
+
+
+def _export_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
+    return [(True, f"{body['file']}: {body['rows']} rows.")]
+
+
+def _periods_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
+    return [(entry["ok"], f"{entry['period']}: {entry['text']}") for entry in body["periods"]]
+
+
+def _players_on(rating_list_id: int) -> int:
+    return PlayerRating.objects.filter(rating_list_id=rating_list_id).count()
+
+
+@job_kind(CLOSE, label="Close a period", role=Role.OFFICER, summary=_close_summary)
+def close_job(job: Job, progress: JobProgress) -> JobOutcome:
+    period = RatingPeriod.objects.get(pk=job.params["period"])
+    progress.total = _players_on(period.rating_list_id)
+    try:
+        run = period_close(period=period, by=job.created_by, progress=progress.advance)  # type: ignore[arg-type]
+    except ConflictError as conflict:
+        raise with_period_status(conflict, period) from None
+    games_count = int((run.summary or {}).get("games", 0))
+    return JobOutcome(changes_body(period, period_changes(period), games_count))
+
+
+@job_kind(REOPEN, label="Reopen a period", role=Role.OFFICER, summary=_reopen_summary)
+def reopen_job(job: Job, progress: JobProgress) -> JobOutcome:
+    period = RatingPeriod.objects.get(pk=job.params["period"])
+    try:
+        run = period_reopen(period=period, by=job.created_by)  # type: ignore[arg-type]
+    except ConflictError as conflict:
+        raise with_period_status(conflict, period) from None
+    return JobOutcome(reopen_body(period, run.periods))
+
+
+@job_kind(REPLAY, label="Replay a list", role=Role.OFFICER, summary=_replay_summary)
+def replay_job(job: Job, progress: JobProgress) -> JobOutcome:
+    rating_list = RatingList.objects.get(pk=job.params["list"])
+    run = list_replay(rating_list=rating_list, by=job.created_by, progress=progress.advance)  # type: ignore[arg-type]
+    return JobOutcome(replay_body(run))
+
+
+@job_kind(
+    IMPORT,
+    label="Import a tournament file",
+    role=Role.ARBITER,
+    summary=_import_summary,
+    template="admin/tournaments/tournament/import_report.html",
+    error_fields=("file",),
+)
+def import_job(job: Job, progress: JobProgress) -> JobOutcome:
+    data = bytes(Job.objects.values_list("payload", flat=True).get(pk=job.pk) or b"")
+    progress.total = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    report = import_file(
+        format=job.params["format"],
+        club=job.club,
+        rating_list=job.params["list"],
+        data=data,
+        by=job.created_by,  # type: ignore[arg-type]
+        dry_run=bool(job.params.get("dry_run")),
+        match=job.params.get("match", "possible"),
+        keep_identical=bool(job.params.get("keep_identical")),
+        progress=progress.reach,  # the parsers report the line they reached
+    )
+    status, body = import_outcome(report)
+    return JobOutcome(body, status=status)
+
+
+@job_kind(
+    HISTORY_EXPORT, label="Export a list's history", role=Role.VIEWER, summary=_export_summary
+)
+def history_export_job(job: Job, progress: JobProgress) -> JobOutcome:
+    rating_list = RatingList.objects.select_related("club").get(pk=job.params["list"])
+    progress.total = RatingChange.objects.filter(rating_list=rating_list, current=True).count()
+    text = list_history_csv(rating_list=rating_list, progress=progress.advance)
+    progress.done = progress.total
+    name = f"{rating_list.club.slug}-{rating_list.kind}-history.csv"
+    body = {
+        "club": rating_list.club.slug,
+        "list": rating_list.kind,
+        "rows": progress.total,
+        "file": name,
+        "download": f"/api/v1/jobs/{job.pk}/download/",
+    }
+    return JobOutcome(body, output=text.encode("utf-8"), output_name=name)
+
+
+@job_kind(PERIODS, label="Close or reopen periods", role=Role.OFFICER, summary=_periods_summary)
+def periods_job(job: Job, progress: JobProgress) -> JobOutcome:
+    """The admin's action on several periods: each in list and month order (a close needs
+    the earlier months closed); a refusal is that period's line and the others go on."""
+    periods = list(
+        RatingPeriod.objects.filter(pk__in=job.params["periods"]).order_by("rating_list", "month")
+    )
+    progress.total = len(periods)
+    service = period_close if job.params["action"] == "close" else period_reopen
+    done = "closed" if service is period_close else "reopened"
+    entries = []
+    for period in periods:
+        try:
+            service(period=period, by=job.created_by)  # type: ignore[arg-type]
+        except DomainError as error:
+            entries.append({"period": period.label, "ok": False, "text": error.message})
+        else:
+            entries.append({"period": period.label, "ok": True, "text": f"{done}."})
+        progress.advance()
+    return JobOutcome({"action": job.params["action"], "periods": entries})
+
+
+def with_period_status(conflict: ConflictError, period: RatingPeriod) -> ConflictError:
+    """The 409 names the period's status so a script can tell "already closed" from
+    "close the earlier month first"."""
+    current = RatingPeriod.objects.values_list("status", flat=True).get(pk=period.pk)
+    fields: dict[str, list[str]] = dict(conflict.fields)
+    fields["status"] = [current]
+    return ConflictError(conflict.message, fields=fields)
