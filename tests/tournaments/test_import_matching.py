@@ -245,6 +245,7 @@ def test_admin_form_match_choice(world: ImportWorld) -> None:
             "dry_run": "on",
             "match": "new",
         },
+        follow=True,  # the upload starts a job; its page shows the report
     )
     html = response.content.decode()
     assert 'id="import-possible-matches"' in html
