@@ -14,8 +14,9 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from players.errors import ValidationFailed
-from players.models import Player, PlayerRating, Role
+from players.models import Job, Player, PlayerRating, Role
 from players.services import membership_set, player_create
+from tests.queue import run_queued_jobs
 from tests.tournaments.fide_files import Row, txt, xml, zipped
 from tests.tournaments.helpers import close, make_club, make_owner, make_player, play
 from tournaments.interchange.fide_list import FideListError, read_fide_list
@@ -279,6 +280,68 @@ def test_api(club_world) -> None:  # type: ignore[no-untyped-def]
     body = response.json()
     assert (body["found"], body["month"], body["dry_run"]) == (3, "2026-11", False)
     assert len(body["seeded"]) == 7  # Magnus 3 lists, Maja 2 (no rapid), Ola 2 (no blitz)
+    assert Player.objects.get(pk=players["ola"].pk).fide_rapid == 2250
+
+
+@pytest.mark.usefixtures("queued_jobs")
+def test_api_runs_as_a_job_that_a_worker_finishes(club_world) -> None:  # type: ignore[no-untyped-def]
+    owner, club, players = club_world
+    client = APIClient()
+    client.force_authenticate(owner)
+    url = f"/api/v1/clubs/{club.slug}/fide-list/"
+
+    def post(query: str, **fields: str):  # type: ignore[no-untyped-def]
+        upload = io.BytesIO(txt(ROWS))
+        upload.name = "players_list_foa.txt"
+        return client.post(url + query, {"file": upload, **fields}, format="multipart")
+
+    bad = post("?wait=abc", month="2026-11")
+    assert bad.status_code == 400
+    assert bad.json()["error"]["fields"].keys() == {"wait"}
+    assert post("?wait=0", month="2026-13").json()["error"]["fields"].keys() == {"month"}
+    assert not Job.objects.exists()
+
+    accepted = post("?wait=0", month="2026-11")
+    assert accepted.status_code == 202
+    job = Job.objects.get()
+    assert (job.kind, job.status) == ("fide_list", "queued")
+    assert accepted["Location"] == f"/api/v1/jobs/{job.pk}/"
+    assert Player.objects.get(pk=players["magnus"].pk).fide_standard is None
+
+    assert run_queued_jobs() == 1
+    job.refresh_from_db()
+    assert job.status == "succeeded", job.error
+    assert (job.result["found"], job.result["month"]) == (3, "2026-11")
+    assert Player.objects.get(pk=players["magnus"].pk).fide_standard == 2837
+    followed = client.get(f"/api/v1/jobs/{job.pk}/").json()
+    assert followed["result"]["found"] == 3
+
+
+@pytest.mark.usefixtures("queued_jobs")
+def test_command_queue_reads_the_list_through_a_worker(club_world, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    _owner, club, players = club_world
+    path = tmp_path / "players_list_foa.txt"
+    path.write_bytes(txt(ROWS))
+    out = io.StringIO()
+    call_command(
+        "import_fide_list",
+        str(path),
+        "--club",
+        club.slug,
+        "--month",
+        "2026-11",
+        "--queue",
+        stdout=out,
+        stderr=io.StringIO(),
+    )
+    job = Job.objects.get()
+    assert f"Queued job {job.pk} (fide_list)" in out.getvalue()
+    assert Player.objects.get(pk=players["ola"].pk).fide_rapid is None
+
+    assert run_queued_jobs() == 1
+    job.refresh_from_db()
+    assert job.status == "succeeded", job.error
+    assert job.result["month"] == "2026-11"
     assert Player.objects.get(pk=players["ola"].pk).fide_rapid == 2250
 
 

@@ -1,7 +1,8 @@
 """FIDE's rating list through the API (rating officer).
 
 POST /api/v1/clubs/{club}/fide-list/  multipart: file, dry_run, month, add_federation,
-seed_ratings. Runs the service synchronously and answers its report (200).
+seed_ratings. Runs as a job (``?wait=``, see players/api/jobs.py): its report (200) when
+done in time, else 202 and the job.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from rest_framework.response import Response
 
 from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
+from players.api.jobs import WAIT_PARAM, job_answer, job_responses, parse_wait
 from players.api.schema import ErrorSerializer
 from players.models import Role
 from players.selectors import parse_month
-from tournaments.services.fide_list import fide_list_import
+from players.services import job_start
 
 #: FIDE's zipped TXT list is about 40 MB and its XML unzipped well over 300 MB; uploads
 #: above this are refused before they are read (a setting would be the lead's to add).
@@ -79,7 +81,7 @@ class FideListReportSerializer(serializers.Serializer):  # type: ignore[type-arg
     warnings = serializers.ListField(child=serializers.CharField())
 
 
-@extend_schema(tags=["players"], parameters=[CLUB_PARAM])
+@extend_schema(tags=["players"], parameters=[CLUB_PARAM, WAIT_PARAM])
 class FideListView(ClubScopedView):
     roles = {"POST": Role.OFFICER}
     parser_classes = [MultiPartParser, FormParser]
@@ -92,22 +94,30 @@ class FideListView(ClubScopedView):
         "columns from its header) or XML, plain or zipped; streamed.",
         request={"multipart/form-data": FideListInSerializer},
         responses={
-            200: FideListReportSerializer,
+            **job_responses(FideListReportSerializer),
             400: OpenApiResponse(ErrorSerializer, description="Not FIDE's list, or bad fields."),
         },
     )
     def post(self, request: Request, club: str) -> Response:
+        wait = parse_wait(request)
         data = FideListInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         month = values.get("month")
-        report = fide_list_import(
+        if month:
+            parse_month(month, field="month")  # a bad month is a 400 before any job exists
+        upload = values["file"]
+        job = job_start(
+            kind="fide_list",
             club=self.club,
-            stream=values["file"],
             by=request.user,
-            month=parse_month(month, field="month") if month else None,
-            add_federation=values["add_federation"],
-            seed_ratings=values["seed_ratings"],
-            dry_run=values["dry_run"],
+            params={
+                "month": month or None,
+                "add_federation": values["add_federation"],
+                "seed_ratings": values["seed_ratings"],
+                "dry_run": values["dry_run"],
+                "file": upload.name,
+            },
+            payload=upload.read(),
         )
-        return Response(FideListReportSerializer(report.as_dict()).data)
+        return job_answer(job, wait)

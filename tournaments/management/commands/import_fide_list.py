@@ -1,5 +1,6 @@
 """`manage.py import_fide_list FILE --club SLUG [--dry-run] [--month YYYY-MM]
-[--add-federation XXX] [--seed-ratings] [--user NAME]`: FIDE's monthly rating list."""
+[--add-federation XXX] [--seed-ratings] [--user NAME] [--queue]`: FIDE's monthly rating
+list, here with a progress bar or (--queue) as a job a worker runs."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from tqdm import tqdm
 from players.errors import DomainError
 from players.models import Club
 from players.selectors import parse_month
+from tournaments.management.commands._common import add_queue_argument, start_job
 from tournaments.management.commands._importing import importing_user
 from tournaments.services.fide_list import FideListReport, fide_list_import
 
@@ -35,6 +37,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--user", help="Act as this user (rating officer); default: the club's first owner."
         )
+        add_queue_argument(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["file"])
@@ -42,6 +45,9 @@ class Command(BaseCommand):
         if club is None:
             raise CommandError(f"no club {options['club']!r}")
         user = importing_user(club, options.get("user"))
+        if options["queue"]:
+            self._queue(path, club, user, options)
+            return
         try:
             month = parse_month(options["month"], field="month") if options["month"] else None
             with (
@@ -69,6 +75,23 @@ class Command(BaseCommand):
         except DomainError as error:
             raise CommandError(error.message) from None
         self._print(report)
+
+    def _queue(self, path: Path, club: Club, user: Any, options: dict[str, Any]) -> None:
+        try:
+            month = parse_month(options["month"], field="month") if options["month"] else None
+            data = path.read_bytes()
+        except OSError as error:
+            raise CommandError(f"cannot read {path}: {error.strerror}") from None
+        except DomainError as error:
+            raise CommandError(error.message) from None
+        params = {
+            "month": f"{month:%Y-%m}" if month else None,
+            "add_federation": options["add_federation"],
+            "seed_ratings": options["seed_ratings"],
+            "dry_run": options["dry_run"],
+            "file": path.name,
+        }
+        start_job(self, kind="fide_list", club=club, by=user, params=params, payload=data)
 
     def _print(self, report: FideListReport) -> None:
         out = self.stdout
