@@ -95,11 +95,15 @@ def rating_list_create(
         raise invalid_field("kind", f"Use one of {', '.join(ListKind.values)}.")
     if system not in SYSTEMS:
         raise invalid_field("system", f"Use one of {', '.join(SYSTEMS)}.")
+    display = {field: rules.pop(field) for field in LIST_DISPLAY if field in rules}
     unknown = set(rules) - set(LIST_RULES)
     if unknown:
         raise invalid_field(sorted(unknown)[0], "Not a list rule.")
+    if display.get("name_order", NameOrder.GIVEN_FIRST) not in set(NameOrder):
+        raise invalid_field("name_order", f"Use one of {', '.join(NameOrder)}.")
     preset = FIDE_PRESET_FOR_KIND[kind] if system == "fide" else SYSTEM_PRESETS[system]
-    values = {**LIST_PRESETS[preset], "kind": kind, **rules}
+    values = {**LIST_PRESETS[preset], "kind": kind, **rules, **display}
+    # How names are shown is not a rule: setting it keeps the list's preset.
     rating_list = RatingList(
         club=club, slug=slug, name=name.strip(), preset="" if rules else preset, **values
     )
