@@ -132,6 +132,7 @@ def import_job(job: Job, progress: JobProgress) -> JobOutcome:
     label="Read FIDE's rating list",
     role=Role.OFFICER,
     summary=_fide_list_summary,
+    template="admin/players/player/fide_list_report.html",
     error_fields=("file", "add_federation", "month"),
 )
 def fide_list_job(job: Job, progress: JobProgress) -> JobOutcome:

@@ -365,9 +365,11 @@ def test_admin_page(club_world) -> None:  # type: ignore[no-untyped-def]
             "file": SimpleUploadedFile("players_list_foa.txt", txt(ROWS)),
             "month": "2026-11",
         },
+        follow=True,  # the upload starts a job; its page shows the report
     )
 
     html = response.content.decode()
+    assert response.redirect_chain[0][0].startswith("/admin/players/job/")
     assert 'id="fide-list-report"' in html
     assert 'id="fide-disagreements"' in html
     assert Player.objects.get(pk=players["magnus"].pk).fide_blitz == 2886

@@ -1,7 +1,7 @@
 """The admin's "Read FIDE rating list" upload page, linked from the players list.
 
-A form (club, file, month, federation to add, seed ratings, dry run) that calls the FIDE
-list service synchronously and shows its report. The club choices are the clubs where the
+A form (club, file, month, federation to add, seed ratings, dry run) that starts a FIDE
+list job and goes to the job's page, which shows the report when it is done. The club choices are the clubs where the
 user is a rating officer or above; the service checks the role again.
 """
 
@@ -10,17 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 
 from players.admin.base import club_ids_with, is_superuser, report_domain_error, role_allows
+from players.admin.jobs import job_page_url
 from players.errors import DomainError
 from players.models import Club, Player, Role
 from players.selectors import parse_month
-from tournaments.services.fide_list import FideListReport, fide_list_import
+from players.services import job_start
 
 
 class FideListForm(forms.Form):
@@ -64,25 +65,31 @@ def fide_list_urls(model_admin: admin.ModelAdmin[Any]) -> list[URLPattern]:
 def fide_list_view(model_admin: admin.ModelAdmin[Any], request: HttpRequest) -> HttpResponse:
     if not role_allows(request, Role.OFFICER, None):
         raise PermissionDenied
-    report: FideListReport | None = None
     if request.method == "POST":
         form = FideListForm(request.POST, request.FILES, request=request)
         if form.is_valid():
             data = form.cleaned_data
             try:
-                report = fide_list_import(
+                if data["month"]:
+                    parse_month(data["month"], field="month")
+                job = job_start(
+                    kind="fide_list",
                     club=data["club"],
-                    stream=data["file"],
                     by=request.user,
-                    month=parse_month(data["month"], field="month") if data["month"] else None,
-                    add_federation=data["add_federation"] or "",
-                    seed_ratings=data["seed_ratings"],
-                    dry_run=data["dry_run"],
+                    params={
+                        "month": data["month"] or None,
+                        "add_federation": data["add_federation"] or "",
+                        "seed_ratings": data["seed_ratings"],
+                        "dry_run": data["dry_run"],
+                        "file": data["file"].name,
+                    },
+                    payload=data["file"].read(),
                 )
             except DomainError as error:
                 report_domain_error(request, error)
             else:
-                messages.success(request, report.summary())
+                # The job's page follows it and then shows the report.
+                return HttpResponseRedirect(job_page_url(job))
     else:
         form = FideListForm(request=request)
     context = {
@@ -90,6 +97,5 @@ def fide_list_view(model_admin: admin.ModelAdmin[Any], request: HttpRequest) -> 
         "title": "Read FIDE rating list",
         "opts": Player._meta,
         "form": form,
-        "report": report,
     }
     return TemplateResponse(request, "admin/players/player/fide_list.html", context)
