@@ -36,6 +36,7 @@ from players.models import (
     Role,
     inactive_cutoff,
 )
+from players.names import LikelyDuplicate, PersonKey, likely_duplicates
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -378,6 +379,34 @@ def member_home(*, user: AbstractBaseUser) -> MemberHome:
     )
     tokens = list(ApiToken.objects.filter(user_id=user.pk).order_by("-created"))
     return MemberHome(memberships=memberships, players=players, tokens=tokens)
+
+
+@dataclass(frozen=True)
+class DuplicatePair:
+    """Two player records of a club that may be one person (see likely_duplicates)."""
+
+    player: Player
+    duplicate: Player
+    reasons: tuple[str, ...]
+    score: int
+
+
+def duplicate_pairs(*, club: Club) -> list[DuplicatePair]:
+    """The club's likely duplicate records, best first; in each pair the older record
+    (lower id) is ``player``, the one a merge would keep by default. Two queries."""
+    people = (
+        PersonKey(*row)
+        for row in Player.objects.filter(club=club)
+        .order_by()
+        .values_list("id", "name_key", "birth_date", "birth_year", "fide_id")
+        .iterator(chunk_size=10000)
+    )
+    pairs: list[LikelyDuplicate] = likely_duplicates(people)
+    records = Player.objects.in_bulk({pid for pair in pairs for pid in (pair.first, pair.second)})
+    return [
+        DuplicatePair(records[pair.first], records[pair.second], pair.reasons, pair.score)
+        for pair in pairs
+    ]
 
 
 # -- jobs -------------------------------------------------------------------------------------

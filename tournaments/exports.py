@@ -15,13 +15,28 @@ from fractions import Fraction
 from typing import Literal
 
 from players.errors import NotFoundError, ValidationFailed
-from players.models import Player, PlayerRating, RatingChange, RatingList, RatingPeriod, Sex
-from players.selectors import latest_closed_period, parse_month, published_list
+from players.models import (
+    Player,
+    RatingChange,
+    RatingList,
+    RatingPeriod,
+    Sex,
+    month_start,
+)
+from players.names import NameOrder, display_name, surname_first
+from players.selectors import (
+    latest_closed_period,
+    parse_month,
+    published_list,
+    ratings_in_force,
+)
 from tournaments.interchange import (
     FORFEIT_RESULTS,
+    ByeKind,
     GameResult,
     HistoryRow,
     ListRow,
+    ParsedBye,
     ParsedGame,
     ParsedPlayer,
     ParsedTournament,
@@ -32,7 +47,7 @@ from tournaments.interchange import (
     write_pgn,
     write_trf,
 )
-from tournaments.models import Game, Tournament
+from tournaments.models import Game, Tournament, TournamentBye
 
 ListFormat = Literal["csv", "txt"]
 LIST_FORMATS: tuple[str, ...] = ("csv", "txt")
@@ -54,8 +69,12 @@ def export_period(*, rating_list: RatingList, month: str | None = None) -> Ratin
     return period
 
 
-def list_rows(*, rating_list: RatingList, period: RatingPeriod) -> list[ListRow]:
-    """The list published after ``period``, ranked, as rows for the writers."""
+def list_rows(
+    *, rating_list: RatingList, period: RatingPeriod, name_order: str | None = None
+) -> list[ListRow]:
+    """The list published after ``period``, ranked, as rows for the writers; names in
+    ``name_order`` (default: the list's setting)."""
+    order = name_order or rating_list.name_order
     rows = []
     for change in published_list(rating_list=rating_list, period=period):
         player = change.player
@@ -65,7 +84,7 @@ def list_rows(*, rating_list: RatingList, period: RatingPeriod) -> list[ListRow]
         rows.append(
             ListRow(
                 player_id=player.pk,
-                name=player.name,
+                name=display_name(player.name, order),
                 title=player.title,
                 federation=player.federation,
                 rating=change.rating_after,
@@ -75,6 +94,8 @@ def list_rows(*, rating_list: RatingList, period: RatingPeriod) -> list[ListRow]
                 k=change.k_next,
                 fide_id=player.fide_id,
                 sex=player.sex,
+                fide_rating=getattr(player, f"fide_{rating_list.kind}", None),
+                fide_month=f"{player.fide_list_month:%Y-%m}" if player.fide_list_month else "",
                 rd=change.rd_after,
             )
         )
@@ -82,13 +103,17 @@ def list_rows(*, rating_list: RatingList, period: RatingPeriod) -> list[ListRow]
 
 
 def list_export(*, rating_list: RatingList, period: RatingPeriod, format: str) -> str:
-    """The published list as CSV or FIDE-style fixed-width TXT."""
+    """The published list as CSV (names in the list's order) or FIDE-style fixed-width TXT
+    (names Surname, Given, as FIDE's)."""
     if format not in LIST_FORMATS:
         raise ValidationFailed(
             f"format: {format!r} is not csv or txt.", fields={"format": ["Use csv or txt."]}
         )
-    rows = list_rows(rating_list=rating_list, period=period)
-    return write_list_csv(rows) if format == "csv" else write_list_txt(rows)
+    if format == "csv":
+        return write_list_csv(list_rows(rating_list=rating_list, period=period))
+    # The TXT follows FIDE's list, whose name column is "Surname, Given".
+    rows = list_rows(rating_list=rating_list, period=period, name_order=NameOrder.SURNAME_FIRST)
+    return write_list_txt(rows)
 
 
 def history_rows(*, player: Player) -> list[HistoryRow]:
@@ -152,9 +177,13 @@ def history_csv(*, player: Player) -> str:
 def tournament_record(*, tournament: Tournament) -> ParsedTournament:
     """The tournament as the interchange record, ready for ``write_trf``.
 
-    Start numbers go by the players' current rating on the tournament's list (highest
-    first, unrated last), then name. Byes are not stored, so a round a player did not play
-    is written as absent (``0000 - Z``). A round's date is its earliest game's.
+    Each player's rating is the one in force at the tournament's start (the list published
+    before its first month, as the close scores its games; unrated: blank), and their name
+    is written ``Surname, Given`` as TRF has it. Start numbers go by that rating (highest
+    first, unrated last), then name. Byes kept from the import are written as they were
+    (H, F, U, Z); a round a player has neither a game nor a bye in is absent (``0000 -
+    Z``). The headers kept (032 federation, 092 type, 122 time control, 102 arbiter) are
+    written back. A round's date is its earliest game's.
     """
     games = list(
         Game.objects.filter(tournament=tournament)
@@ -168,17 +197,63 @@ def tournament_record(*, tournament: Tournament) -> ParsedTournament:
             "for every game.",
             fields={"round": ["Every game needs a round to be written as TRF."]},
         )
+    stored_byes = list(TournamentBye.objects.filter(tournament=tournament).select_related("player"))
     players: dict[int, Player] = {}
     for game in games:
         players[game.white_id] = game.white
         players[game.black_id] = game.black
+    for bye in stored_byes:
+        players[bye.player_id] = bye.player
     parsed_players = _numbered_players(tournament, players)
-    rounds = max([tournament.rounds or 0, *(game.round or 0 for game in games)])
+    rounds = max(
+        [
+            tournament.rounds or 0,
+            *(game.round or 0 for game in games),
+            *(bye.round for bye in stored_byes),
+        ]
+    )
+    records, round_dates = _game_records(games, players, parsed_players, rounds)
+    byes = tuple(
+        ParsedBye(
+            round=bye.round,
+            player=parsed_players[bye.player_id].ref(),
+            kind=ByeKind(bye.kind),
+            date=round_dates[bye.round - 1],
+            line=0,
+        )
+        for bye in stored_byes
+    )
+    return ParsedTournament(
+        name=tournament.name,
+        city=tournament.city,
+        federation=tournament.federation,
+        start_date=tournament.start_date,
+        end_date=tournament.end_date,
+        rounds=rounds,
+        round_dates=tuple(round_dates),
+        players=tuple(parsed_players.values()),
+        games=tuple(records),
+        byes=byes,
+        warnings=(),
+        tournament_type=tournament.tournament_type,
+        time_control=tournament.time_control,
+        extra_headers={"102": (tournament.arbiter,)} if tournament.arbiter else {},
+    )
+
+
+def _game_records(
+    games: list[Game],
+    players: dict[int, Player],
+    parsed_players: dict[int, ParsedPlayer],
+    rounds: int,
+) -> tuple[list[ParsedGame], list[datetime.date | None]]:
+    """The games as records and each round's date (its earliest game's); a player with two
+    games in one round is refused (a TRF has one per player and round)."""
     round_dates: list[datetime.date | None] = [None] * rounds
     seen: dict[int, set[int]] = defaultdict(set)
     records: list[ParsedGame] = []
     for game in games:
-        assert game.round is not None  # refused above
+        assert game.round is not None  # refused by the caller
         index = game.round - 1
         earliest = round_dates[index]
         if earliest is None or game.date < earliest:
@@ -205,38 +280,29 @@ def tournament_record(*, tournament: Tournament) -> ParsedTournament:
                 line=0,
             )
         )
-    return ParsedTournament(
-        name=tournament.name,
-        city=tournament.city,
-        federation="",
-        start_date=tournament.start_date,
-        end_date=tournament.end_date,
-        rounds=rounds,
-        round_dates=tuple(round_dates),
-        players=tuple(parsed_players.values()),
-        games=tuple(records),
-        byes=(),
-        warnings=(),
-    )
+    return records, round_dates
 
 
 def _numbered_players(
     tournament: Tournament, players: dict[int, Player]
 ) -> dict[int, ParsedPlayer]:
-    """Player id -> the player with their start number, in start-number order: by current
-    rating on the tournament's list (highest first, unrated last), then name."""
-    ratings = dict(
-        PlayerRating.objects.filter(
-            rating_list_id=tournament.rating_list_id, player_id__in=list(players)
-        ).values_list("player_id", "rating")
-    )
+    """Player id -> the player with their start number, in start-number order: by the
+    rating in force at the tournament's start (highest first, unrated last), then name."""
+    key = (tournament.rating_list_id, month_start(tournament.start_date))
+    # fixed_start=False: a club list's starting rating is not a rating the player holds.
+    ratings = ratings_in_force(
+        lists={tournament.rating_list_id: tournament.rating_list},
+        months=[key],
+        players=list(players),
+        fixed_start=False,
+    )[key]
     order = sorted(
         players.values(), key=lambda p: (-(ratings.get(p.pk) or 0), p.name.casefold(), p.pk)
     )
     return {
         player.pk: ParsedPlayer(
             start_no=number,
-            name=player.name,
+            name=surname_first(player.name),
             fide_id=player.fide_id,
             birth_date=player.birth_date,
             birth_year=player.birth_year,

@@ -1,5 +1,5 @@
-"""The tournaments app's job kinds: the period close, reopen, replay, the file imports and
-the export of a whole list's history. Each is registered with ``job_kind`` and runs the
+"""The tournaments app's job kinds: the period close, reopen, replay, the file imports, FIDE's
+rating list and the export of a whole list's history. Each is registered with ``job_kind`` and runs the
 same service (with the same checks) as before; its result is the body the API answered
 synchronously, built by the same serializers.
 
@@ -9,15 +9,18 @@ Adding a kind is a function here (or in any module an app's ``ready()`` imports)
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 from players.errors import ConflictError, DomainError
 from players.models import Job, PlayerRating, RatingChange, RatingList, RatingPeriod, Role
+from players.selectors import parse_month
 from players.services import JobOutcome, JobProgress, job_kind
 from tournaments.api.imports import import_outcome
 from tournaments.api.periods import changes_body, period_changes, reopen_body, replay_body
 from tournaments.exports import list_history_csv
 from tournaments.services import list_replay, period_close, period_reopen
+from tournaments.services.fide_list import FideListReport, fide_list_import
 from tournaments.services.imports import import_file, report_summary
 
 CLOSE = "close"
@@ -25,6 +28,7 @@ REOPEN = "reopen"
 REPLAY = "replay"
 IMPORT = "import"
 HISTORY_EXPORT = "history_export"
+FIDE_LIST = "fide_list"
 PERIODS = "periods"
 
 
@@ -50,6 +54,10 @@ def _replay_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
 
 def _import_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
     return [(not body["already_imported"], report_summary(body))]
+
+
+def _fide_list_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
+    return [(True, FideListReport(**body).summary())]
 
 
 def _export_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
@@ -111,10 +119,38 @@ def import_job(job: Job, progress: JobProgress) -> JobOutcome:
         data=data,
         by=job.created_by,  # type: ignore[arg-type]
         dry_run=bool(job.params.get("dry_run")),
+        match=job.params.get("match", "possible"),
+        keep_identical=bool(job.params.get("keep_identical")),
         progress=progress.reach,  # the parsers report the line they reached
     )
     status, body = import_outcome(report)
     return JobOutcome(body, status=status)
+
+
+@job_kind(
+    FIDE_LIST,
+    label="Read FIDE's rating list",
+    role=Role.OFFICER,
+    summary=_fide_list_summary,
+    template="admin/players/player/fide_list_report.html",
+    error_fields=("file", "add_federation", "month"),
+)
+def fide_list_job(job: Job, progress: JobProgress) -> JobOutcome:
+    """The file is in the Job row (a worker may run elsewhere); the reader needs a seekable
+    stream, so it reads the bytes through BytesIO. Progress: players read so far."""
+    data = bytes(Job.objects.values_list("payload", flat=True).get(pk=job.pk) or b"")
+    month = job.params.get("month")
+    report = fide_list_import(
+        club=job.club,
+        stream=io.BytesIO(data),
+        by=job.created_by,  # type: ignore[arg-type]
+        month=parse_month(month, field="month") if month else None,
+        add_federation=job.params.get("add_federation", ""),
+        seed_ratings=bool(job.params.get("seed_ratings")),
+        dry_run=bool(job.params.get("dry_run")),
+        progress=progress.reach,
+    )
+    return JobOutcome(report.as_dict())
 
 
 @job_kind(

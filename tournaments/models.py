@@ -34,6 +34,11 @@ class Tournament(models.Model):
     end_date = models.DateField("end date")
     rounds = models.PositiveSmallIntegerField("rounds", null=True, blank=True)
     city = models.CharField("city", max_length=100, blank=True)
+    # TRF headers kept from an import and written back by the export (032, 092, 122, 102).
+    federation = models.CharField("federation", max_length=3, blank=True)
+    tournament_type = models.CharField("type", max_length=100, blank=True)
+    time_control = models.CharField("time control", max_length=100, blank=True)
+    arbiter = models.CharField("chief arbiter", max_length=200, blank=True)
     # A digest of an imported file, so importing the same file twice creates nothing.
     import_digest = models.CharField(  # noqa: DJ001 - null keeps the unique constraint off hand-entered rows
         "import digest", max_length=64, null=True, blank=True
@@ -101,3 +106,36 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.white} - {self.black} {self.result} ({self.date:%Y-%m-%d})"
+
+
+class TournamentBye(models.Model):
+    """A round a player of the tournament had no game: not rated, but part of the
+    standings (a TRF's H, F, U and Z codes), so an exported TRF gives the same points."""
+
+    class Kind(models.TextChoices):
+        HALF_POINT = "H", "half-point bye"
+        FULL_POINT = "F", "full-point bye"
+        PAIRING_ALLOCATED = "U", "pairing-allocated bye"
+        ZERO_POINT = "Z", "zero-point bye or absent"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="byes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="byes")
+    round = models.PositiveSmallIntegerField("round")
+    kind = models.CharField("kind", max_length=1, choices=Kind.choices)
+
+    class Meta:
+        ordering = ["tournament", "round", "player"]
+        verbose_name = "bye"
+        verbose_name_plural = "byes"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player", "round"], name="tournamentbye_one_per_round"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["H", "F", "U", "Z"]), name="tournamentbye_kind_valid"
+            ),
+            models.CheckConstraint(condition=Q(round__gte=1), name="tournamentbye_round_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} round {self.round}: {self.get_kind_display()}"

@@ -28,7 +28,7 @@ from players.models import (
     RatingList,
     Role,
 )
-from players.services import LIST_RULES
+from players.services import LIST_DISPLAY, LIST_RULES
 
 # What an owner gives when adding a list: the system's preset sets the other rules, which
 # the list's page then changes like any list's.
@@ -64,7 +64,7 @@ class RatingListAdmin(AuditedAdmin):
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         if obj is None:
             return LIST_ADD_FIELDS
-        return ("club", "slug", "name", "kind", "system", "preset", *LIST_RULES)
+        return ("club", "slug", "name", "kind", "system", "preset", *LIST_RULES, *LIST_DISPLAY)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         return () if obj is None else ("club", "slug", "name", "kind", "system", "preset")
@@ -86,7 +86,7 @@ class RatingListAdmin(AuditedAdmin):
                 system=data["system"],
                 **{name: data[name] for name in LIST_ADD_FIELDS[5:]},
             )
-        rules = changed_values(form, LIST_RULES)
+        rules = changed_values(form, (*LIST_RULES, *LIST_DISPLAY))
         if not rules:
             return obj
         return services.rating_list_update(rating_list=obj, by=request.user, **rules)

@@ -39,6 +39,7 @@ from players.models import (
     RatingList,
     Role,
 )
+from players.names import NameOrder
 from players.rating.systems import SYSTEMS
 from players.selectors import club_members, clubs_visible_to, rating_list_get, roles_by_club
 
@@ -262,6 +263,8 @@ class MemberDetailView(ClubScopedView):
 
 # -- rating lists ---------------------------------------------------------------------------
 
+NAME_ORDERS = [order.value for order in NameOrder]
+
 
 class RatingListOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     list = serializers.CharField(source="slug", help_text="The list's slug, in its URLs.")
@@ -281,6 +284,12 @@ class RatingListOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     adjust_march_2024 = serializers.BooleanField(
         help_text="The close of February 2024 raises published ratings below 2000 by "
         "0.4 x (2000 - R) (FIDE's one-off adjustment of 1 March 2024)."
+    )
+    name_order = serializers.ChoiceField(
+        choices=NAME_ORDERS,
+        help_text="How the list's pages, API and downloads show names: surname_given "
+        "(Aronsen, Viktor, as FIDE) or given_surname (Viktor Aronsen). TRF files always "
+        "carry Surname, Given.",
     )
     fide_rules = serializers.ChoiceField(
         choices=FIDE_RULES_CHOICES,
@@ -322,6 +331,7 @@ class ListRulesSerializer(GlickoSettingsSerializer):
         min_value=0, max_value=4000, required=False, allow_null=True
     )
     adjust_march_2024 = serializers.BooleanField(required=False)
+    name_order = serializers.ChoiceField(choices=NAME_ORDERS, required=False)
     fide_rules = serializers.ChoiceField(choices=FIDE_RULES_CHOICES, required=False)
 
 

@@ -68,6 +68,21 @@ class PlayerRatingOutSerializer(serializers.Serializer):  # type: ignore[type-ar
     k_factor = serializers.IntegerField(allow_null=True, help_text="K for the next period.")
     k_reason = serializers.CharField(allow_blank=True)
     k_override = serializers.IntegerField(allow_null=True, help_text="Set by the officer.")
+    entry_note = serializers.CharField(
+        allow_blank=True,
+        help_text="Where the entered rating came from when not typed in (the FIDE list).",
+    )
+
+
+class FideRatingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    standard = serializers.IntegerField(source="fide_standard", allow_null=True)
+    rapid = serializers.IntegerField(source="fide_rapid", allow_null=True)
+    blitz = serializers.IntegerField(source="fide_blitz", allow_null=True)
+    month = serializers.SerializerMethodField(help_text="The FIDE list read, YYYY-MM; null: none.")
+
+    def get_month(self, player: Player) -> str | None:
+        month = player.fide_list_month
+        return None if month is None else f"{month:%Y-%m}"
 
 
 class PlayerOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -79,6 +94,7 @@ class PlayerOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     federation = serializers.CharField(allow_blank=True)
     title = serializers.CharField(allow_blank=True)
     fide_id = serializers.IntegerField(allow_null=True)
+    women_title = serializers.CharField(allow_blank=True)
     active = serializers.BooleanField()
     created = serializers.DateTimeField()
     ratings = PlayerRatingOutSerializer(many=True, help_text="One entry per list of the club.")
@@ -93,6 +109,10 @@ class PlayerOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
             return None
         username: str = player.user.get_username()
         return username
+
+    fide = FideRatingsSerializer(
+        source="*", help_text="FIDE's ratings from the latest FIDE list read (import_fide_list)."
+    )
 
 
 class RatingInSerializer(serializers.Serializer):  # type: ignore[type-arg]

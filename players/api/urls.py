@@ -17,6 +17,7 @@ from players.api.clubs import (
     RatingListDetailView,
     RatingListListView,
 )
+from players.api.duplicates import PlayerDuplicatesView
 from players.api.invitations import InvitationDetailView, InvitationListView
 from players.api.jobs import JobDownloadView, JobView
 from players.api.players import (
@@ -46,6 +47,7 @@ urlpatterns = [
     path(CLUB + "lists/", RatingListListView.as_view(), name="lists"),
     path(CLUB + "lists/<str:list>/", RatingListDetailView.as_view(), name="list"),
     path(CLUB + "players/", PlayerListView.as_view(), name="players"),
+    path(CLUB + "players/duplicates/", PlayerDuplicatesView.as_view(), name="player-duplicates"),
     path(PLAYER, PlayerDetailView.as_view(), name="player"),
     path(PLAYER + "history/", PlayerHistoryView.as_view(), name="player-history"),
     path(PLAYER + "k-history/", PlayerKHistoryView.as_view(), name="player-k-history"),

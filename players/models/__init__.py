@@ -12,7 +12,7 @@ from players.models.accounts import (
     Invitation,
     InvitationStatus,
 )
-from players.models.clubs import RESERVED_SLUGS, Club, Membership, Player
+from players.models.clubs import RESERVED_SLUGS, Club, Membership, Player, PlayerMerge
 from players.models.common import (
     K_MAX,
     K_MIN,
@@ -42,15 +42,19 @@ from players.models.lists import (
     RatingList,
 )
 from players.models.periods import (
+    EARLIEST_DATE,
     INACTIVE_AFTER_MONTHS,
     RatingChange,
     RatingPeriod,
     RatingRun,
+    date_out_of_bounds,
     inactive_cutoff,
+    latest_date,
 )
 from players.rating.months import add_months, month_label, month_start
 
 __all__ = [
+    "EARLIEST_DATE",
     "FIDE_PRESET_FOR_KIND",
     "FIDE_RULES_CHOICES",
     "GLICKO2",
@@ -77,6 +81,7 @@ __all__ = [
     "ListKind",
     "Membership",
     "Player",
+    "PlayerMerge",
     "PlayerRating",
     "RatingChange",
     "RatingList",
@@ -86,8 +91,10 @@ __all__ = [
     "Sex",
     "Title",
     "add_months",
+    "date_out_of_bounds",
     "inactive_cutoff",
     "k_range_check",
+    "latest_date",
     "month_label",
     "month_start",
     "rating_range_check",

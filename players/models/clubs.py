@@ -9,7 +9,7 @@ from django.db.models.functions import Lower
 from simple_history.models import HistoricalRecords
 
 from players.models.audit import AuditFields
-from players.models.common import Role, Sex, Title
+from players.models.common import Role, Sex, Title, rating_range_check
 
 # Slugs that would read as one of the site's own paths (/admin/, /api/, /accounts/...).
 RESERVED_SLUGS = frozenset(
@@ -68,6 +68,12 @@ class Membership(models.Model):
 class Player(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     name = models.CharField("name", max_length=200)
+    # players.names.name_key(name), kept by the services: the imports and the duplicates
+    # finder look players up by it (accents, case, punctuation and the parts' order
+    # ignored). db_default: rows written by COPY without the column still get one.
+    name_key = models.CharField(
+        "name key", max_length=200, default="", db_default="", editable=False
+    )
     birth_date = models.DateField("birth date", null=True, blank=True)
     # Kept equal to birth_date's year by the services when a date is known; the K rules
     # need only the year, and many players give only that.
@@ -76,6 +82,14 @@ class Player(models.Model):
     federation = models.CharField("federation", max_length=3, blank=True)
     title = models.CharField("title", max_length=3, choices=Title.choices, blank=True)
     fide_id = models.PositiveBigIntegerField("FIDE ID", null=True, blank=True)
+    # From FIDE's monthly rating list (the FIDE list import), beside the club's own ratings.
+    women_title = models.CharField("women's title", max_length=3, blank=True)
+    fide_standard = models.PositiveSmallIntegerField("FIDE standard", null=True, blank=True)
+    fide_rapid = models.PositiveSmallIntegerField("FIDE rapid", null=True, blank=True)
+    fide_blitz = models.PositiveSmallIntegerField("FIDE blitz", null=True, blank=True)
+    fide_list_month = models.DateField(
+        "FIDE list of", null=True, blank=True, help_text="The month of the FIDE list read last."
+    )
     active = models.BooleanField("active", default=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -109,8 +123,43 @@ class Player(models.Model):
                 | Q(birth_year__gte=1850, birth_year__lte=2200),
                 name="player_birth_year_range",
             ),
+            rating_range_check("fide_standard", "player_fide_standard_range"),
+            rating_range_check("fide_rapid", "player_fide_rapid_range"),
+            rating_range_check("fide_blitz", "player_fide_blitz_range"),
         ]
-        indexes = [models.Index(fields=["club", "name"], name="player_club_name_idx")]
+        indexes = [
+            models.Index(fields=["club", "name"], name="player_club_name_idx"),
+            models.Index(fields=["club", "name_key"], name="player_club_name_key_idx"),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+
+class PlayerMerge(models.Model):
+    """One merge of a duplicate player record into the kept one: who, when, what moved.
+
+    The record outlives the duplicate (whose row is deleted), so it keeps the duplicate's
+    id and name as plain values.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="player_merges")
+    kept = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="merges"
+    )
+    duplicate_id = models.PositiveBigIntegerField("duplicate's id")
+    duplicate_name = models.CharField("duplicate's name", max_length=200)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    at = models.DateTimeField("merged at", auto_now_add=True)
+    #: What moved (counts) and the periods marked as needing a replay.
+    summary = models.JSONField("summary", default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = "player merge"
+        verbose_name_plural = "player merges"
+
+    def __str__(self) -> str:
+        return f"#{self.duplicate_id} {self.duplicate_name} merged into #{self.kept_id}"

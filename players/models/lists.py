@@ -22,6 +22,7 @@ from players.models.common import (
     k_range_check,
     rating_range_check,
 )
+from players.names import NameOrder
 from players.rating.classes import FIDE_FLOOR
 from players.rating.fide_rules import BY_DATE, RULE_SETS
 from players.rating.glicko2 import DEFAULT_RD, DEFAULT_TAU, Glicko2Settings
@@ -115,6 +116,17 @@ class RatingList(models.Model):
         "first rating", max_length=8, choices=FirstRatingPolicy.choices
     )
     starting_rating = models.PositiveSmallIntegerField("starting rating", null=True, blank=True)
+    name_order = models.CharField(
+        "names shown as",
+        max_length=16,
+        choices=[
+            (NameOrder.SURNAME_FIRST.value, "Surname, Given (as FIDE)"),
+            (NameOrder.GIVEN_FIRST.value, "Given Surname"),
+        ],
+        default=NameOrder.GIVEN_FIRST.value,
+        help_text="How the list's pages and downloads show names; TRF files always carry "
+        "Surname, Given.",
+    )
     adjust_march_2024 = models.BooleanField(
         "FIDE adjustment of 1 March 2024",
         default=False,
@@ -260,6 +272,9 @@ class PlayerRating(models.Model):
     entry_rated_games = models.PositiveIntegerField("entered rated games", default=0)
     entry_reached_2400 = models.BooleanField("entered reached 2400", default=False)
     entry_month = models.DateField("on the list from", null=True, blank=True)
+    # Where the entered rating came from when not typed in (e.g. "FIDE standard list of
+    # 2026-11"): the reason the history starts there.
+    entry_note = models.CharField("entry note", max_length=200, blank=True)
     # Glicko-2 lists: the current RD and volatility, and the ones the club entered.
     rd = models.FloatField("RD", null=True, blank=True)
     volatility = models.FloatField("volatility", null=True, blank=True)

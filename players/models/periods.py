@@ -12,11 +12,31 @@ import datetime
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from players.models.clubs import Player
 from players.models.common import KReason, k_range_check, rating_range_check
 from players.models.lists import RatingList
 from players.rating.months import add_months, month_label
+
+#: No game, tournament or period before this day: older dates are typing errors.
+EARLIEST_DATE = datetime.date(1900, 1, 1)
+
+
+def latest_date() -> datetime.date:
+    """The last day a game may be dated: tomorrow (a club in another time zone may already
+    be there); a later date is a typing error, and would open a period nobody can close."""
+    return timezone.localdate() + datetime.timedelta(days=1)
+
+
+def date_out_of_bounds(value: datetime.date) -> str:
+    """Why ``value`` cannot be a game's or tournament's date; "" when it can."""
+    if value < EARLIEST_DATE:
+        return f"{value.isoformat()} is before {EARLIEST_DATE.year}."
+    if value > latest_date():
+        return f"{value.isoformat()} is after tomorrow ({latest_date().isoformat()})."
+    return ""
+
 
 # FIDE: no rated game for a year makes a player inactive.
 INACTIVE_AFTER_MONTHS = 12
@@ -56,6 +76,11 @@ class RatingPeriod(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=["open", "closed", "needs_replay"]),
                 name="ratingperiod_status_valid",
+            ),
+            # The services hold the upper bound (tomorrow's month), which a check
+            # constraint cannot name; the database holds the fixed lower one.
+            models.CheckConstraint(
+                condition=Q(month__gte=EARLIEST_DATE), name="ratingperiod_month_from_1900"
             ),
         ]
 

@@ -33,6 +33,7 @@ from players.services.jobs import (
 from players.services.k_factor import k_for, k_override_set
 from players.services.lists import (
     GLICKO_SETTINGS,
+    LIST_DISPLAY,
     LIST_RULES,
     next_period_month,
     rating_list_create,
@@ -55,6 +56,7 @@ from players.services.tokens import (
 __all__ = [
     "GLICKO_SETTINGS",
     "JOB_KINDS",
+    "LIST_DISPLAY",
     "LIST_RULES",
     "PLAYER_FIELDS",
     "JobOutcome",

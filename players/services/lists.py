@@ -27,6 +27,7 @@ from players.models import (
     add_months,
     month_start,
 )
+from players.names import NameOrder
 from players.rating.systems import SYSTEMS
 from players.selectors import User, require_role
 
@@ -46,6 +47,8 @@ LIST_RULES = (
     "glicko_rd_min",
     "glicko_rd_max",
 )
+# What a list shows rather than how it rates: changing it keeps the list's preset.
+LIST_DISPLAY = ("name_order",)
 # Glicko-2's settings as the API and the admin name them (the paper's words) -> the fields.
 GLICKO_SETTINGS: dict[str, str] = {
     "tau": "glicko_tau",
@@ -92,11 +95,15 @@ def rating_list_create(
         raise invalid_field("kind", f"Use one of {', '.join(ListKind.values)}.")
     if system not in SYSTEMS:
         raise invalid_field("system", f"Use one of {', '.join(SYSTEMS)}.")
+    display = {field: rules.pop(field) for field in LIST_DISPLAY if field in rules}
     unknown = set(rules) - set(LIST_RULES)
     if unknown:
         raise invalid_field(sorted(unknown)[0], "Not a list rule.")
+    if display.get("name_order", NameOrder.GIVEN_FIRST) not in set(NameOrder):
+        raise invalid_field("name_order", f"Use one of {', '.join(NameOrder)}.")
     preset = FIDE_PRESET_FOR_KIND[kind] if system == "fide" else SYSTEM_PRESETS[system]
-    values = {**LIST_PRESETS[preset], "kind": kind, **rules}
+    values = {**LIST_PRESETS[preset], "kind": kind, **rules, **display}
+    # How names are shown is not a rule: setting it keeps the list's preset.
     rating_list = RatingList(
         club=club, slug=slug, name=name.strip(), preset="" if rules else preset, **values
     )
@@ -120,6 +127,7 @@ def rating_list_update(
     Closed periods keep what they published; the new rules apply from the next close.
     """
     require_role(by, rating_list.club, Role.OWNER)
+    display = {field: rules.pop(field) for field in LIST_DISPLAY if field in rules}
     unknown = set(rules) - set(LIST_RULES)
     if unknown:
         raise invalid_field(sorted(unknown)[0], "Not a list rule.")
@@ -129,11 +137,15 @@ def rating_list_update(
             raise invalid_field("preset", f"Unknown preset; use one of {', '.join(LIST_PRESETS)}.")
         values.update({k: v for k, v in LIST_PRESETS[preset].items() if k != "kind"})
     values.update(rules)
+    if display.get("name_order", NameOrder.GIVEN_FIRST) not in set(NameOrder):
+        raise invalid_field("name_order", f"Use one of {', '.join(NameOrder)}.")
+    values.update(display)
     with transaction.atomic(durable=True):
         locked = RatingList.objects.select_for_update(no_key=True).get(pk=rating_list.pk)
         for field, value in values.items():
             setattr(locked, field, value)
-        locked.preset = preset if preset is not None and not rules else ""
+        if preset is not None or rules:  # the display alone keeps the preset
+            locked.preset = preset if preset is not None and not rules else ""
         _validate_list(locked)
         locked.save()
     return locked

@@ -28,6 +28,7 @@ from players.models import (
     Title,
 )
 from players.models.audit import audit_user_id, audit_via
+from players.names import name_key
 from players.rating.glicko2 import DEFAULT_RATING as GLICKO_START
 from players.rating.k_factor import has_reached_2400
 from players.selectors import User, require_role
@@ -54,6 +55,7 @@ def _clean_player_fields(values: Mapping[str, Any]) -> dict[str, Any]:
         if not name:
             raise invalid_field("name", "A player needs a name.")
         cleaned["name"] = name
+        cleaned["name_key"] = name_key(name)[:200]
     birth_date = cleaned.get("birth_date")
     if birth_date is not None:
         # The year follows the date so the two cannot disagree.

@@ -12,6 +12,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
 from players.models import Club, KReason, Player, RatingChange, Title
+from players.names import display_name
 from ratings_site.pages.games import PeriodGames
 from ratings_site.pages.lists import RankedRow
 from ratings_site.templatetags.ratings import figure, score, signed
@@ -92,9 +93,10 @@ _INACTIVE = mark_safe(' <span class="muted">(inactive)</span>')
 
 
 @register.simple_tag
-def ranking_rows(rows: Sequence[RankedRow], club: Club) -> SafeString:
-    """The rating list's body rows. Built here in one pass: a 100-row page through the
-    template engine's tags and filters costs several times as much."""
+def ranking_rows(rows: Sequence[RankedRow], club: Club, name_order: str = "") -> SafeString:
+    """The rating list's body rows, names in the list's order. Built here in one pass: a
+    100-row page through the template engine's tags and filters costs several times as
+    much."""
     prefix = player_url_prefix(club)
     parts = []
     for ranked in rows:
@@ -107,7 +109,7 @@ def ranking_rows(rows: Sequence[RankedRow], club: Club) -> SafeString:
                 title_badge(player.title),
                 prefix,
                 player.pk,
-                player.name,
+                display_name(player.name, name_order) if name_order else player.name,
                 _INACTIVE if getattr(row, "inactive", False) or not player.active else "",
                 player.federation,
                 player.birth_year or "",

@@ -151,6 +151,12 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", "/api/v1/clubs/{club}/players/{id}/k-override/"): Rule(
         Role.OFFICER, body=lambda cw, o: {"list": "standard", "k": 30, "note": "trainer asked"}
     ),
+    ("GET", "/api/v1/clubs/{club}/players/duplicates/"): Rule(Role.OFFICER),
+    ("POST", "/api/v1/clubs/{club}/players/{id}/merge/"): Rule(
+        Role.OFFICER,
+        body=lambda cw, o: {"duplicate": cw.spare_player.pk},
+        foreign=(lambda cw, o: {"duplicate": o.spare_player.pk}, {"duplicate"}),
+    ),
     ("GET", "/api/v1/clubs/{club}/tournaments/"): Rule(READ, rows=tournament_ids),
     ("POST", "/api/v1/clubs/{club}/tournaments/"): Rule(
         Role.ARBITER,
@@ -213,6 +219,8 @@ RULES: dict[tuple[str, str], Rule] = {
     # A multipart upload (this matrix posts JSON): its roles, 404 for other clubs and
     # "a refused request writes nothing" are tested in tests/api/test_imports_api.py.
     ("POST", "/api/v1/clubs/{club}/imports/"): Rule(UNSCOPED),
+    # Multipart too: roles and refusals in tests/tournaments/test_fide_list.py.
+    ("POST", "/api/v1/clubs/{club}/fide-list/"): Rule(UNSCOPED),
     ("POST", "/api/v1/clubs/{club}/lists/{list}/history-export/"): Rule(Role.VIEWER),
     # Not under a club's path: scoped by the job's club, tested in tests/api/test_jobs_api.py.
     ("GET", "/api/v1/jobs/{id}/"): Rule(UNSCOPED),

@@ -7,12 +7,14 @@ input cases fails ``test_every_operation_has_bad_input_cases``.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from django.utils import timezone
 
 from players.models import ApiToken as AuthToken
 from players.services import player_update
@@ -342,8 +344,20 @@ CASES: list[Bad] = [
     Bad("GET", C + "/games/", 400, query={"player": "abc"}, fields=fields("player")),
     Bad("POST", C + "/games/", 400, {**GOOD_GAME, "white": 1}, fields=fields("black")),
     Bad("POST", C + "/games/", 400, "just a string"),
+    Bad("GET", C + "/players/duplicates/", 404, values=lambda w: {"club": "no-such-club"}),
+    Bad("POST", C + "/players/{id}/merge/", 400, {}, fields=fields("duplicate")),
+    Bad("POST", C + "/players/{id}/merge/", 400, {"duplicate": "x"}, fields=fields("duplicate")),
+    Bad(
+        "POST", C + "/players/{id}/merge/", 400, {"duplicate": 99999999}, fields=fields("duplicate")
+    ),
+    # After tomorrow or before 1900: 9999-12-31 once opened a period 9999-12, after which
+    # the periods API answered 500 for everyone.
+    Bad("PATCH", C + "/games/{id}/", 400, {"date": "9999-12-31"}, fields=fields("date")),
+    Bad("POST", C + "/lists/{list}/periods/", 400, {"period": "9999-12"}, fields=fields("period")),
+    Bad("POST", C + "/lists/{list}/periods/", 400, {"period": "1899-12"}, fields=fields("period")),
     # imports take multipart only; its multipart bad input is in test_imports_api.py
     Bad("POST", C + "/imports/", 415, {"format": "trf", "list": "standard"}),
+    Bad("POST", C + "/fide-list/", 415, {"dry_run": True}),
     Bad("POST", C + "/games/", 400, [], fields=fields("games")),
     Bad("POST", C + "/games/", 400, {"result": "2-0"}, fields=fields("result", "date")),
     Bad("GET", C + "/games/{id}/", 404, values=lambda w: {"id": w.south.open_game.pk}),
@@ -493,3 +507,31 @@ def test_bulk_games_are_all_or_nothing(world: World) -> None:
     assert_error_shape(response.json())
     assert set(response.json()["error"]["fields"]) == {"[9].black"}
     assert db_snapshot() == before
+
+
+@pytest.mark.parametrize("day", ["9999-12-31", "1899-12-31", "after-tomorrow"])
+def test_game_dates_out_of_bounds_are_refused_naming_date(world: World, day: str) -> None:
+    if day == "after-tomorrow":
+        day = (timezone.localdate() + datetime.timedelta(days=2)).isoformat()
+    before = db_snapshot()
+    response = client_for(world.north.users["arbiter"]).post(
+        f"/api/v1/clubs/{world.north.slug}/games/", with_players(world, date=day), format="json"
+    )
+    assert response.status_code == 400
+    assert_error_shape(response.json())
+    assert set(response.json()["error"]["fields"]) == {"date"}
+    assert db_snapshot() == before
+    # The periods API still answers for everyone.
+    assert client_for(None).get(
+        f"/api/v1/clubs/{world.south.slug}/lists/standard/periods/"
+    ).status_code in (200, 404)
+
+
+def test_a_game_of_tomorrow_is_accepted(world: World) -> None:
+    tomorrow = timezone.localdate() + datetime.timedelta(days=1)
+    response = client_for(world.north.users["arbiter"]).post(
+        f"/api/v1/clubs/{world.north.slug}/games/",
+        with_players(world, date=tomorrow.isoformat()),
+        format="json",
+    )
+    assert response.status_code == 201, response.json()

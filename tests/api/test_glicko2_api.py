@@ -85,3 +85,19 @@ def test_a_glicko2_list_through_the_api() -> None:
     assert (mine["rating"], mine["rd"]) == ("1464", "151.52")
     # The FIDE lists' CSV keeps its columns.
     assert ok(api.get(f"{BASE}/lists/standard/"))["system"] == "fide"
+
+
+def test_a_new_list_takes_its_name_order_and_keeps_its_preset() -> None:
+    owner = make_user("owner")
+    api = APIClient()
+    api.force_login(owner)
+    ok(api.post("/api/v1/clubs/", {"name": "Online", "slug": "online"}), 201)
+    body = {"slug": "arena", "kind": "blitz", "system": "glicko2"}
+    bad = api.post(f"{BASE}/lists/", {**body, "name_order": "backwards"}, format="json")
+    assert bad.status_code == 400
+    assert bad.json()["error"]["fields"].keys() == {"name_order"}
+    created = ok(
+        api.post(f"{BASE}/lists/", {**body, "name_order": "surname_given"}, format="json"), 201
+    )
+    assert created["name_order"] == "surname_given"
+    assert created["preset"] != ""

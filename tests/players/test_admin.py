@@ -352,6 +352,7 @@ def list_form(rating_list: RatingList, **changes: Any) -> dict[str, Any]:
         "floor": rating_list.floor or "",
         "first_rating_policy": rating_list.first_rating_policy,
         "starting_rating": rating_list.starting_rating or "",
+        "name_order": rating_list.name_order,
         "fide_rules": rating_list.fide_rules,
         "glicko_tau": rating_list.glicko_tau,
         "glicko_rd_start": rating_list.glicko_rd_start,

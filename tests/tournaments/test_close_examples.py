@@ -151,20 +151,21 @@ def test_junior_reaching_2300_loses_junior_k_with_that_reason() -> None:
 
 
 def test_junior_turning_19_changes_k_at_january() -> None:
+    # A year back from today's dates: games after tomorrow are refused.
     owner = make_owner()
     club = make_club(owner)
-    junior = make_player(club, owner, "Junior", 1800, rated_games=80, birth_year=2008)
+    junior = make_player(club, owner, "Junior", 1800, rated_games=80, birth_year=2007)
     other = make_player(club, owner, "Other", 1800)
-    play(club, owner, [(junior, other, "1-0")], date=datetime.date(2026, 12, 5))
-    close(club, owner, "2026-12")
-    row = change_of(junior, "2026-12")
+    play(club, owner, [(junior, other, "1-0")], date=datetime.date(2025, 12, 5))
+    close(club, owner, "2025-12")
+    row = change_of(junior, "2025-12")
     assert (row.k_factor, row.k_reason, row.change) == (40, "junior", 20)
     assert (row.k_next, row.k_next_reason) == (20, "standard")
     change = KFactorChange.objects.get(player=junior, reason="turned_19")
-    assert (change.old_k, change.new_k, change.period) == (40, 20, "2027-01")
-    play(club, owner, [(junior, other, "1-0")], date=datetime.date(2027, 1, 5))
-    close(club, owner, "2027-01")
-    row = change_of(junior, "2027-01")
+    assert (change.old_k, change.new_k, change.period) == (40, 20, "2026-01")
+    play(club, owner, [(junior, other, "1-0")], date=datetime.date(2026, 1, 5))
+    close(club, owner, "2026-01")
+    row = change_of(junior, "2026-01")
     # 1820 v 1780: D = 40, expected 0.56; K 20 x 0.44 = 8.8 -> 9.
     assert (row.k_factor, row.k_reason, row.change) == (20, "standard", 9)
 

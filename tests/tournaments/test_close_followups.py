@@ -132,29 +132,29 @@ def test_twelve_silent_months_make_a_player_inactive_and_one_game_active_again()
     busy = make_player(club, owner, "Busy", 1700)
     other = make_player(club, owner, "Other", 1750)
     rating_list = RatingList.objects.get(club=club, kind="standard")
-    jan = datetime.date(2026, 1, 10)
+    jan = datetime.date(2025, 1, 10)
     play(club, owner, [(quiet, busy, "1-0")], date=jan)
-    close(club, owner, "2026-01")
-    for index in range(1, 13):  # February 2026 to January 2027: Quiet plays nothing
-        month = add_months(datetime.date(2026, 1, 1), index)
+    close(club, owner, "2025-01")
+    for index in range(1, 13):  # February 2025 to January 2026: Quiet plays nothing
+        month = add_months(datetime.date(2025, 1, 1), index)
         play(club, owner, [(busy, other, "1/2-1/2")], date=month.replace(day=10))
         close(club, owner, month.strftime("%Y-%m"))
         if index == 11:
-            # December 2026: eleven silent months, still active.
-            assert _flags(club, "2026-12")["Quiet"] == []
-            assert "Quiet" in _active_on_page(club, "2026-12")
-    assert _flags(club, "2027-01")["Quiet"] == ["inactive"]
-    assert _flags(club, "2027-01")["Busy"] == []
-    assert "Quiet" not in _active_on_page(club, "2027-01")
-    assert "Busy" in _active_on_page(club, "2027-01")
+            # December 2025: eleven silent months, still active.
+            assert _flags(club, "2025-12")["Quiet"] == []
+            assert "Quiet" in _active_on_page(club, "2025-12")
+    assert _flags(club, "2026-01")["Quiet"] == ["inactive"]
+    assert _flags(club, "2026-01")["Busy"] == []
+    assert "Quiet" not in _active_on_page(club, "2026-01")
+    assert "Busy" in _active_on_page(club, "2026-01")
     # Still listed, with the rating published before.
-    assert row_of(quiet, "2027-01").rating_after == row_of(quiet, "2026-01").rating_after
-    assert row_of(quiet, "2027-01").last_active_month == datetime.date(2026, 1, 1)
+    assert row_of(quiet, "2026-01").rating_after == row_of(quiet, "2025-01").rating_after
+    assert row_of(quiet, "2026-01").last_active_month == datetime.date(2025, 1, 1)
 
-    play(club, owner, [(quiet, other, "0-1")], date=datetime.date(2027, 2, 10))
-    close(club, owner, "2027-02")
-    assert _flags(club, "2027-02")["Quiet"] == []
-    assert "Quiet" in _active_on_page(club, "2027-02")
+    play(club, owner, [(quiet, other, "0-1")], date=datetime.date(2026, 2, 10))
+    close(club, owner, "2026-02")
+    assert _flags(club, "2026-02")["Quiet"] == []
+    assert "Quiet" in _active_on_page(club, "2026-02")
     assert rating_list.periods.count() == 14
 
 

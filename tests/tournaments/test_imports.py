@@ -352,17 +352,17 @@ def test_games_before_a_closed_period_are_refused(world: ImportWorld) -> None:
         club=world.club,
         by=owner,
         list="standard",
-        date=datetime.date(2026, 12, 2),
+        date=datetime.date(2026, 11, 2),
         white=a.pk,
         black=b.pk,
         result="1-0",
     )
     period_close(period=RatingPeriod.objects.get(), by=world.users["officer"])
 
-    report = trf(world, "round_robin_trf26.trf")  # October, before the closed December
+    report = trf(world, "round_robin_trf26.trf")  # October, before the closed November
 
     assert report.error_code == "conflict"
-    assert "2026-12 is closed already" in report.errors[0].message
+    assert "2026-11 is closed already" in report.errors[0].message
     assert Tournament.objects.count() == 0
 
 

@@ -24,13 +24,14 @@ from tournaments.services import (
 )
 
 RESULTS = ["1-0", "0-1", "1/2-1/2", "+-"]
-MONTHS = [datetime.date(2026, 11, 1), datetime.date(2026, 12, 1), datetime.date(2027, 1, 1)]
+# Past months (games after tomorrow are refused), crossing a new year.
+MONTHS = [datetime.date(2025, 11, 1), datetime.date(2025, 12, 1), datetime.date(2026, 1, 1)]
 _serial = itertools.count()
 
 player_st = st.tuples(
     st.one_of(st.none(), st.integers(1390, 2450)),  # entered rating (None: unrated)
     st.integers(0, 40),  # rated games so far
-    st.sampled_from([None, 1990, 2008, 2010]),  # birth year (2008 turns 19 in 2027)
+    st.sampled_from([None, 1990, 2007, 2009]),  # birth year (2007 turns 19 in 2026)
 )
 
 

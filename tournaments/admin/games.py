@@ -20,7 +20,9 @@ from players.models import (
     Role,
 )
 from tournaments import services
+from tournaments.admin.fide_list import fide_list_urls
 from tournaments.admin.imports import import_urls
+from tournaments.admin.merge import merge_urls
 from tournaments.models import Game, Tournament
 
 GAME_FIELDS = ("date", "round", "white", "black", "result", "rated")
@@ -91,7 +93,7 @@ class TournamentAdmin(AuditedAdmin):
     change_list_template = "admin/tournaments/tournament/change_list.html"
 
     def get_urls(self) -> list[Any]:
-        return import_urls(self) + super().get_urls()
+        return import_urls(self) + merge_urls(self) + fide_list_urls(self) + super().get_urls()
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         queryset: QuerySet[Any] = super().get_queryset(request)

@@ -40,6 +40,22 @@ class ImportForm(forms.Form):
     dry_run = forms.BooleanField(
         label="Dry run", required=False, help_text="Show what would be imported; store nothing."
     )
+    keep_identical = forms.BooleanField(
+        label="Keep identical game lines",
+        required=False,
+        help_text="Off: a game line identical to an earlier one is stored once and listed.",
+    )
+    match = forms.ChoiceField(
+        label="Possible matches",
+        choices=[
+            ("possible", "use the club's player"),
+            ("new", "create a new player"),
+        ],
+        initial="possible",
+        required=False,
+        help_text="A player of the file with the same name as a club player but no birth "
+        "data on one side. A dry run lists them.",
+    )
 
     def __init__(self, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -86,6 +102,8 @@ def import_view(model_admin: admin.ModelAdmin[Any], request: HttpRequest) -> Htt
                         "format": data["format"],
                         "list": data["rating_list"],
                         "dry_run": data["dry_run"],
+                        "match": data["match"] or "possible",
+                        "keep_identical": data["keep_identical"],
                         "file": upload.name,
                     },
                     payload=upload.read(),

@@ -25,7 +25,7 @@ from players.api.schema import ErrorSerializer
 from players.errors import ConflictError, ValidationFailed
 from players.models import ListKind, Role
 from players.services import job_start
-from tournaments.services.imports import FORMATS, ImportReport
+from tournaments.services.imports import FORMATS, MATCH_CHOICES, ImportReport
 
 #: Uploads above this size are refused before they are read (a 100,000-game TRF is ~12 MB).
 MAX_UPLOAD_BYTES = 64 * 1024 * 1024
@@ -46,6 +46,17 @@ class ImportInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
     dry_run = serializers.BooleanField(
         default=False, help_text="true: report what would be created and matched; store nothing."
+    )
+    match = serializers.ChoiceField(
+        choices=[(m, m) for m in MATCH_CHOICES],
+        default="possible",
+        help_text="A possible match (same name key, birth data missing on one side): "
+        "possible = use the club's player, new = create a new one. Listed either way.",
+    )
+    keep_identical = serializers.BooleanField(
+        default=False,
+        help_text="true: store game lines identical to an earlier line of the file too "
+        "(default: once, the others listed in identical_games).",
     )
 
     def validate_file(self, value: Any) -> Any:
@@ -87,6 +98,16 @@ class ImportPlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
+class PossibleMatchSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    line = serializers.IntegerField()
+    name = serializers.CharField(help_text="The name as the file writes it.")
+    player_id = serializers.IntegerField(help_text="The club's player of the same name key.")
+    player_name = serializers.CharField()
+    taken = serializers.BooleanField(
+        help_text="true: the import used this player (match=possible); false: a new one."
+    )
+
+
 class NotRatedSerializer(serializers.Serializer):  # type: ignore[type-arg]
     line = serializers.IntegerField()
     round = serializers.IntegerField(allow_null=True)
@@ -122,13 +143,19 @@ class ImportReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
     tournaments = ImportTournamentSerializer(many=True)
     players_matched = ImportPlayerSerializer(many=True)
     players_created = ImportPlayerSerializer(many=True)
+    possible_matches = PossibleMatchSerializer(many=True)
+    match = serializers.ChoiceField(choices=[(m, m) for m in MATCH_CHOICES])
     games_created = serializers.IntegerField()
     games_not_rated = NotRatedSerializer(many=True)
     games_skipped = LineMessageSerializer(
         many=True,
         help_text="Games already stored (an earlier import or by hand): not stored again.",
     )
-    byes = ByeSerializer(many=True, help_text="Byes are reported, not stored.")
+    identical_games = LineMessageSerializer(
+        many=True, help_text="Game lines identical to an earlier one (other_line): stored once."
+    )
+    keep_identical = serializers.BooleanField()
+    byes = ByeSerializer(many=True, help_text="Byes: kept with the tournament (never rated).")
     warnings = LineMessageSerializer(many=True)
     errors = LineMessageSerializer(many=True)  # type: ignore[assignment]
     error_code = serializers.CharField(allow_blank=True)
@@ -143,7 +170,9 @@ class ImportView(ClubScopedView):
     @extend_schema(
         operation_id="imports_create",
         description="Import a FIDE TRF, PGN or CSV file into one of the club's lists: "
-        "players are matched by FIDE ID, else by name and birth date, else created; a TRF "
+        "players are matched by FIDE ID, else by name (any order, case, accents) and birth "
+        "date; a possible match (birth data missing on one side) is listed and taken or "
+        "not as `match` says; else created; a TRF "
         "creates its tournament, PGN/CSV one per Event / tournament column. Atomic: a file "
         "with any error stores nothing. The same file imports once (200, "
         "already_imported). Forfeits and games of less than one move are stored unrated; "
@@ -211,6 +240,8 @@ class ImportView(ClubScopedView):
                 "format": values["format"],
                 "list": values["list"],
                 "dry_run": values["dry_run"],
+                "match": values["match"],
+                "keep_identical": values["keep_identical"],
                 "file": upload.name,
             },
             payload=upload.read(),

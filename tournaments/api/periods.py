@@ -30,8 +30,10 @@ from players.api.clubs import CLUB_PARAM, LIST_PARAM
 from players.api.jobs import WAIT_PARAM, job_answer, job_responses, parse_wait
 from players.errors import NotFoundError
 from players.models import RatingChange, RatingList, RatingPeriod, RatingRun, Role, add_months
+from players.names import display_name
 from players.selectors import parse_month, period_get, published_list, rating_list_get
 from players.services import job_start
+from tournaments.interchange.text import csv_cell
 from tournaments.selectors import periods_with_counts
 from tournaments.services import period_open, period_preview
 
@@ -127,7 +129,9 @@ class ReplayOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
 class RatingRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
     rank = serializers.IntegerField(help_text="Equal ratings share a rank.")
     player = serializers.IntegerField(source="player_id")
-    name = serializers.CharField(source="player.name")
+    name = serializers.SerializerMethodField(
+        help_text="In the list's name order (Surname, Given or Given Surname)."
+    )
     title = serializers.CharField(source="player.title", allow_blank=True)
     federation = serializers.CharField(source="player.federation", allow_blank=True)
     rating = serializers.IntegerField(source="rating_after")
@@ -147,6 +151,9 @@ class RatingRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
         "game on the list in the 12 months up to the period)."
     )
     period = serializers.CharField(source="period.label", help_text="YYYY-MM.")
+
+    def get_name(self, row: RatingChange) -> str:
+        return display_name(row.player.name, self.context.get("name_order", ""))
 
     def get_flags(self, row: RatingChange) -> list[str]:
         flags: list[str] = []
@@ -350,8 +357,15 @@ class RatingsCSVRenderer(renderers.BaseRenderer):
         writer.writerow(self.columns)
         for row in data if isinstance(data, list) else []:
             values = {**row, "flags": ";".join(row.get("flags", []))}
-            writer.writerow(["" if values[c] is None else values[c] for c in self.columns])
+            # Text cells on one line and never a formula (names are typed by users).
+            writer.writerow([_csv_value(values[c]) for c in self.columns])
         return out.getvalue().encode("utf-8")
+
+
+def _csv_value(value: Any) -> Any:
+    if value is None:
+        return ""
+    return csv_cell(value) if isinstance(value, str) else value
 
 
 @extend_schema(
@@ -412,7 +426,10 @@ class RatingsView(ListScopedView):
     )
     def get(self, request: Request, club: str, list: str) -> Response:
         rows = self.get_queryset()
+        context = {"name_order": self.rating_list().name_order}
         if request.accepted_renderer.format == "csv":
-            return Response(RatingRowSerializer(rows, many=True).data)
+            return Response(RatingRowSerializer(rows, many=True, context=context).data)
         page = self.paginate_queryset(rows)
-        return self.get_paginated_response(RatingRowSerializer(page, many=True).data)
+        return self.get_paginated_response(
+            RatingRowSerializer(page, many=True, context=context).data
+        )

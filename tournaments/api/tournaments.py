@@ -22,9 +22,10 @@ from players.api.clubs import CLUB_PARAM
 from players.errors import NotFoundError
 from players.models import RatingPeriod, Role
 from players.selectors import parse_month
-from tournaments import services as game_services
 from tournaments.models import Game, Result, Tournament
 from tournaments.selectors import games_for_club, tournaments_for_club
+from tournaments.services import games as game_services
+from tournaments.services import tournaments as tournament_services
 
 ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
 MAX_BULK_GAMES = 5000
@@ -125,7 +126,7 @@ class TournamentListView(TournamentRows):
     def post(self, request: Request, club: str) -> Response:
         data = TournamentInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        tournament = game_services.tournament_create(
+        tournament = tournament_services.tournament_create(
             club=self.club, by=request.user, **data.to_service()
         )
         out = TournamentOutSerializer(self.get_queryset().get(pk=tournament.pk))
@@ -152,7 +153,9 @@ class TournamentDetailView(TournamentRows):
         tournament = self.get_object_in_club(id)
         data = TournamentInSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        game_services.tournament_update(tournament=tournament, by=request.user, **data.to_service())
+        tournament_services.tournament_update(
+            tournament=tournament, by=request.user, **data.to_service()
+        )
         return Response(TournamentOutSerializer(self.get_object_in_club(id)).data)
 
     @extend_schema(
@@ -161,7 +164,9 @@ class TournamentDetailView(TournamentRows):
         responses={204: None},
     )
     def delete(self, request: Request, club: str, id: int) -> Response:
-        game_services.tournament_delete(tournament=self.get_object_in_club(id), by=request.user)
+        tournament_services.tournament_delete(
+            tournament=self.get_object_in_club(id), by=request.user
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

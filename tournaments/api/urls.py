@@ -7,7 +7,9 @@ from django.urls import path
 
 from tournaments.api.audit import AuditView
 from tournaments.api.exports import HistoryExportView
+from tournaments.api.fide_list import FideListView
 from tournaments.api.imports import ImportView
+from tournaments.api.merge import PlayerMergeView
 from tournaments.api.periods import (
     ListReplayView,
     PeriodCloseView,
@@ -35,6 +37,8 @@ urlpatterns = [
     path(CLUB + "games/<int:id>/", GameDetailView.as_view(), name="game"),
     path(CLUB + "imports/", ImportView.as_view(), name="imports"),
     path(CLUB + "audit/", AuditView.as_view(), name="audit"),
+    path(CLUB + "fide-list/", FideListView.as_view(), name="fide-list"),
+    path(CLUB + "players/<int:id>/merge/", PlayerMergeView.as_view(), name="player-merge"),
     path(LIST + "periods/", PeriodListView.as_view(), name="periods"),
     path(PERIOD, PeriodDetailView.as_view(), name="period"),
     path(PERIOD + "preview/", PeriodPreviewView.as_view(), name="period-preview"),

@@ -22,7 +22,8 @@ K       3      K factor used next, right-aligned
 
 CSV text cells that start with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return get a
 leading apostrophe, so a spreadsheet does not run a name as a formula (OWASP's CSV
-injection advice); numbers are written as numbers.
+injection advice); numbers are written as numbers. No text cell or TXT column carries a
+line break or other control character (:mod:`.text`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ import io
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+
+from tournaments.interchange.text import csv_cell, one_line
 
 __all__ = [
     "LIST_TXT_COLUMNS",
@@ -61,6 +64,9 @@ class ListRow:
     k: int | None
     fide_id: int | None = None
     sex: str = ""
+    #: FIDE's rating of the list's kind from the FIDE list read last, and that list's month.
+    fide_rating: int | None = None
+    fide_month: str = ""
     #: Glicko-2 lists: the rating deviation published with the rating (else None).
     rd: float | None = None
 
@@ -112,6 +118,8 @@ LIST_CSV_HEADER = (
     "birth_year",
     "flag",
     "k",
+    "fide_rating",
+    "fide_month",
 )
 HISTORY_CSV_HEADER = (
     "period",
@@ -127,8 +135,6 @@ HISTORY_CSV_HEADER = (
     "k_reason",
     "note",
 )
-
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def write_list_csv(rows: Iterable[ListRow]) -> str:
@@ -153,6 +159,8 @@ def write_list_csv(rows: Iterable[ListRow]) -> str:
                 _blank(row.birth_year),
                 _text(row.flag),
                 _blank(row.k),
+                _blank(row.fide_rating),
+                row.fide_month,
                 *(("" if row.rd is None else row.rd,) if uncertain else ()),
             )
         )
@@ -212,7 +220,7 @@ def _history_cells(row: HistoryRow) -> tuple[object, ...]:
         _decimal(row.score, places=1),
         _decimal(row.expected),
         _blank(row.k),
-        row.k_reason,
+        _text(row.k_reason),
         _text(row.note),
     )
 
@@ -220,13 +228,13 @@ def _history_cells(row: HistoryRow) -> tuple[object, ...]:
 def _fixed(values: tuple[str, ...]) -> str:
     cells = []
     for value, (_header, width, right) in zip(values, LIST_TXT_COLUMNS, strict=True):
-        value = value.replace("\n", " ")[: width - 1]
+        value = one_line(value)[: width - 1]
         cells.append(f"{value:>{width - 1}} " if right else f"{value:<{width}}")
     return "".join(cells).rstrip()
 
 
 def _text(value: str) -> str:
-    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+    return csv_cell(value)
 
 
 def _blank(value: int | None) -> str | int:

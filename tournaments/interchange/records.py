@@ -192,6 +192,8 @@ class ParsedTournament:
     time_control: str = ""
     #: Every other header or extension line kept as text, by code ("102", "142", "XXR", ...).
     extra_headers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: The line of the 132 record (round dates); 0 when the file has none.
+    round_dates_line: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from tournaments.services.games import (
     games_add,
     games_create_bulk,
 )
+from tournaments.services.merge import MergeReport, player_merge
 from tournaments.services.periods import period_open, period_reopen
 from tournaments.services.tournaments import (
     tournament_add,
@@ -20,6 +21,7 @@ from tournaments.services.tournaments import (
 )
 
 __all__ = [
+    "MergeReport",
     "PeriodPlan",
     "game_create",
     "game_delete",
@@ -31,6 +33,7 @@ __all__ = [
     "period_open",
     "period_preview",
     "period_reopen",
+    "player_merge",
     "tournament_add",
     "tournament_create",
     "tournament_delete",

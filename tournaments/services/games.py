@@ -16,7 +16,15 @@ from django.db.models import Max
 
 from players.bulk import history_rows_copy, insert_rows
 from players.errors import ConflictError, ValidationFailed, invalid_field
-from players.models import Club, Player, RatingList, RatingPeriod, Role, month_start
+from players.models import (
+    Club,
+    Player,
+    RatingList,
+    RatingPeriod,
+    Role,
+    date_out_of_bounds,
+    month_start,
+)
 from players.models.audit import audit_user_id, audit_via
 from players.selectors import User, require_role
 from tournaments.models import Game, Result, Tournament
@@ -162,6 +170,8 @@ def _validate_games(
         date = item.get("date")
         if not isinstance(date, datetime.date) or isinstance(date, datetime.datetime):
             raise bad("date", "A date is required.")
+        if why := date_out_of_bounds(date):
+            raise bad("date", why)
         if tournament is not None and not tournament.start_date <= date <= tournament.end_date:
             raise bad("date", "The date is outside the tournament's dates.")
         white = players.get(_id_of(item.get("white")))

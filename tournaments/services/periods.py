@@ -7,8 +7,17 @@ import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from players.errors import ConflictError
-from players.models import RatingList, RatingPeriod, RatingRun, Role, month_label, month_start
+from players.errors import ConflictError, invalid_field
+from players.models import (
+    RatingList,
+    RatingPeriod,
+    RatingRun,
+    Role,
+    date_out_of_bounds,
+    latest_date,
+    month_label,
+    month_start,
+)
 from players.selectors import User, require_role
 
 
@@ -17,6 +26,10 @@ def period_open(*, rating_list: RatingList, month: datetime.date, by: User) -> R
     first game is recorded."""
     require_role(by, rating_list.club, Role.ARBITER)
     month = month_start(month)
+    if why := date_out_of_bounds(min(month, month_start(latest_date()))):
+        raise invalid_field("period", why)
+    if month > latest_date():
+        raise invalid_field("period", f"{month_label(month)} has not begun.")
     with transaction.atomic(durable=True):
         RatingList.objects.select_for_update(no_key=True).get(pk=rating_list.pk)
         if RatingPeriod.objects.filter(rating_list=rating_list, month=month).exists():

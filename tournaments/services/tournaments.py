@@ -1,5 +1,5 @@
-"""Services for tournaments: create (one by one, or inside an import's transaction),
-change (moving their games' periods with the dates), delete."""
+"""Services for tournaments: create (one, or inside an import's transaction), update
+(moving the games to the new end month's period), delete."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from players.errors import ConflictError, invalid_field
-from players.models import Club, RatingList, Role, month_start
+from players.models import Club, RatingList, Role, date_out_of_bounds, month_start
 from players.selectors import User, require_role
 from tournaments.models import Game, Tournament
 from tournaments.services.games import _periods_locked
@@ -21,8 +21,20 @@ _TOURNAMENT_FIELDS = (
     "end_date",
     "rounds",
     "city",
+    "federation",
+    "tournament_type",
+    "time_control",
+    "arbiter",
     "import_digest",
 )
+# The TRF headers a tournament keeps (free text, cut to their columns' sizes).
+_HEADER_SIZES = {
+    "city": 100,
+    "federation": 3,
+    "tournament_type": 100,
+    "time_control": 100,
+    "arbiter": 200,
+}
 
 
 def _clean_tournament(club: Club, values: dict[str, Any]) -> dict[str, Any]:
@@ -43,10 +55,14 @@ def _clean_tournament(club: Club, values: dict[str, Any]) -> dict[str, Any]:
         raise invalid_field("end_date", "An end date is required.")
     if end < start:
         raise invalid_field("end_date", "The tournament cannot end before it starts.")
+    for field, day in (("start_date", start), ("end_date", end)):
+        if why := date_out_of_bounds(day):
+            raise invalid_field(field, why)
     rounds = values.get("rounds")
     if rounds is not None and (not isinstance(rounds, int) or not 1 <= rounds <= 99):
         raise invalid_field("rounds", "From 1 to 99.")
-    values["city"] = values.get("city") or ""
+    for field, size in _HEADER_SIZES.items():
+        values[field] = " ".join((values.get(field) or "").split())[:size]
     return values
 
 
@@ -61,6 +77,7 @@ def tournament_create(
     rounds: int | None = None,
     city: str = "",
     import_digest: str | None = None,
+    **headers: str,
 ) -> Tournament:
     require_role(by, club, Role.ARBITER)
     with transaction.atomic(durable=True):
@@ -73,6 +90,7 @@ def tournament_create(
             rounds=rounds,
             city=city,
             import_digest=import_digest,
+            **headers,
         )
 
 
@@ -86,9 +104,14 @@ def tournament_add(
     rounds: int | None = None,
     city: str = "",
     import_digest: str | None = None,
+    **headers: str,
 ) -> Tournament:
     """tournament_create inside the caller's transaction (imports); the caller checks the
-    role. A second import of the same file (same digest) raises ConflictError."""
+    role. ``headers``: federation, tournament_type, time_control, arbiter (a TRF's 032,
+    092, 122, 102). A second import of the same file (same digest) raises ConflictError."""
+    unknown = set(headers) - set(_HEADER_SIZES)
+    if unknown:
+        raise invalid_field(sorted(unknown)[0], "Unknown field.")
     values = _clean_tournament(
         club,
         {
@@ -99,6 +122,7 @@ def tournament_add(
             "rounds": rounds,
             "city": city,
             "import_digest": import_digest,
+            **headers,
         },
     )
     try:

@@ -59,10 +59,12 @@ def test_list_csv() -> None:
             "birth_year",
             "flag",
             "k",
+            "fide_rating",
+            "fide_month",
         ],
-        ["17", "4100011", "Petrov, Ivan", "GM", "RUS", "m", "2580", "9", "1985", "", "10"],
+        ["17", "4100011", "Petrov, Ivan", "GM", "RUS", "m", "2580", "9", "1985", "", "10", "", ""],
         # A name that a spreadsheet would run as a formula is defused; unrated is blank.
-        ["203", "", '\'=HYPERLINK("x")', "", "ENG", "w", "", "0", "", "wi", "40"],
+        ["203", "", '\'=HYPERLINK("x")', "", "ENG", "w", "", "0", "", "wi", "40", "", ""],
     ]
 
 

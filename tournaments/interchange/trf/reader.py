@@ -77,6 +77,7 @@ def parse_trf(source: str | bytes, *, progress: ProgressCallback | None = None) 
         tournament_type=headers.get("092", (0, ""))[1],
         time_control=time_control,
         extra_headers={code: tuple(values) for code, values in records.extra.items()},
+        round_dates_line=records.round_dates_line[0] if records.round_dates_line else 0,
     )
 
 

@@ -6,6 +6,7 @@ from datetime import date
 from decimal import Decimal
 
 from tournaments.interchange.records import GameResult, ParsedTournament
+from tournaments.interchange.text import one_line
 from tournaments.interchange.trf.layout import FIRST_ROUND_COLUMN, WHITE_CODE_RESULT
 
 _RESULT_CODES: dict[tuple[GameResult, bool], tuple[str, str]] = {
@@ -21,8 +22,9 @@ def write_trf(tournament: ParsedTournament) -> str:
     Every player needs a start number and every game's players must be among them
     (:class:`ValueError` otherwise). A round in which a player has neither a game nor a bye
     is written as ``0000 - Z``. Points and rank are written as given, or computed (1 / 0.5 /
-    0, byes H 0.5, F and U 1) and ranked by points then start number when absent. Extra
-    TRF26 records are not written: the output is plain TRF16, which every program reads.
+    0, byes H 0.5, F and U 1) and ranked by points then start number when absent. Besides
+    TRF16's headers it writes the chief arbiter (102, from ``extra_headers``) and the
+    number of rounds (142, TRF-2026; a TRF16 reader passes it by).
     """
     start_nos = [player.start_no for player in tournament.players]
     if any(number is None or not 1 <= number <= 9999 for number in start_nos):
@@ -52,16 +54,20 @@ def write_trf(tournament: ParsedTournament) -> str:
 
     ranked = sorted(blocks, key=lambda number: (-half_points[number], number))
     computed_rank = {number: place for place, number in enumerate(ranked, start=1)}
+    # Free text goes through one_line: a line break in a name would start a record.
     out = [
-        f"012 {tournament.name}",
-        f"022 {tournament.city}",
-        f"032 {tournament.federation}",
+        f"012 {one_line(tournament.name)}",
+        f"022 {one_line(tournament.city)}",
+        f"032 {one_line(tournament.federation)}",
         f"042 {_slashed(tournament.start_date)}",
         f"052 {_slashed(tournament.end_date)}",
         f"062 {len(tournament.players)}",
         f"072 {sum(1 for player in tournament.players if player.rating)}",
-        f"092 {tournament.tournament_type}",
-        f"122 {tournament.time_control}",
+        f"092 {one_line(tournament.tournament_type)}",
+        *(f"102 {one_line(arbiter)}" for arbiter in tournament.extra_headers.get("102", ())[:1]),
+        f"122 {one_line(tournament.time_control)}",
+        # TRF-2026's number of rounds; TRF16 readers take it as an unknown record.
+        f"142 {rounds}",
     ]
     if any(tournament.round_dates):
         dates = "  ".join(
@@ -79,8 +85,10 @@ def write_trf(tournament: ParsedTournament) -> str:
             else (f"{player.birth_year}/00/00" if player.birth_year else "")
         )
         head = (
-            f"001 {number:>4} {player.sex[:1] or ' '}{player.title[:3]:>3} {player.name[:33]:<33} "
-            f"{player.rating or '':>4} {player.federation[:3]:<3} {player.fide_id or '':>11} "
+            f"001 {number:>4} {player.sex[:1] or ' '}{player.title[:3]:>3} "
+            f"{one_line(player.name)[:33]:<33} "
+            f"{player.rating or '':>4} {one_line(player.federation)[:3]:<3} "
+            f"{player.fide_id or '':>11} "
             f"{birth:<10} {_points_text(points):>4} {rank:>4}"
         )
         out.append(f"{head}  {'  '.join(blocks[number])}".rstrip())

@@ -15,7 +15,7 @@ from tqdm import tqdm
 from players.errors import DomainError
 from players.models import Club, ListKind, Membership, Role
 from tournaments.management.commands._common import add_queue_argument, start_job
-from tournaments.services.imports import ImportReport, import_file
+from tournaments.services.imports import MATCH_CHOICES, ImportReport, import_file
 
 
 class ImportCommand(BaseCommand):
@@ -36,6 +36,18 @@ class ImportCommand(BaseCommand):
             help="Report what would be created and matched; store nothing.",
         )
         parser.add_argument(
+            "--match",
+            default="possible",
+            choices=MATCH_CHOICES,
+            help="A possible match (same name, no birth data on one side): 'possible' uses "
+            "the club's player (default), 'new' creates a new one. A dry run lists them.",
+        )
+        parser.add_argument(
+            "--keep-identical",
+            action="store_true",
+            help="Store game lines identical to an earlier line too (default: once, listed).",
+        )
+        parser.add_argument(
             "--user",
             help="Import as this user (needs the arbiter role in the club); default: the "
             "club's first owner.",
@@ -53,7 +65,13 @@ class ImportCommand(BaseCommand):
             raise CommandError(f"no club {options['club']!r}")
         user = self._user(club, options.get("user"))
         if options["queue"]:
-            params = {"format": self.format, "list": options["list"], "dry_run": options["dry_run"]}
+            params = {
+                "format": self.format,
+                "list": options["list"],
+                "dry_run": options["dry_run"],
+                "match": options["match"],
+                "keep_identical": options["keep_identical"],
+            }
             start_job(
                 self,
                 kind="import",
@@ -80,6 +98,8 @@ class ImportCommand(BaseCommand):
                     data=data,
                     by=user,
                     dry_run=options["dry_run"],
+                    match=options["match"],
+                    keep_identical=options["keep_identical"],
                     progress=progress,
                 )
             except DomainError as error:
@@ -92,21 +112,7 @@ class ImportCommand(BaseCommand):
             )
 
     def _user(self, club: Club, username: str | None) -> Any:
-        users = get_user_model()
-        if username:
-            user = users.objects.filter(username=username).first()
-            if user is None:
-                raise CommandError(f"no user {username!r}")
-            return user
-        owner = (
-            Membership.objects.filter(club=club, role=Role.OWNER)
-            .select_related("user")
-            .order_by("id")
-            .first()
-        )
-        if owner is None:
-            raise CommandError(f"{club.slug} has no owner; name the importing user with --user")
-        return owner.user
+        return importing_user(club, username)
 
     def _print(self, report: ImportReport) -> None:
         out = self.stdout
@@ -130,19 +136,51 @@ class ImportCommand(BaseCommand):
             )
         for skipped in report.games_skipped:
             out.write(f"  skipped, {skipped}")
+        for identical in report.identical_games:
+            out.write(f"  possible duplicate, {identical}")
         out.write(f"Players matched: {len(report.players_matched)}")
         for player in report.players_matched:
             out.write(
                 f"  line {player.line}: {player.name} -> #{player.player_id} by {player.matched_by}"
             )
+        if report.possible_matches:
+            out.write(
+                f"Possible matches (same name, no birth data on one side): "
+                f"{len(report.possible_matches)}; --match={report.match}"
+            )
+        for possible in report.possible_matches:
+            became = "used" if possible.taken else "a new player instead"
+            out.write(
+                f"  line {possible.line}: {possible.name} ~ #{possible.player_id} "
+                f"{possible.player_name}: {became}"
+            )
         out.write(f"Players created: {len(report.players_created)}")
         for player in report.players_created:
             out.write(f"  line {player.line}: {player.name}")
         if report.byes:
-            out.write(f"Byes (recorded in this report, not stored): {len(report.byes)}")
+            out.write(f"Byes (kept with the tournament, not rated): {len(report.byes)}")
             for bye in report.byes:
                 out.write(f"  line {bye.line}: round {bye.round} {bye.player}: {bye.label}")
         for warning in report.warnings:
             out.write(self.style.WARNING(f"Warning: {warning}"))
         if not report.errors:
             out.write(self.style.SUCCESS(report.summary()))
+
+
+def importing_user(club: Club, username: str | None) -> Any:
+    """``--user``, else the club's first owner: who an import acts as."""
+    users = get_user_model()
+    if username:
+        user = users.objects.filter(username=username).first()
+        if user is None:
+            raise CommandError(f"no user {username!r}")
+        return user
+    owner = (
+        Membership.objects.filter(club=club, role=Role.OWNER)
+        .select_related("user")
+        .order_by("id")
+        .first()
+    )
+    if owner is None:
+        raise CommandError(f"{club.slug} has no owner; name the importing user with --user")
+    return owner.user

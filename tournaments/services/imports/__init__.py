@@ -14,10 +14,12 @@ built the same way:
 4. a dry run does all of that and rolls the transaction back, so its report is exactly
    what a real run would say.
 
-Players are matched by FIDE ID, else by name and birth date (or year), else by name
-alone when that is unambiguous, else created. A created player gets the rating the file
+Players are matched by FIDE ID, else by the name key (players.names: case, accents,
+punctuation and the order of the parts ignored) and birth date (or year); the same key
+with birth data missing on one side is a possible match, listed in the report and taken
+or not as the caller's ``match`` says ("possible" or "new"); else created. A created player gets the rating the file
 gives as their entered rating on the import's list (0 rated games: the file does not say).
-Byes are not games in the tracker: they are listed in the report and not stored.
+Byes are not games: they are listed in the report and kept with the tournament (TournamentBye).
 
 Modules: :mod:`.service` (the services), :mod:`.formats` (the per-format front ends: a
 parsed file -> a plan, :mod:`.plan`), :mod:`.matching` (the file's players and games
@@ -27,12 +29,14 @@ the import did). Callers import from here.
 
 from __future__ import annotations
 
+from tournaments.services.imports.matching import MATCH_CHOICES
 from tournaments.services.imports.report import (
     ByeEntry,
     ImportReport,
     LineMessage,
     NotRatedEntry,
     PlayerEntry,
+    PossibleMatch,
     TournamentEntry,
     report_summary,
 )
@@ -48,11 +52,13 @@ from tournaments.services.imports.service import (
 __all__ = [
     "FORMATS",
     "IMPORTERS",
+    "MATCH_CHOICES",
     "ByeEntry",
     "ImportReport",
     "LineMessage",
     "NotRatedEntry",
     "PlayerEntry",
+    "PossibleMatch",
     "TournamentEntry",
     "import_csv",
     "import_file",

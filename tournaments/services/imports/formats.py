@@ -13,14 +13,15 @@ from collections import defaultdict
 from typing import Any
 
 from players.models import Sex, Title
+from players.names import name_key
 from tournaments.interchange import ByeKind, ParsedGame, ParsedGames, ParsedTournament
 from tournaments.services.imports.plan import (
     Person,
     Plan,
+    PlannedBye,
     PlannedGame,
     PlannedTournament,
     clean_name,
-    normal_name,
 )
 from tournaments.services.imports.report import ByeEntry, ImportReport, LineMessage
 
@@ -57,7 +58,11 @@ def plan_trf(parsed: ParsedTournament, digest: str, report: ImportReport) -> Pla
         for bye in parsed.byes
     ]
     _note_withdrawals(parsed, report)
-    return Plan(list(persons.values()), [tournament], games)
+    byes = [
+        PlannedBye(bye.line, persons[bye.player.start_no], bye.round, bye.kind.value)
+        for bye in parsed.byes
+    ]
+    return Plan(list(persons.values()), [tournament], games, byes)
 
 
 def _trf_tournament(
@@ -87,6 +92,12 @@ def _trf_tournament(
         city=clean_name(parsed.city)[:100],
         digest=digest,
         first_line=min((p.line for p in parsed.players), default=0),
+        headers={
+            "federation": parsed.federation[:3],
+            "tournament_type": parsed.tournament_type,
+            "time_control": parsed.time_control,
+            "arbiter": (parsed.extra_headers.get("102") or ("",))[0],
+        },
     )
 
 
@@ -130,9 +141,11 @@ def _trf_games(
             day = start
             if game.round not in undated and game.round is not None:
                 undated.add(game.round)
+                # Said at the 132 line, whose date is missing or unreadable (the first
+                # game's line when the file has no 132).
                 report.warnings.append(
                     LineMessage(
-                        game.line,
+                        parsed.round_dates_line or game.line,
                         f"round {game.round} has no date (132); its games are dated {start}",
                     )
                 )
@@ -199,17 +212,18 @@ def _note_withdrawals(parsed: ParsedTournament, report: ImportReport) -> None:
 
 def plan_games(parsed: ParsedGames, digest: str, report: ImportReport) -> Plan:
     games = parsed.games
-    # A name-only reference is the same person as a FIDE-ID reference of the same name when
-    # exactly one FIDE ID goes with that name in the file.
+    # A name-only reference is the same person as a FIDE-ID reference of the same name key
+    # (any order of the parts, accents and case ignored) when exactly one FIDE ID goes with
+    # that key in the file.
     ids_by_name: dict[str, set[int]] = defaultdict(set)
     for game in games:
         for ref in (game.white, game.black):
             if ref.fide_id is not None:
-                ids_by_name[normal_name(ref.name)].add(ref.fide_id)
+                ids_by_name[name_key(ref.name)].add(ref.fide_id)
     persons: dict[tuple[str, Any], Person] = {}
 
     def person(ref: Any, line: int) -> Person:
-        normal = normal_name(ref.name)
+        normal = name_key(ref.name)
         if ref.fide_id is not None:
             key: tuple[str, Any] = ("fide_id", ref.fide_id)
         elif len(ids_by_name.get(normal, ())) == 1:
@@ -272,4 +286,35 @@ def plan_games(parsed: ParsedGames, digest: str, report: ImportReport) -> Plan:
         if planned[-1].white is planned[-1].black:
             report.errors.append(LineMessage(game.line, "both sides are the same player"))
         _check_sizes(game, report)
+    if not report.keep_identical:
+        planned = _drop_identical(planned, report)
     return Plan(list(persons.values()), list(tournaments.values()), planned)
+
+
+def _drop_identical(games: list[PlannedGame], report: ImportReport) -> list[PlannedGame]:
+    """Identical game lines (same date, players, result, round and event) are possible
+    duplicates of a copy-paste: the first is stored, the others reported."""
+    first_line: dict[tuple[object, ...], int] = {}
+    kept: list[PlannedGame] = []
+    for game in games:
+        key = (
+            game.date,
+            id(game.white),
+            id(game.black),
+            game.result,
+            game.round,
+            id(game.tournament),
+        )
+        if key in first_line:
+            report.identical_games.append(
+                LineMessage(
+                    game.line,
+                    f"{game.white.name} - {game.black.name} {game.result} is identical to "
+                    f"line {first_line[key]}: stored once (keep_identical stores both)",
+                    first_line[key],
+                )
+            )
+            continue
+        first_line[key] = game.line
+        kept.append(game)
+    return kept

@@ -5,27 +5,42 @@ Set-based: one query per chunk of FIDE IDs, of names, of players' games; nothing
 
 from __future__ import annotations
 
-import datetime
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db.models.functions import Lower
-
 from players.models import Club, Player, RatingList
+from players.names import name_key
 from tournaments.models import Game
-from tournaments.services.imports.plan import Person, PlannedGame, normal_name
-from tournaments.services.imports.report import ImportReport, LineMessage, PlayerEntry
+from tournaments.services.imports.plan import Person, PlannedGame
+from tournaments.services.imports.report import (
+    ImportReport,
+    LineMessage,
+    PlayerEntry,
+    PossibleMatch,
+)
 
 # Chunk size of ``__in`` lookups: well under SQLite's 32,766 bound variables.
 _CHUNK = 5000
 
 
-def match_players(*, club: Club, persons: list[Person], report: ImportReport) -> None:
+#: What an import does with a possible match (same name key, birth data missing on one
+#: side): take the club's player ("possible", the default) or create a new one ("new").
+MATCH_CHOICES: tuple[str, ...] = ("possible", "new")
+
+_Row = tuple[Any, ...]  # (id, name, birth_date, birth_year, fide_id)
+
+
+def match_players(
+    *, club: Club, persons: list[Person], report: ImportReport, match: str = "possible"
+) -> None:
     """Give each person of the file the club player they are, where one is: by FIDE ID,
-    else by name and birth date (or year), else by name alone when that is unambiguous.
-    Two persons matching one club player, or a name matching several, are errors."""
-    rows: dict[int, tuple[int, str, datetime.date | None, int | None, int | None]] = {}
+    else by the name key (:func:`players.names.name_key`: case, accents, punctuation and
+    the order of the parts ignored) and birth date (or year). Same key with birth data
+    missing on one side is a possible match: listed in the report and taken or not as
+    ``match`` says. Two persons matching one club player, or a key matching several, are
+    errors."""
+    rows: dict[int, _Row] = {}
     fide_ids = sorted({p.fide_id for p in persons if p.fide_id is not None})
     for chunk in _chunks(fide_ids):
         for found in Player.objects.filter(club=club, fide_id__in=chunk).values_list(
@@ -34,24 +49,21 @@ def match_players(*, club: Club, persons: list[Person], report: ImportReport) ->
             rows[found[0]] = found
     by_fide = {row[4]: row for row in rows.values()}
     unmatched = [p for p in persons if p.fide_id is None or p.fide_id not in by_fide]
-    by_name: dict[str, list[tuple[Any, ...]]] = defaultdict(list)
-    lowered = sorted({p.name.lower() for p in unmatched})
-    for chunk in _chunks(lowered):
-        for named in (
-            Player.objects.filter(club=club)
-            .annotate(lowered=Lower("name"))
-            .filter(lowered__in=chunk)
-            .values_list("id", "name", "birth_date", "birth_year", "fide_id")
+    by_key: dict[str, list[_Row]] = defaultdict(list)
+    keys = sorted({name_key(p.name) for p in unmatched})
+    for chunk in _chunks(keys):
+        for *named, key in Player.objects.filter(club=club, name_key__in=chunk).values_list(
+            "id", "name", "birth_date", "birth_year", "fide_id", "name_key"
         ):
-            by_name[normal_name(named[1])].append(named)
+            by_key[key].append(tuple(named))
     taken: dict[int, Person] = {}
     for person in persons:
         how = ""
-        row: tuple[Any, ...] | None = by_fide.get(person.fide_id)
+        row: _Row | None = by_fide.get(person.fide_id)
         if row is not None:
             how = "fide_id"
         else:
-            row, how = _match_by_name(person, by_name.get(normal_name(person.name), []), report)
+            row, how = _match_by_name(person, by_key.get(name_key(person.name), []), report, match)
         if row is None:
             continue
         if row[0] in taken:
@@ -81,27 +93,37 @@ def match_players(*, club: Club, persons: list[Person], report: ImportReport) ->
 
 
 def _match_by_name(
-    person: Person, candidates: list[tuple[Any, ...]], report: ImportReport
-) -> tuple[tuple[Any, ...] | None, str]:
-    # A club player with another FIDE ID is another person, whatever the name.
-    candidates = [
+    person: Person, candidates: list[_Row], report: ImportReport, match: str
+) -> tuple[_Row | None, str]:
+    # A club player with another FIDE ID is another person, whatever the name; so is one
+    # whose birth date or year differs.
+    compatible = [
         row
         for row in candidates
-        if person.fide_id is None or row[4] is None or row[4] == person.fide_id
+        if (person.fide_id is None or row[4] is None or row[4] == person.fide_id)
+        and _birth_agrees(person, row)
     ]
-    compatible = [row for row in candidates if _birth_agrees(person, row)]
     has_birth = person.birth_date is not None or person.birth_year is not None
     exact = [row for row in compatible if has_birth and (row[2] or row[3])]
     if len(exact) == 1:
         return exact[0], "name_birth"
     pool = exact or compatible
-    if len(pool) == 1:
-        return pool[0], "name"
-    if len(pool) > 1:
+    if len(pool) == 1 and not exact:
+        # Same name key, birth data missing on one side (or both): only possible.
+        chosen = match != "new"
+        report.possible_matches.append(
+            PossibleMatch(person.line, person.name, pool[0][0], pool[0][1], chosen)
+        )
+        return (pool[0], "name") if chosen else (None, "")
+    if len(pool) > 1 and not exact and match == "new":
+        report.possible_matches.extend(
+            PossibleMatch(person.line, person.name, row[0], row[1], False) for row in pool
+        )
+    elif len(pool) > 1:
         report.errors.append(
             LineMessage(
                 person.line,
-                f"{len(pool)} club players are named {person.name!r} "
+                f"{len(pool)} club players are named {person.name!r} (in some form) "
                 f"(#{', #'.join(str(row[0]) for row in pool)}); give a FIDE ID or birth "
                 "date to say which",
             )
@@ -143,7 +165,7 @@ def drop_stored_games(
     return kept
 
 
-def _birth_agrees(person: Person, row: tuple[Any, ...]) -> bool:
+def _birth_agrees(person: Person, row: _Row) -> bool:
     _id, _name, birth_date, birth_year, _fide = row
     if person.birth_date is not None and birth_date is not None:
         return bool(person.birth_date == birth_date)

@@ -7,8 +7,7 @@ The per-format front ends (:mod:`.formats`) build it from a parsed file; matchin
 from __future__ import annotations
 
 import datetime
-import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from players.models import month_start
@@ -42,6 +41,8 @@ class PlannedTournament:
     digest: str
     first_line: int
     obj: Tournament | None = None
+    #: TRF headers kept on the tournament: federation, tournament_type, time_control, arbiter.
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -58,15 +59,21 @@ class PlannedGame:
 
 
 @dataclass
+class PlannedBye:
+    """A TRF bye (H, F, U, Z): stored with the tournament, never rated."""
+
+    line: int
+    person: Person
+    round: int
+    kind: str
+
+
+@dataclass
 class Plan:
     persons: list[Person]
     tournaments: list[PlannedTournament]
     games: list[PlannedGame]
-
-
-@functools.lru_cache(maxsize=65536)
-def normal_name(name: str) -> str:
-    return " ".join(name.split()).casefold()
+    byes: list[PlannedBye] = field(default_factory=list)
 
 
 def clean_name(name: str) -> str:

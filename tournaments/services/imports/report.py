@@ -27,6 +27,19 @@ class PlayerEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class PossibleMatch:
+    """A player of the file whose name key equals a club player's, with birth data missing
+    on one side: perhaps the same person. ``taken``: the import used the club's player
+    (``match="possible"``) rather than creating a new one (``match="new"``)."""
+
+    line: int
+    name: str
+    player_id: int
+    player_name: str
+    taken: bool
+
+
+@dataclass(frozen=True, slots=True)
 class NotRatedEntry:
     line: int
     round: int | None
@@ -68,8 +81,16 @@ class ImportReport:
     tournaments: list[TournamentEntry] = field(default_factory=list)
     players_matched: list[PlayerEntry] = field(default_factory=list)
     players_created: list[PlayerEntry] = field(default_factory=list)
+    #: Same name key, birth data missing on one side: listed whatever ``match`` chose.
+    possible_matches: list[PossibleMatch] = field(default_factory=list)
+    #: "possible": a possible match is the club's player; "new": it gets a new record.
+    match: str = "possible"
     games_created: int = 0
     games_not_rated: list[NotRatedEntry] = field(default_factory=list)
+    #: Game lines identical to an earlier line of the file (PGN/CSV): possible duplicates,
+    #: stored once unless ``keep_identical``.
+    identical_games: list[LineMessage] = field(default_factory=list)
+    keep_identical: bool = False
     #: Games of the file already stored (by an earlier import or by hand): not stored again.
     games_skipped: list[LineMessage] = field(default_factory=list)
     byes: list[ByeEntry] = field(default_factory=list)
@@ -120,11 +141,16 @@ def report_summary(report: Mapping[str, Any]) -> str:
         return "This file was imported already; nothing was stored."
     verb = "would create" if report["dry_run"] else "created"
     names = ", ".join(t["name"] for t in report["tournaments"]) or "no tournament"
+    match = report.get("match", "possible")
     return (
         f"{'Dry run: ' if report['dry_run'] else ''}{names}: {verb} {report['games_created']} "
         f"games ({len(report['games_not_rated'])} not rated), "
         f"{len(report['players_created'])} new players; "
-        f"{len(report['players_matched'])} players matched; {len(report['byes'])} byes; "
+        f"{len(report['players_matched'])} players matched "
+        f"({len(report.get('possible_matches', []))} possible matches, "
+        f"{'taken' if match == 'possible' else 'created anew'}); {len(report['byes'])} byes; "
         f"{len(report['games_skipped'])} games already stored; "
+        f"{len(report.get('identical_games', []))} identical game lines"
+        f"{' kept' if report.get('keep_identical') else ' stored once'}; "
         f"{len(report['warnings'])} warnings."
     )

@@ -19,6 +19,7 @@ from tournaments.interchange import (
     parse_trf,
 )
 from tournaments.services.imports.formats import plan_games, plan_trf
+from tournaments.services.imports.matching import MATCH_CHOICES
 from tournaments.services.imports.report import ImportReport, LineMessage
 from tournaments.services.imports.store import Store
 
@@ -33,15 +34,26 @@ def import_file(
     data: bytes,
     by: User,
     dry_run: bool = False,
+    match: str = "possible",
+    keep_identical: bool = False,
     progress: ProgressCallback | None = None,
 ) -> ImportReport:
     """Import ``data`` in ``format`` (trf, pgn or csv): the three services in one.
 
     Raises NotFoundError / PermissionDeniedError when ``by`` may not import into the club
-    (arbiter or above), ValidationFailed for an unknown format or list; everything about
-    the file itself is in the report's ``errors``.
+    (arbiter or above), ValidationFailed for an unknown format, list or ``match``;
+    everything about the file itself is in the report's ``errors``. ``match`` says what a
+    possible match (same name key, birth data missing on one side) becomes: the club's
+    player ("possible") or a new one ("new"); the report lists them either way. Identical
+    game lines of a PGN or CSV are stored once and listed (``identical_games``) unless
+    ``keep_identical``.
     """
     require_role(by, club, Role.ARBITER)
+    if match not in MATCH_CHOICES:
+        raise ValidationFailed(
+            f"match: {match!r} is not one of {', '.join(MATCH_CHOICES)}.",
+            fields={"match": [f"Use one of {', '.join(MATCH_CHOICES)}."]},
+        )
     if format not in FORMATS:
         raise ValidationFailed(
             f"format: {format!r} is not one of {', '.join(FORMATS)}.",
@@ -50,7 +62,13 @@ def import_file(
     the_list = _rating_list(club, rating_list)
     digest = hashlib.sha256(data).hexdigest()
     report = ImportReport(
-        format=format, club=club.slug, rating_list=the_list.slug, digest=digest, dry_run=dry_run
+        format=format,
+        club=club.slug,
+        rating_list=the_list.slug,
+        digest=digest,
+        dry_run=dry_run,
+        match=match,
+        keep_identical=keep_identical,
     )
     try:
         parsed: ParsedTournament | ParsedGames

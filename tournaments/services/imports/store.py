@@ -14,12 +14,13 @@ from collections import Counter, defaultdict
 
 from django.db import DataError, transaction
 
+from players.bulk import insert_rows
 from players.errors import ConflictError, DomainError
 from players.models import Club, RatingList, RatingPeriod, month_label
 from players.models.audit import Via, audit_context
 from players.selectors import User
 from players.services import players_add_bulk
-from tournaments.models import Tournament
+from tournaments.models import Tournament, TournamentBye
 from tournaments.services.games import games_add
 from tournaments.services.imports.matching import drop_stored_games, match_players
 from tournaments.services.imports.plan import Plan, period_month
@@ -111,7 +112,7 @@ class Store:
         if report.errors:
             report.error_code = "conflict"
             return
-        match_players(club=self.club, persons=plan.persons, report=report)
+        match_players(club=self.club, persons=plan.persons, report=report, match=report.match)
         if report.errors:
             return
         games = drop_stored_games(
@@ -131,7 +132,9 @@ class Store:
                 rounds=tournament.rounds,
                 city=tournament.city,
                 import_digest=tournament.digest,
+                **tournament.headers,
             )
+        self._store_byes()
         self._item_lines = [game.line for game in games]
         report.games_created = games_add(
             club=self.club,
@@ -174,6 +177,19 @@ class Store:
             )
             for t in plan.tournaments
         ]
+
+    def _store_byes(self) -> None:
+        """A TRF's byes, kept with its tournament (not rated; part of the standings)."""
+        byes = self.plan.byes
+        if not byes or not self.plan.tournaments:
+            return
+        tournament = self.plan.tournaments[0].obj
+        assert tournament is not None  # created just before
+        insert_rows(
+            TournamentBye,
+            ("tournament", "player", "round", "kind"),
+            ((tournament.pk, bye.person.player_id, bye.round, bye.kind) for bye in byes),
+        )
 
     def _check_periods(self) -> None:
         """Refuse games of closed periods up front, naming the lines (the game services

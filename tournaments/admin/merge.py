@@ -1,0 +1,104 @@
+"""The admin's "Duplicate players" page: likely pairs with reasons and score, and merging.
+
+Reached from the players list. A club where the user is a rating officer (or above) is
+chosen; each pair has "Preview merge" (a dry run showing what would move) and, on the
+preview, "Merge". The service checks the role again and refuses what cannot be right.
+It lives in this app because a merge moves games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+
+from players.admin.base import club_ids_with, is_superuser, report_domain_error, role_allows
+from players.errors import DomainError
+from players.models import Club, Player, Role
+from players.selectors import duplicate_pairs
+from tournaments.services import MergeReport, player_merge
+
+#: Pairs shown on one page (best first); the API pages through all of them.
+SHOWN_PAIRS = 200
+
+
+class MergeForm(forms.Form):
+    kept = forms.IntegerField(widget=forms.HiddenInput)
+    duplicate = forms.IntegerField(widget=forms.HiddenInput)
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+
+def _clubs(request: HttpRequest) -> Any:
+    clubs = Club.objects.order_by("name")
+    if not is_superuser(request):
+        clubs = clubs.filter(pk__in=club_ids_with(request, Role.OFFICER))
+    return clubs
+
+
+def merge_urls(model_admin: admin.ModelAdmin[Any]) -> list[URLPattern]:
+    """The URL to add to an admin's get_urls() (the tournament admin's, like the import)."""
+
+    def view(request: HttpRequest) -> HttpResponse:
+        return duplicates_view(model_admin, request)
+
+    return [path("duplicates/", model_admin.admin_site.admin_view(view), name="player_duplicates")]
+
+
+def duplicates_view(model_admin: admin.ModelAdmin[Any], request: HttpRequest) -> HttpResponse:
+    if not role_allows(request, Role.OFFICER, None):
+        raise PermissionDenied
+    clubs = _clubs(request)
+    club = clubs.filter(pk=request.GET.get("club") or 0).first() or (
+        clubs.first() if clubs.count() == 1 else None
+    )
+    preview: MergeReport | None = None
+    if request.method == "POST" and club is not None:
+        form = MergeForm(request.POST)
+        if form.is_valid():
+            preview = _merge(request, club, form.cleaned_data)
+            if preview is not None and not preview.dry_run:
+                return HttpResponseRedirect(f"{request.path}?club={club.pk}")
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": "Duplicate players",
+        # The players' breadcrumbs: the page is about players, whichever admin serves it.
+        "opts": Player._meta,
+        "clubs": clubs,
+        "club": club,
+        "pairs": duplicate_pairs(club=club)[:SHOWN_PAIRS] if club is not None else [],
+        "preview": preview,
+        "player_url": reverse("admin:players_player_changelist"),
+    }
+    return TemplateResponse(request, "admin/players/player/duplicates.html", context)
+
+
+def _merge(request: HttpRequest, club: Club, data: dict[str, Any]) -> MergeReport | None:
+    players = Player.objects.filter(club=club).in_bulk([data["kept"], data["duplicate"]])
+    if len(players) != 2:
+        messages.error(request, "One of the players is not in this club (any more).")
+        return None
+    try:
+        report = player_merge(
+            kept=players[data["kept"]],
+            duplicate=players[data["duplicate"]],
+            by=request.user,
+            dry_run=not data["confirm"],
+        )
+    except DomainError as error:
+        report_domain_error(request, error, prefix="Not merged: ")
+        return None
+    if not report.dry_run:
+        replay = "; ".join(
+            f"{kind}: {', '.join(months)}" for kind, months in report.needs_replay.items()
+        )
+        messages.success(
+            request,
+            f"Merged {report.duplicate_name} into {report.kept_name}: {report.games_moved} games "
+            f"moved." + (f" Needing a replay: {replay}." if replay else ""),
+        )
+    return report

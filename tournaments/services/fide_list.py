@@ -1,0 +1,357 @@
+"""Reading FIDE's monthly rating list into a club (rating officer).
+
+``fide_list_import`` is a plain service: keyword-only, one durable transaction for the
+writes (the file is read before it opens, so the slow part holds no lock), an optional
+progress callback, a dry run that rolls back. The command, the API and the admin call it
+synchronously; a background job can call it the same way.
+
+For the club's players with a FIDE ID it fills in or updates title, women's title,
+federation, sex and birth year, and keeps FIDE's standard, rapid and blitz ratings with
+the list's month beside the club's own; it reports players whose name (by name key) or
+birth year disagree with FIDE's. ``add_federation`` creates the federation's players the
+club does not have; ``seed_ratings`` starts players unrated on a club list (with nothing
+published there yet) at their FIDE rating of that kind, noted as their entry's reason.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import asdict, dataclass, field
+from typing import IO, Any
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from players import rating as engine
+from players.bulk import update_rows
+from players.errors import invalid_field
+from players.models import (
+    Club,
+    Player,
+    PlayerRating,
+    RatingChange,
+    RatingList,
+    Role,
+    Title,
+    month_label,
+    month_start,
+)
+from players.names import name_key
+from players.rating.k_factor import has_reached_2400
+from players.selectors import User, require_role
+from players.services import players_add_bulk
+from players.services.k_factor import k_for
+from players.services.lists import next_period_month
+from tournaments.interchange.fide_list import (
+    FideListError,
+    FideProgress,
+    FideRecord,
+    read_fide_list,
+)
+
+_TITLES = frozenset(Title.values)  # Title.values builds a new list on every access
+_SEEDED = (
+    "rating",
+    "entry_rating",
+    "reached_2400",
+    "entry_reached_2400",
+    "entry_note",
+    "k_factor",
+    "k_reason",
+)
+_KIND_FIELDS = {"standard": "fide_standard", "rapid": "fide_rapid", "blitz": "fide_blitz"}
+_UPDATED = (
+    "title",
+    "women_title",
+    "federation",
+    "sex",
+    "birth_year",
+    "fide_standard",
+    "fide_rapid",
+    "fide_blitz",
+    "fide_list_month",
+)
+
+
+@dataclass
+class FideListReport:
+    """What the FIDE list import did (or, in a dry run, would do)."""
+
+    club: str
+    month: str
+    dry_run: bool
+    #: Club players with a FIDE ID, and how many of them the list has.
+    club_fide_ids: int = 0
+    found: int = 0
+    #: Players whose details or FIDE ratings changed: {"player", "name", "fields"}.
+    updated: list[dict[str, Any]] = field(default_factory=list)
+    #: FIDE IDs of the club that the list lacks: {"player", "name", "fide_id"}.
+    not_in_list: list[dict[str, Any]] = field(default_factory=list)
+    #: {"player", "name", "fide_name", "birth_year", "fide_birth_year", "what"}.
+    disagreements: list[dict[str, Any]] = field(default_factory=list)
+    #: Created by add_federation: {"player" (None in a dry run), "name", "fide_id"}.
+    added: list[dict[str, Any]] = field(default_factory=list)
+    #: Started at their FIDE rating: {"player", "name", "list", "rating"}.
+    seeded: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def summary(self) -> str:
+        verb = "would update" if self.dry_run else "updated"
+        return (
+            f"{'Dry run: ' if self.dry_run else ''}FIDE list of {self.month}: {self.found} of "
+            f"{self.club_fide_ids} club FIDE IDs found; {verb} {len(self.updated)} players; "
+            f"{len(self.disagreements)} disagreements; {len(self.added)} added; "
+            f"{len(self.seeded)} ratings seeded; {len(self.not_in_list)} not in the list."
+        )
+
+
+class _Rollback(Exception):
+    pass
+
+
+def fide_list_import(
+    *,
+    club: Club,
+    stream: IO[bytes],
+    by: User,
+    month: datetime.date | None = None,
+    add_federation: str = "",
+    seed_ratings: bool = False,
+    dry_run: bool = False,
+    progress: FideProgress | None = None,
+) -> FideListReport:
+    """Read FIDE's list from ``stream`` (TXT or XML, plain or zipped; seekable) into
+    ``club``; see the module. ``month``: the list's month (default: the current one).
+    Raises ValidationFailed naming ``file`` for a file that is not FIDE's list, naming
+    ``add_federation`` for a code that is not three capitals."""
+    require_role(by, club, Role.OFFICER)
+    add_federation = add_federation.strip().upper()
+    if add_federation and not re.fullmatch(r"[A-Z]{3}", add_federation):
+        raise invalid_field("add_federation", "A federation is three letters, e.g. NOR.")
+    month = month_start(month or timezone.localdate())
+    report = FideListReport(club=club.slug, month=month_label(month), dry_run=dry_run)
+    players: dict[int, Player] = {
+        p.fide_id: p for p in Player.objects.filter(club=club, fide_id__isnull=False) if p.fide_id
+    }
+    report.club_fide_ids = len(players)
+    try:
+        records = {
+            record.fide_id: record
+            for record in read_fide_list(
+                stream, wanted=players.keys(), federation=add_federation, progress=progress
+            )
+        }
+    except (FideListError, UnicodeError) as error:
+        raise invalid_field("file", f"Not FIDE's rating list: {error}") from None
+    try:
+        with transaction.atomic(durable=True):
+            _update(players, records, month, report)
+            if add_federation:
+                _add(club, by, records, players, add_federation, month, seed_ratings, report)
+            if seed_ratings:
+                _seed(club, players, records, month, report)
+            if dry_run:
+                raise _Rollback
+    except _Rollback:
+        for entry in report.added:
+            entry["player"] = None
+    return report
+
+
+def _update(
+    players: dict[int, Player],
+    records: dict[int, FideRecord],
+    month: datetime.date,
+    report: FideListReport,
+) -> None:
+    changed: list[Player] = []
+    for fide_id, player in sorted(players.items(), key=lambda item: item[1].pk):
+        record = records.get(fide_id)
+        if record is None:
+            report.not_in_list.append(
+                {"player": player.pk, "name": player.name, "fide_id": fide_id}
+            )
+            continue
+        report.found += 1
+        what = []
+        if name_key(player.name) != name_key(record.name):
+            what.append("name")
+        year = record.birth_year
+        if year is not None and player.birth_year not in (None, year):
+            what.append("birth year")
+        if what:
+            report.disagreements.append(
+                {
+                    "player": player.pk,
+                    "name": player.name,
+                    "fide_name": record.name,
+                    "birth_year": player.birth_year,
+                    "fide_birth_year": year,
+                    "what": " and ".join(what),
+                }
+            )
+        # A birth date with another year stays: the officer decides which is right.
+        if player.birth_date is not None and year is not None and player.birth_date.year != year:
+            year = player.birth_year
+        values = _details(record, month) | {"birth_year": year or player.birth_year}
+        fields = [name for name, value in values.items() if getattr(player, name) != value]
+        if fields:
+            for name in fields:
+                setattr(player, name, values[name])
+            changed.append(player)
+            if fields != ["fide_list_month"]:
+                report.updated.append({"player": player.pk, "name": player.name, "fields": fields})
+    _write(changed)
+
+
+def _write(players: list[Player]) -> None:
+    update_rows(Player, _UPDATED, ([p.pk, *(getattr(p, f) for f in _UPDATED)] for p in players))
+
+
+def _details(record: FideRecord, month: datetime.date) -> dict[str, Any]:
+    """The player's fields as FIDE's record gives them. A TRF has one title column: the
+    open title, else the women's title."""
+    title = record.title if record.title in _TITLES else ""
+    women = record.women_title if record.women_title in _TITLES else ""
+    return {
+        "title": title or women,
+        "women_title": women,
+        "federation": record.federation[:3],
+        "sex": record.sex if record.sex in ("M", "F") else "",
+        "fide_standard": record.standard,
+        "fide_rapid": record.rapid,
+        "fide_blitz": record.blitz,
+        "fide_list_month": month,
+    }
+
+
+def _add(
+    club: Club,
+    by: User,
+    records: dict[int, FideRecord],
+    players: dict[int, Player],
+    federation: str,
+    month: datetime.date,
+    seed: bool,
+    report: FideListReport,
+) -> None:
+    new = [r for r in records.values() if r.federation == federation and r.fide_id not in players]
+    created = players_add_bulk(
+        club=club,
+        by=by,
+        players=[
+            {
+                "name": record.name or f"FIDE {record.fide_id}",
+                "fide_id": record.fide_id,
+                "federation": record.federation,
+                "sex": _details(record, month)["sex"],
+                "title": _details(record, month)["title"],
+                "birth_year": record.birth_year
+                if record.birth_year and record.birth_year >= 1850
+                else None,
+                "ratings": [
+                    {
+                        "list": kind,
+                        "rating": getattr(record, kind),
+                        "reached_2400": has_reached_2400(False, getattr(record, kind)),
+                    }
+                    for kind in _KIND_FIELDS
+                    if seed and getattr(record, kind) is not None
+                ],
+            }
+            for record in new
+        ],
+    )
+    for player, record in zip(created, new, strict=True):
+        for name, value in _details(record, month).items():
+            setattr(player, name, value)
+        report.added.append({"player": player.pk, "name": player.name, "fide_id": record.fide_id})
+        if seed:
+            report.seeded += [
+                {
+                    "player": player.pk,
+                    "name": player.name,
+                    "list": kind,
+                    "rating": getattr(record, kind),
+                }
+                for kind in _KIND_FIELDS
+                if getattr(record, kind) is not None
+            ]
+    _write(created)
+    if seed and created:
+        PlayerRating.objects.filter(player__in=created, entry_rating__isnull=False).update(
+            entry_note=_note(month)
+        )
+
+
+def _note(month: datetime.date) -> str:
+    return f"FIDE rating list of {month_label(month)}"
+
+
+def _seed(
+    club: Club,
+    players: dict[int, Player],
+    records: dict[int, FideRecord],
+    month: datetime.date,
+    report: FideListReport,
+) -> None:
+    """Existing players unrated on a list, with nothing published there, start at their
+    FIDE rating of that kind (entered as the start of their history there)."""
+    found = {p.pk: (p, records[fide_id]) for fide_id, p in players.items() if fide_id in records}
+    for rating_list in RatingList.objects.filter(club=club).order_by("kind"):
+        kind = rating_list.kind
+        candidates = (
+            PlayerRating.objects.filter(
+                rating_list=rating_list, player_id__in=list(found), rating__isnull=True
+            )
+            .annotate(
+                published=Exists(
+                    RatingChange.objects.filter(
+                        player_id=OuterRef("player_id"), rating_list=rating_list
+                    )
+                )
+            )
+            .order_by("player_id")
+        )
+        period_year = next_period_month(rating_list=rating_list).year
+        held_back = 0
+        seeded: list[PlayerRating] = []
+        for state in candidates:
+            player, record = found[state.player_id]
+            rating = getattr(record, kind)
+            if rating is None:
+                continue
+            if state.published:
+                held_back += 1
+                continue
+            # A published FIDE rating of 2400 or more has reached 2400 (K 10 for good).
+            reached = has_reached_2400(state.reached_2400, rating)
+            k = k_for(
+                rating_list=rating_list,
+                state=engine.PlayerState(rating, state.rated_games, player.birth_year, reached),
+                k_override=state.k_override,
+                period_year=period_year,
+            )
+            state.rating = state.entry_rating = rating
+            state.reached_2400 = state.entry_reached_2400 = reached
+            state.entry_note = _note(month)
+            state.k_factor, state.k_reason = k.value, k.reason.value
+            seeded.append(state)
+            report.seeded.append(
+                {"player": player.pk, "name": player.name, "list": kind, "rating": rating}
+            )
+        update_rows(
+            PlayerRating,
+            _SEEDED,
+            ([r.pk, *(getattr(r, name) for name in _SEEDED)] for r in seeded),
+        )
+        if held_back:
+            report.warnings.append(
+                f"{held_back} player(s) unrated on the {kind} list already have published "
+                "periods there: not seeded (their first rating comes from their games)."
+            )
