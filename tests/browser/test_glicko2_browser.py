@@ -75,9 +75,13 @@ def test_a_glicko2_players_page_shows_the_uncertainty_and_the_band(
     style = band.evaluate(
         "el => { const s = getComputedStyle(el); return [s.fill, s.fillOpacity, s.display]; }"
     )
-    assert style[0] not in ("none", "") and float(style[1]) > 0 and style[2] != "none"
+    fill, opacity, display = style
+    assert fill not in ("none", "")
+    assert float(opacity) > 0
+    assert display != "none"
     band_box, line_box = band.bounding_box(), chart.locator("polyline.line").bounding_box()
-    assert band_box is not None and line_box is not None
+    assert band_box is not None
+    assert line_box is not None
     assert band_box["height"] > line_box["height"]
     assert band_box["y"] < line_box["y"]
     assert band_box["y"] + band_box["height"] > line_box["y"] + line_box["height"]
