@@ -121,15 +121,15 @@ def history_rows(*, player: Player) -> list[HistoryRow]:
     changes = (
         RatingChange.objects.filter(player=player, current=True)
         .select_related("period", "rating_list")
-        .order_by("period__month", "rating_list__kind")
+        .order_by("period__month", "rating_list__kind", "rating_list__slug")
     )
-    return [_history_row(change, change.rating_list.kind) for change in changes]
+    return [_history_row(change, change.rating_list.slug) for change in changes]
 
 
-def _history_row(change: RatingChange, kind: str) -> HistoryRow:
+def _history_row(change: RatingChange, slug: str) -> HistoryRow:
     return HistoryRow(
         period=change.period.label,
-        list_kind=kind,
+        list_kind=slug,
         rating_before=change.rating_before,
         rating_after=change.rating_after,
         change=change.change,
@@ -142,6 +142,10 @@ def _history_row(change: RatingChange, kind: str) -> HistoryRow:
         k=change.k_factor,
         k_reason=change.k_reason,
         note=_note(change),
+        rd_before=change.rd_before,
+        rd_after=change.rd_after,
+        volatility_before=change.volatility_before,
+        volatility_after=change.volatility_after,
     )
 
 
@@ -157,7 +161,7 @@ def list_history_csv(
     )
     rows = []
     for change in changes.iterator(chunk_size=5000):
-        rows.append((change.player_id, change.player.name, _history_row(change, rating_list.kind)))
+        rows.append((change.player_id, change.player.name, _history_row(change, rating_list.slug)))
         if progress is not None and len(rows) % 1000 == 0:
             progress(1000)
     return write_list_history_csv(rows)

@@ -22,14 +22,18 @@ from players.admin.base import (
     changed_values,
 )
 from players.charts import lines_chart
+from players.errors import DomainError, ValidationFailed
 from players.models import (
+    GLICKO2,
     RATING_MAX,
     RATING_MIN,
+    Club,
     KFactorChange,
     ListKind,
     Player,
     PlayerRating,
     RatingChange,
+    RatingList,
     Role,
 )
 from players.services import PLAYER_FIELDS
@@ -99,34 +103,107 @@ class KFactorChangeInline(ReadOnlyInline):
         )
 
 
-# The ratings a new player brings, one row of fields per list; ratings[i] in the service's
-# errors is the i-th kind here (every kind is always sent, unrated when left empty).
-ENTRY_PARTS = ("rating", "rated_games", "reached_2400")
+# The ratings a new player brings: a row of fields per list slug of the clubs the user may
+# add players to (a slug shared by several clubs, e.g. "standard", is one row). FIDE and Elo
+# lists take a rating, rated games and the 2400 mark; Glicko-2 lists a rating, RD and
+# volatility. Only the chosen club's lists are sent to the service.
+FIDE_PARTS = ("rating", "rated_games", "reached_2400")
+GLICKO_PARTS = ("rating", "rd", "volatility")
 
 
-def _entry_fields() -> dict[str, forms.Field]:
-    fields: dict[str, forms.Field] = {}
-    for kind in ListKind.values:
-        fields[f"{kind}_rating"] = forms.IntegerField(
+def _entry_lists(lists: Sequence[RatingList]) -> dict[str, list[RatingList]]:
+    """The lists by slug: the three FIDE kinds first, then the rest by slug."""
+    order = {kind: number for number, kind in enumerate(ListKind.values)}
+    by_slug: dict[str, list[RatingList]] = defaultdict(list)
+    for rating_list in sorted(lists, key=lambda rl: (order.get(rl.slug, len(order)), rl.slug)):
+        by_slug[rating_list.slug].append(rating_list)
+    return dict(by_slug)
+
+
+def _parts(lists: Sequence[RatingList]) -> tuple[str, ...]:
+    systems = {rl.system == GLICKO2 for rl in lists}
+    parts = [*(FIDE_PARTS if False in systems else ()), *(GLICKO_PARTS if True in systems else ())]
+    return tuple(dict.fromkeys(parts))
+
+
+def _entry_fields(slug: str, lists: Sequence[RatingList]) -> dict[str, forms.Field]:
+    glicko = [rl.glicko_settings() for rl in lists if rl.system == GLICKO2]
+    rd_starts = ", ".join(sorted({f"{s.rd_start:g}" for s in glicko if s is not None}))
+    rating_help = (
+        "Empty: 1500 (Glicko-2's new player)."
+        if len(glicko) == len(lists)
+        else "Empty: unrated on this list (1500 on a Glicko-2 list)."
+    )
+    made: dict[str, forms.Field] = {
+        "rating": forms.IntegerField(
             label="Rating",
             required=False,
             min_value=RATING_MIN,
             max_value=RATING_MAX,
-            help_text="Empty: unrated on this list.",
-        )
-        fields[f"{kind}_rated_games"] = forms.IntegerField(
+            help_text=rating_help,
+        ),
+        "rated_games": forms.IntegerField(
             label="Rated games so far", required=False, min_value=0, initial=0
-        )
-        fields[f"{kind}_reached_2400"] = forms.BooleanField(
+        ),
+        "reached_2400": forms.BooleanField(
             label="Has had a published rating of 2400 or more (K 10 for good)", required=False
+        ),
+        # Bounds are the service's (they depend on the list): its message names the field.
+        "rd": forms.FloatField(
+            label="RD (rating deviation)",
+            required=False,
+            help_text=f"Empty: the list's starting RD ({rd_starts}).",
+        ),
+        "volatility": forms.FloatField(
+            label="Volatility", required=False, help_text="Empty: 0.06."
+        ),
+    }
+    return {f"{slug}_{part}": made[part] for part in _parts(lists)}
+
+
+def player_add_form(lists: Sequence[RatingList]) -> type[forms.ModelForm]:  # type: ignore[type-arg]
+    """A ModelForm with the entry fields of ``lists`` declared, so fieldsets may name them."""
+    fields: dict[str, Any] = {}
+    for slug, same_slug in _entry_lists(lists).items():
+        fields.update(_entry_fields(slug, same_slug))
+    return type("PlayerAddForm", (forms.ModelForm,), {**fields, "__module__": __name__})
+
+
+def _entry_field_names(lists: Sequence[RatingList]) -> set[str]:
+    return {
+        f"{slug}_{part}"
+        for slug, same_slug in _entry_lists(lists).items()
+        for part in _parts(same_slug)
+    }
+
+
+def _entry(slug: str, rating_list: RatingList, data: Mapping[str, Any]) -> dict[str, Any]:
+    entry: dict[str, Any] = {"list": slug, "rating": data.get(f"{slug}_rating")}
+    # RD and volatility go to the service whenever given: it refuses them on other lists.
+    entry.update(
+        {
+            part: data[f"{slug}_{part}"]
+            for part in ("rd", "volatility")
+            if data.get(f"{slug}_{part}") is not None
+        }
+    )
+    if rating_list.system != GLICKO2:
+        entry.update(
+            rated_games=data.get(f"{slug}_rated_games") or 0,
+            reached_2400=bool(data.get(f"{slug}_reached_2400")),
         )
-    return fields
+    return entry
 
 
-# A ModelForm with the entry fields declared, so the admin's fieldsets may name them.
-PlayerAddForm: type[forms.ModelForm] = type(  # type: ignore[type-arg]
-    "PlayerAddForm", (forms.ModelForm,), {**_entry_fields(), "__module__": __name__}
-)
+def _renamed(error: DomainError, slugs: Sequence[str]) -> DomainError:
+    """The service's ``ratings[i].part`` fields renamed to the form's ``slug_part``."""
+    fields: dict[str, list[str]] = {}
+    for name, field_messages in error.fields.items():
+        index, dot, part = name.removeprefix("ratings[").partition("].")
+        if dot and index.isdigit() and int(index) < len(slugs):
+            name = f"{slugs[int(index)]}_{part}"
+        fields.setdefault(name, []).extend(field_messages)
+    return type(error)(error.message, fields=fields)
 
 
 class PlayerChangeForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -171,42 +248,54 @@ class PlayerAdmin(AuditedAdmin):
             return ("club", "created", "rating_chart")
         return ("created", "rating_chart")
 
-    field_map = {
-        "user": "member",
-        **{
-            f"ratings[{index}].{part}": f"{kind}_{part}"
-            for index, kind in enumerate(ListKind.values)
-            for part in ENTRY_PARTS
-        },
-    }
+    # The service's field names that the change form spells differently (the add form
+    # renames its rating rows itself: _renamed).
+    field_map = {"user": "member"}
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         if obj is None:
             return tuple(f for f in self.fields if f not in ("member", "created", "rating_chart"))
         return tuple(self.fields)
 
+    def entry_lists(self, request: HttpRequest) -> list[RatingList]:
+        """The lists of the clubs where the user may add players (cached on the request)."""
+        cached: list[RatingList] | None = getattr(request, "_player_entry_lists", None)
+        if cached is None:
+            cached = list(self.scoped_choices(RatingList.objects.select_related("club"), request))
+            request._player_entry_lists = cached  # type: ignore[attr-defined]
+        return cached
+
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
         if obj is not None:
             return super().get_fieldsets(request, obj)
         # Adding: the ratings the player already holds start their history (the API's
         # player create takes the same); later changes come only from closed periods.
-        lists = [
-            (
-                f"{label} rating the player brings",
-                {
-                    "fields": [(f"{kind}_rating", f"{kind}_rated_games"), f"{kind}_reached_2400"],
-                    "description": "An existing rating, e.g. from FIDE or the national "
-                    "federation: the start of the player's history on this list.",
-                },
+        sections = []
+        for slug, lists in _entry_lists(self.entry_lists(request)).items():
+            parts = _parts(lists)
+            first_row = tuple(f"{slug}_{part}" for part in parts[:3] if part != "reached_2400")
+            rest = [f"{slug}_{part}" for part in parts if f"{slug}_{part}" not in first_row]
+            clubs = ", ".join(sorted(rl.club.name for rl in lists))
+            sections.append(
+                (
+                    f"{lists[0].label} rating the player brings",
+                    {
+                        "fields": [first_row, *rest],
+                        "description": "An existing rating, e.g. from FIDE or the national "
+                        "federation: the start of the player's history on this list "
+                        f"(list {slug!r} of {clubs}).",
+                    },
+                )
             )
-            for kind, label in ListKind.choices
-        ]
-        return [(None, {"fields": self.get_fields(request, obj)}), *lists]
+        return [(None, {"fields": self.get_fields(request, obj)}), *sections]
 
     def get_form(
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
     ) -> Any:
-        kwargs["form"] = PlayerAddForm if obj is None else PlayerChangeForm
+        if obj is None:
+            kwargs["form"] = player_add_form(self.entry_lists(request))
+        else:
+            kwargs["form"] = PlayerChangeForm
         return super().get_form(request, obj, change, **kwargs)
 
     def service_save(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> Player:
@@ -216,21 +305,28 @@ class PlayerAdmin(AuditedAdmin):
                 changes["user"] = form.cleaned_data["member"] or None
             return services.player_update(player=obj, by=request.user, **changes)
         data = form.cleaned_data
-        ratings = [
-            {
-                "list": kind,
-                "rating": data.get(f"{kind}_rating"),
-                "rated_games": data.get(f"{kind}_rated_games") or 0,
-                "reached_2400": bool(data.get(f"{kind}_reached_2400")),
-            }
-            for kind in ListKind.values
-        ]
-        return services.player_create(
-            club=data["club"],
-            by=request.user,
-            ratings=ratings,
-            **{f: data[f] for f in PLAYER_FIELDS},
+        club: Club = data["club"]
+        own = {rl.slug: rl for rl in self.entry_lists(request) if rl.club_id == club.pk}
+        # A row filled in for a list the chosen club does not have is refused, not dropped.
+        every = _entry_field_names(self.entry_lists(request))
+        foreign = sorted(
+            name
+            for name in every - _entry_field_names(list(own.values()))
+            if data.get(name) not in (None, False, 0)
         )
+        if foreign:
+            message = f"{club.name} has no such list."
+            raise ValidationFailed(message, fields={name: [message] for name in foreign})
+        slugs = [slug for slug in _entry_lists(list(own.values())) if slug in own]
+        try:
+            return services.player_create(
+                club=club,
+                by=request.user,
+                ratings=[_entry(slug, own[slug], data) for slug in slugs],
+                **{f: data[f] for f in PLAYER_FIELDS},
+            )
+        except DomainError as error:
+            raise _renamed(error, slugs) from error
 
     def service_delete(self, request: HttpRequest, obj: Player) -> None:
         services.player_delete(player=obj, by=request.user)

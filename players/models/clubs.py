@@ -101,7 +101,8 @@ class Player(models.Model):
     )
     created = models.DateTimeField("created", auto_now_add=True)
 
-    history = HistoricalRecords(bases=[AuditFields])
+    # The name key is derived from the name: the audit shows the name change alone.
+    history = HistoricalRecords(bases=[AuditFields], excluded_fields=["name_key"])
 
     class Meta:
         ordering = ["name", "id"]

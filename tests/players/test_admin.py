@@ -25,7 +25,12 @@ from players.models import (
     RatingRun,
     Role,
 )
-from players.services import invitation_create, membership_remove, player_create
+from players.services import (
+    invitation_create,
+    membership_remove,
+    player_create,
+    rating_list_create,
+)
 from tests.players.admin_world import World, build_world, club_of, make_user
 from tests.tournaments.helpers import close, make_player, play
 
@@ -231,6 +236,93 @@ def test_a_bad_entered_rating_is_a_field_error_and_stores_nothing(world: World) 
     errors = response.context["adminform"].form.errors
     assert set(errors) == {"standard_rating", "rapid_rated_games"}
     assert not Player.objects.filter(name="Nina Newcombe").exists()
+
+
+def glicko2_list(world: World, **rules: Any) -> RatingList:
+    return rating_list_create(
+        club=world.a.club,
+        by=world.superuser,
+        slug="online",
+        name="Online arena",
+        kind="blitz",
+        system="glicko2",
+        **rules,
+    )
+
+
+def test_adding_a_player_offers_every_list_of_the_club_with_glicko2_fields(
+    world: World,
+) -> None:
+    glicko2_list(world, glicko_rd_start=300.0)
+    client = client_for(world.a.users["arbiter"])
+    page = client.get(url(Player, "add")).content.decode()
+    assert "Online arena rating the player brings" in page
+    for field in ("online_rating", "online_rd", "online_volatility", "standard_rating"):
+        assert f'name="{field}"' in page
+    # A Glicko-2 list has no rated-games count nor 2400 mark; the FIDE lists keep theirs.
+    assert 'name="online_rated_games"' not in page
+    assert 'name="blitz_rated_games"' in page
+    assert "starting RD (300)" in page
+    data = player_form(world.a.club, online_rating="1720", online_rd="120", online_volatility="")
+    response = client.post(url(Player, "add"), data)
+    assert response.status_code == 302, response.context and response.context["errors"]
+    player = Player.objects.get(name="Nina Newcombe")
+    online = PlayerRating.objects.get(player=player, rating_list__slug="online")
+    # Volatility left empty: the paper's 0.06.
+    assert (online.rating, online.rd, online.volatility) == (1720, 120.0, 0.06)
+    assert PlayerRating.objects.filter(player=player).count() == 4
+
+
+def test_a_glicko2_player_left_empty_starts_at_the_lists_defaults(world: World) -> None:
+    glicko2_list(world, glicko_rd_start=300.0)
+    client = client_for(world.a.users["arbiter"])
+    response = client.post(url(Player, "add"), player_form(world.a.club))
+    assert response.status_code == 302, response.context and response.context["errors"]
+    online = PlayerRating.objects.get(player__name="Nina Newcombe", rating_list__slug="online")
+    assert (online.rating, online.rd, online.volatility) == (1500, 300.0, 0.06)
+
+
+@pytest.mark.parametrize(
+    ("entered", "field", "message"),
+    [
+        ({"online_rd": "400"}, "online_rd", "at most the list's 350"),
+        ({"online_rd": "0"}, "online_rd", "Above 0"),
+        ({"online_volatility": "1.5"}, "online_volatility", "at most 1"),
+        ({"online_volatility": "x"}, "online_volatility", "Enter a number"),
+        ({"online_rating": "9000"}, "online_rating", "less than or equal"),
+    ],
+)
+def test_bad_glicko2_entries_are_field_errors_and_store_nothing(
+    world: World, entered: dict[str, str], field: str, message: str
+) -> None:
+    glicko2_list(world)
+    client = client_for(world.a.users["arbiter"])
+    response = client.post(url(Player, "add"), player_form(world.a.club, **entered))
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert set(errors) == {field}
+    assert message in " ".join(errors[field])
+    assert not Player.objects.filter(name="Nina Newcombe").exists()
+
+
+def test_a_row_for_another_clubs_list_is_refused(world: World) -> None:
+    # The superuser sees both clubs' lists; club B has no "online" list.
+    glicko2_list(world)
+    client = client_for(world.superuser)
+    response = client.post(url(Player, "add"), player_form(world.b.club, online_rd="100"))
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert set(errors) == {"online_rd"}
+    assert "has no such list" in " ".join(errors["online_rd"])
+    assert not Player.objects.filter(name="Nina Newcombe").exists()
+
+
+def test_an_arbiter_sees_no_list_of_a_club_they_do_not_serve(world: World) -> None:
+    rating_list_create(
+        club=world.b.club, by=world.superuser, slug="b-only", kind="rapid", system="glicko2"
+    )
+    page = client_for(world.a.users["arbiter"]).get(url(Player, "add")).content.decode()
+    assert 'name="b-only_rating"' not in page
 
 
 def test_bad_player_input_shows_field_errors(world: World) -> None:

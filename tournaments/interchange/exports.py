@@ -77,7 +77,7 @@ class HistoryRow:
 
     #: "YYYY-MM", the month the games were played.
     period: str
-    #: "standard", "rapid" or "blitz".
+    #: The list's slug (a club's FIDE lists: "standard", "rapid", "blitz").
     list_kind: str
     rating_before: int | None
     rating_after: int | None
@@ -91,6 +91,11 @@ class HistoryRow:
     #: Why this K (the rules engine's KReason value, e.g. "new_player").
     k_reason: str
     note: str = ""
+    #: Glicko-2 lists only (None elsewhere): RD and volatility before and after the period.
+    rd_before: float | None = None
+    rd_after: float | None = None
+    volatility_before: float | None = None
+    volatility_after: float | None = None
 
 
 #: (header, width, right-aligned) of the TXT list, in order.
@@ -189,12 +194,20 @@ def write_list_txt(rows: Iterable[ListRow]) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: The columns a history CSV gains when a row is a Glicko-2 list's (after ``note``).
+HISTORY_UNCERTAINTY_HEADER = ("rd_before", "rd_after", "volatility_before", "volatility_after")
+
+
 def write_history_csv(rows: Iterable[HistoryRow]) -> str:
-    """A player's history as CSV: one row per closed period and list."""
+    """A player's history as CSV: one row per closed period and list. When a row is a
+    Glicko-2 list's, RD and volatility columns follow (blank on the other lists' rows);
+    a history on FIDE and Elo lists only has none."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(HISTORY_CSV_HEADER)
-    writer.writerows(_history_cells(row) for row in rows)
+    rows = list(rows)
+    uncertain = _uncertain(rows)
+    writer.writerow(_history_header(uncertain))
+    writer.writerows(_history_cells(row, uncertain) for row in rows)
     return out.getvalue()
 
 
@@ -203,12 +216,35 @@ def write_list_history_csv(rows: Iterable[tuple[int, str, HistoryRow]]) -> str:
     columns; one row per player and closed period."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(("player", "name", *HISTORY_CSV_HEADER))
-    writer.writerows((player, _text(name), *_history_cells(row)) for player, name, row in rows)
+    rows = list(rows)
+    uncertain = _uncertain(row for _player, _name, row in rows)
+    writer.writerow(("player", "name", *_history_header(uncertain)))
+    writer.writerows(
+        (player, _text(name), *_history_cells(row, uncertain)) for player, name, row in rows
+    )
     return out.getvalue()
 
 
-def _history_cells(row: HistoryRow) -> tuple[object, ...]:
+def _uncertain(rows: Iterable[HistoryRow]) -> bool:
+    return any(row.rd_before is not None or row.rd_after is not None for row in rows)
+
+
+def _history_header(uncertain: bool) -> tuple[str, ...]:
+    return (*HISTORY_CSV_HEADER, *HISTORY_UNCERTAINTY_HEADER) if uncertain else HISTORY_CSV_HEADER
+
+
+def _history_cells(row: HistoryRow, uncertain: bool = False) -> tuple[object, ...]:
+    # As published: RD to two decimals, volatility to six.
+    uncertainty = (
+        (
+            _decimal(row.rd_before),
+            _decimal(row.rd_after),
+            _decimal(row.volatility_before, places=6),
+            _decimal(row.volatility_after, places=6),
+        )
+        if uncertain
+        else ()
+    )
     return (
         row.period,
         row.list_kind,
@@ -222,6 +258,7 @@ def _history_cells(row: HistoryRow) -> tuple[object, ...]:
         _blank(row.k),
         _text(row.k_reason),
         _text(row.note),
+        *uncertainty,
     )
 
 

@@ -168,3 +168,52 @@ def test_history_csv() -> None:
         "new_player",
         "",
     ]
+
+
+def test_history_csv_header_is_the_fide_one_without_glicko2_rows() -> None:
+    fide = HistoryRow(
+        period="2026-10",
+        list_kind="blitz",
+        rating_before=1800,
+        rating_after=1790,
+        change=-10,
+        change_unrounded=Fraction(-10),
+        games=1,
+        score=Fraction(0),
+        expected=Fraction(1, 2),
+        k=20,
+        k_reason="rated_30_games",
+    )
+    plain = list(csv.reader(io.StringIO(write_history_csv([fide]))))
+    assert plain[0][-1] == "note"
+    assert len(plain[1]) == len(plain[0])
+    glicko = HistoryRow(
+        period="2026-10",
+        list_kind="arena",
+        rating_before=1500,
+        rating_after=1464,
+        change=-36,
+        change_unrounded=None,
+        games=3,
+        score=Fraction(1),
+        expected=None,
+        k=None,
+        k_reason="",
+        rd_before=200.0,
+        rd_after=151.52,
+        volatility_before=0.06,
+        volatility_after=0.059996,
+    )
+    mixed = list(csv.reader(io.StringIO(write_history_csv([fide, glicko]))))
+    assert mixed[0][-5:] == [
+        "note",
+        "rd_before",
+        "rd_after",
+        "volatility_before",
+        "volatility_after",
+    ]
+    # The FIDE row's Glicko-2 cells are blank; the Glicko-2 row's are at the published
+    # precision (RD two decimals, volatility six).
+    assert mixed[1][-4:] == ["", "", "", ""]
+    assert mixed[2][-4:] == ["200.00", "151.52", "0.060000", "0.059996"]
+    assert mixed[2][1] == "arena"
