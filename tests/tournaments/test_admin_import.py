@@ -92,3 +92,18 @@ def test_clubs_offered_are_where_the_user_is_arbiter(world: ImportWorld) -> None
     response = upload(client, world, "swiss_9_rounds.trf", club=other.club.pk)
     assert "club" in response.context["form"].errors
     assert Tournament.objects.count() == 0
+
+
+def test_a_list_the_club_added_is_offered_and_imported_into(world: ImportWorld) -> None:
+    # A Glicko-2 list added by the owner: the form offers it by its slug, and the file's
+    # games are rated on it.
+    from players.services import rating_list_create
+
+    rating_list_create(
+        club=world.club, by=world.users["owner"], slug="arena", kind="blitz", system="glicko2"
+    )
+    client = admin_client(world.arbiter)
+    assert 'value="arena"' in client.get(URL).content.decode()
+    response = upload(client, world, "swiss_9_rounds.trf", rating_list="arena")
+    assert 'id="import-report"' in response.content.decode()
+    assert Tournament.objects.get().rating_list.slug == "arena"

@@ -20,7 +20,7 @@ from django.urls import URLPattern, path
 from players.admin.base import club_ids_with, is_superuser, report_domain_error, role_allows
 from players.admin.jobs import job_page_url
 from players.errors import DomainError
-from players.models import Club, ListKind, Role
+from players.models import Club, ListKind, RatingList, Role
 from players.services import job_start
 
 FORMAT_CHOICES = [
@@ -32,9 +32,9 @@ FORMAT_CHOICES = [
 
 class ImportForm(forms.Form):
     club = forms.ModelChoiceField(queryset=Club.objects.none())
-    rating_list = forms.ChoiceField(
-        label="List", choices=ListKind.choices, initial=ListKind.STANDARD
-    )
+    # Every list of the clubs the user may import into (a club may add lists, Glicko-2
+    # ones among them); the import refuses a list the chosen club does not have.
+    rating_list = forms.ChoiceField(label="List", initial=ListKind.STANDARD)
     format = forms.ChoiceField(choices=FORMAT_CHOICES, initial="trf")
     file = forms.FileField(help_text="TRF and PGN may be UTF-8 or Windows-1252; CSV UTF-8.")
     dry_run = forms.BooleanField(
@@ -67,6 +67,15 @@ class ImportForm(forms.Form):
         field.queryset = clubs.order_by("name")
         if clubs.count() == 1:
             field.initial = clubs.first()
+        lists = RatingList.objects.filter(club__in=clubs).order_by("slug", "club__name")
+        labels: dict[str, list[str]] = {}
+        for slug, name, club_name in lists.values_list("slug", "name", "club__name"):
+            labels.setdefault(slug, []).append(f"{name or slug} ({club_name})")
+        list_field = self.fields["rating_list"]
+        assert isinstance(list_field, forms.ChoiceField)
+        list_field.choices = [
+            (slug, f"{slug}: {', '.join(names)}") for slug, names in labels.items()
+        ]
 
 
 def import_urls(model_admin: admin.ModelAdmin[Any]) -> list[URLPattern]:

@@ -27,8 +27,8 @@ class ImportCommand(BaseCommand):
         parser.add_argument(
             "--list",
             default=ListKind.STANDARD,
-            choices=ListKind.values,
-            help="The list the games are rated on (default: standard).",
+            help="The slug of the list the games are rated on (default: standard; a club's "
+            "added lists by their slug).",
         )
         parser.add_argument(
             "--dry-run",
