@@ -26,6 +26,23 @@ def first_rating_games(event: Iterable[GameInput]) -> list[tuple[int, Fraction]]
     ]
 
 
+def _pooled_games(
+    events: Sequence[Sequence[GameInput]], notes: list[str]
+) -> list[tuple[int, Fraction]]:
+    """The counted games of the pool, in both formulas: a first event in which the player
+    scored zero is disregarded (FIDE 8.2), noted in ``notes``."""
+    counted_events = [first_rating_games(event) for event in events]
+    # An opening event with no counted game has nothing to disregard.
+    if (
+        counted_events
+        and counted_events[0]
+        and sum((score for _, score in counted_events[0]), LOSS) == 0
+    ):
+        counted_events = counted_events[1:]
+        notes.append("first event disregarded: zero points")
+    return [game for event in counted_events for game in event]
+
+
 def first_rating(
     events: Sequence[Sequence[GameInput]],
     *,
@@ -44,16 +61,7 @@ def first_rating(
     - published only when Ru >= `minimum` (1400, 7.1.4): otherwise rating None with a note.
     """
     notes: list[str] = []
-    counted_events = [first_rating_games(event) for event in events]
-    # An opening event with no counted game has nothing to disregard.
-    if (
-        counted_events
-        and counted_events[0]
-        and sum((score for _, score in counted_events[0]), LOSS) == 0
-    ):
-        counted_events = counted_events[1:]
-        notes.append("first event disregarded: zero points")
-    games = [game for event in counted_events for game in event]
+    games = _pooled_games(events, notes)
     count = len(games)
     points = sum((score for _, score in games), LOSS)
     opponents_total = sum(opponent for opponent, _ in games)
@@ -102,15 +110,7 @@ def first_rating_2014(
     from zero); no 2200 cap; published only at ``minimum`` (the floor, 1000) or above.
     """
     notes: list[str] = []
-    counted_events = [first_rating_games(event) for event in events]
-    if (
-        counted_events
-        and counted_events[0]
-        and sum((score for _, score in counted_events[0]), LOSS) == 0
-    ):
-        counted_events = counted_events[1:]
-        notes.append("first event disregarded: zero points")
-    games = [game for event in counted_events for game in event]
+    games = _pooled_games(events, notes)
     count = len(games)
     points = sum((score for _, score in games), LOSS)
     average = Fraction(sum(opponent for opponent, _ in games), count) if count else Fraction(0)
