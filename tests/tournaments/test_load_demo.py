@@ -110,3 +110,22 @@ def test_if_empty_does_not_touch_a_database_with_a_club() -> None:
     assert "nothing loaded" in load("--if-empty")
     assert Club.objects.count() == 1
     assert not get_user_model()._default_manager.filter(username="admin").exists()
+
+
+@pytest.mark.parametrize("day", [1, 2, 28])
+def test_demo_loads_on_any_day_of_the_month(monkeypatch: pytest.MonkeyPatch, day: int) -> None:
+    # On the first days of a month the open month's rounds (the 3rd and the 10th) lie after
+    # tomorrow, which the services refuse; the demo dates them today instead. The whole
+    # service layer reads today from timezone.localdate, so patching it moves the calendar.
+    from django.utils import timezone
+
+    real_today = timezone.localdate()
+    today = real_today.replace(day=day)
+    monkeypatch.setattr(timezone, "localdate", lambda *args, **kwargs: today)
+
+    load()
+
+    open_games = Game.objects.filter(period__status="open")
+    assert open_games.exists()
+    assert max(open_games.values_list("date", flat=True)) <= today
+    assert min(open_games.values_list("date", flat=True)).month == today.month

@@ -164,6 +164,7 @@ class DemoBuilder:
 
     def __init__(self, *, seed: int, today: datetime.date) -> None:
         self.rng = random.Random(seed)
+        self.today = today
         self.open_month = month_start(today)
         self.first_month = add_months(self.open_month, -CLOSED_MONTHS)
         # Strength used to draw results: the entered rating, fixed for the whole year, so
@@ -301,26 +302,35 @@ class DemoBuilder:
             return score if white.name == NEWCOMER[0] else _flip(score)
         return _result(self.rng, self.strength[white.pk], self.strength[black.pk])
 
+    def _open_day(self, day: int) -> datetime.date:
+        """A round day in the open month, no later than today: games dated after tomorrow
+        are refused, so early in a month the first rounds move back to today."""
+        return self.open_month.replace(day=min(day, self.today.day))
+
     def _standard_month(self, month: datetime.date, index: int) -> None:
-        last_day = add_months(month, 1) - datetime.timedelta(days=1)
-        rounds = ROUND_DAYS if month < self.open_month else ROUND_DAYS[:2]
+        if month < self.open_month:
+            dates = [month.replace(day=day) for day in ROUND_DAYS]
+            end_date = add_months(month, 1) - datetime.timedelta(days=1)
+        else:
+            dates = [self._open_day(day) for day in ROUND_DAYS[:2]]
+            end_date = self._open_day(ROUND_DAYS[-1])
         tournament = services.tournament_create(
             club=self.club,
             by=self.admin,
             name=f"Riverside Monthly {month:%B %Y}",
             rating_list=self.standard,
-            start_date=month.replace(day=ROUND_DAYS[0]),
-            end_date=last_day if month < self.open_month else month.replace(day=ROUND_DAYS[-1]),
+            start_date=dates[0],
+            end_date=end_date,
             rounds=len(ROUND_DAYS),
             city="Riverside",
         )
         items: list[dict[str, Any]] = []
-        for number, day in enumerate(rounds, start=1):
+        for number, date in enumerate(dates, start=1):
             for white, black in self._pairings(index):
                 items.append(
                     {
                         "tournament": tournament,
-                        "date": month.replace(day=day),
+                        "date": date,
                         "round": number,
                         "white": white,
                         "black": black,
@@ -392,7 +402,7 @@ class DemoBuilder:
             for name, year, sex, rating, games in OTHER_ROSTER
         ]
         standard = RatingList.objects.get(club=club, kind=ListKind.STANDARD)
-        day = self.open_month.replace(day=ROUND_DAYS[0])
+        day = self._open_day(ROUND_DAYS[0])
         tournament = services.tournament_create(
             club=club,
             by=admin,
