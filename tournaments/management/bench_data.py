@@ -1,8 +1,8 @@
 """The close benchmark's data: a federation-sized club generated with COPY.
 
 ``generate`` makes a club whose standard list has the given numbers of players and games
-in one month (October 2026), from one seeded random stream: the same seed gives the same
-rows.
+in one month (October 2026), or in each of ``months`` months ending with it (the replay
+benchmark's year), from one seeded random stream: the same seed gives the same rows.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from django.utils import timezone
 from tqdm import tqdm
 
 from players import rating as engine
-from players.models import Club, Player, PlayerRating, RatingList, RatingPeriod
+from players.models import Club, Player, PlayerRating, RatingList, RatingPeriod, add_months
 from players.services import club_create, k_for
 from tournaments.models import Game
 
@@ -36,10 +36,26 @@ def _copy(table: str, columns: tuple[str, ...], rows: Iterator[tuple[Any, ...]])
             copy.write_row(row)
 
 
+def _defaults(model: Any, columns: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[Any, ...]]:
+    """The model's other columns and their defaults: COPY names every column it fills and
+    gets NULL for the rest, so a field added later (a NOT NULL column with a default)
+    would break the generator unless its default is written out."""
+    given = set(columns)
+    fields = [
+        f
+        for f in model._meta.concrete_fields
+        if not (f.primary_key or f.null or f.attname in given) and f.get_default() is not None
+    ]
+    return tuple(f.column for f in fields), tuple(
+        f.get_db_prep_save(f.get_default(), connection) for f in fields
+    )
+
+
 def _insert(model: Any, columns: tuple[str, ...], rows: Iterator[tuple[Any, ...]]) -> None:
     """COPY on PostgreSQL, bulk_create in batches elsewhere."""
     if connection.vendor == "postgresql":
-        _copy(model._meta.db_table, columns, rows)
+        extra_columns, extra = _defaults(model, columns)
+        _copy(model._meta.db_table, columns + extra_columns, (row + extra for row in rows))
         return
     batch: list[Any] = []
     for row in rows:
@@ -51,8 +67,11 @@ def _insert(model: Any, columns: tuple[str, ...], rows: Iterator[tuple[Any, ...]
         model.objects.bulk_create(batch)
 
 
-def generate(*, players: int, games: int, seed: int, quiet: bool) -> tuple[RatingList, Any]:
-    """A club with ``players`` players and ``games`` games in October 2026 (fast: COPY)."""
+def generate(
+    *, players: int, games: int, seed: int, quiet: bool, months: int = 1
+) -> tuple[RatingList, Any]:
+    """A club with ``players`` players and ``games`` games in October 2026, or in each of
+    the ``months`` months up to it, each in its own open period (fast: COPY)."""
     rng = random.Random(seed)
     users = get_user_model().objects
     user = users.filter(username="bench").first() or users.create_superuser("bench")
@@ -60,13 +79,24 @@ def generate(*, players: int, games: int, seed: int, quiet: bool) -> tuple[Ratin
     club = club_create(name=f"Benchmark federation {slug}", slug=slug, public=False, by=user)
     rating_list = RatingList.objects.get(club=club, kind="standard")
     now = timezone.now()
-    bar = tqdm(total=players * 2 + games, unit="row", disable=quiet or None, desc="generate")
+    bar = tqdm(
+        total=players * 2 + games * months, unit="row", disable=quiet or None, desc="generate"
+    )
     # One random stream, drawn in this order: players, then ratings, then games.
     ids = _generate_players(club=club, count=players, rng=rng, bar=bar, now=now)
     ratings = _generate_ratings(rating_list=rating_list, ids=ids, rng=rng, bar=bar, now=now)
-    _generate_games(
-        rating_list=rating_list, ids=ids, ratings=ratings, count=games, rng=rng, bar=bar, now=now
-    )
+    for back in range(months - 1, -1, -1):
+        month = add_months(MONTH, -back)
+        _generate_games(
+            rating_list=rating_list,
+            ids=ids,
+            ratings=ratings,
+            count=games,
+            rng=rng,
+            bar=bar,
+            now=now,
+            month=month,
+        )
     bar.close()
     return rating_list, user
 
@@ -158,9 +188,10 @@ def _generate_games(
     rng: random.Random,
     bar: Any,
     now: datetime.datetime,
+    month: datetime.date = MONTH,
 ) -> None:
-    """``count`` games of the month in the list's open period."""
-    period = RatingPeriod.objects.create(rating_list=rating_list, month=MONTH)
+    """``count`` games of ``month`` in the list's open period of that month."""
+    period = RatingPeriod.objects.create(rating_list=rating_list, month=month)
     # Opponents of similar strength, as pairings make them: pair near neighbours by rating.
     order = sorted(range(len(ids)), key=lambda i: ratings[i] or 0)
     club_id = rating_list.club_id
@@ -174,7 +205,7 @@ def _generate_games(
             if other == position:
                 other = (position + 1) % n
             white, black = ids[order[position]][0], ids[order[other]][0]
-            day = MONTH.replace(day=rng.randint(1, 28))
+            day = month.replace(day=rng.randint(1, 28))
             yield (
                 club_id,
                 rating_list.pk,

@@ -68,7 +68,7 @@ from tournaments.services import period_close, period_preview
 FULL = {"players": 200_000, "games": 1_000_000}
 
 
-def _peak_mb() -> float:
+def peak_mb() -> float:
     # Linux reports ru_maxrss in kilobytes.
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
@@ -153,7 +153,7 @@ def measure(name: str, phase: Callable[[], dict[str, Any]]) -> dict[str, Any]:
             "seconds": round(time.perf_counter() - started, 3),
             "cpu_seconds": round(time.process_time() - cpu, 3),
             **figures,
-            "peak_mb": _peak_mb(),
+            "peak_mb": peak_mb(),
             "peak_scope": "process",
         }
     for conn in connections.all():
@@ -170,7 +170,7 @@ def measure(name: str, phase: Callable[[], dict[str, Any]]) -> dict[str, Any]:
                 "seconds": round(time.perf_counter() - started, 3),
                 "cpu_seconds": round(time.process_time() - cpu, 3),
                 **figures,
-                "peak_mb": _peak_mb(),
+                "peak_mb": peak_mb(),
                 "peak_scope": "phase",
             }
         except BaseException as exc:  # reported to the parent, which raises
@@ -279,7 +279,7 @@ def run_benchmark(
             "seconds": round(time.perf_counter() - started, 3),
             "analyze_seconds": round(time.perf_counter() - clock, 3),
             "analyzed": [m._meta.db_table for m in bench_floor.GENERATED],
-            "peak_mb": _peak_mb(),
+            "peak_mb": peak_mb(),
         }
     ]
     emit(json.dumps(lines[-1]))
@@ -307,7 +307,7 @@ def run_benchmark(
         emit(json.dumps(line))
     lines += [*closes, *floors, *summaries]
     if not keep:
-        _drop(rating_list.club)
+        drop_club(rating_list.club)
     return lines
 
 
@@ -354,7 +354,7 @@ class Command(BaseCommand):
         )
 
 
-def _drop(club: Club) -> None:
+def drop_club(club: Club) -> None:
     """Delete the generated club fast (cascades through 1,000,000 games are slow)."""
     with transaction.atomic():
         for model in (RatingChange, KFactorChange):

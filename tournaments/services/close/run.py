@@ -28,9 +28,7 @@ from django.utils import timezone
 from players.errors import ConflictError
 from players.models import (
     GLICKO2,
-    KFactorChange,
     PlayerRating,
-    RatingChange,
     RatingList,
     RatingPeriod,
     RatingRun,
@@ -46,6 +44,7 @@ from tournaments.services.close.report import ReplayReport, close_report, close_
 from tournaments.services.close.write import (
     insert_changes,
     insert_k_changes,
+    retire_current,
     update_player_ratings,
     write_plan,
 )
@@ -272,10 +271,7 @@ def _replay_period(
 ) -> tuple[dict[int, int | None], PeriodPlan]:
     """Recompute one period of a replay: its current rows become history, the plan's rows
     are written in their place. Returns the ratings published before, and the plan."""
-    current = RatingChange.objects.filter(period=target, current=True)
-    old: dict[int, int | None] = dict(current.values_list("player_id", "rating_after"))
-    current.update(current=False)
-    KFactorChange.objects.filter(source_period=target, current=True).update(current=False)
+    old = retire_current(period_id=target.pk)
     plan = compute_plan(read_inputs(rating_list=rating_list, period=target), progress=progress)
     ids = {"period_id": target.pk, "list_id": rating_list.pk, "run_id": run.pk}
     insert_changes(plan, **ids)

@@ -262,6 +262,34 @@ def update_player_ratings(*, list_id: int, period_id: int, uncertain: bool = Fal
         return int(cursor.rowcount)
 
 
+def _update_returning() -> bool:
+    # SQLite has UPDATE ... RETURNING from 3.35, the same release as INSERT ... RETURNING.
+    return connection.vendor == "postgresql" or (
+        connection.vendor == "sqlite" and connection.features.can_return_columns_from_insert
+    )
+
+
+def retire_current(*, period_id: int) -> dict[int, int | None]:
+    """A replay's first step for one period: its current rows (and the K changes it
+    caused) become history -> each player's rating as published before. One UPDATE ...
+    RETURNING marks and reads the rows in a single pass where the database can (PostgreSQL,
+    SQLite 3.35+); reading them first, then updating, walked the period's rows twice."""
+    table = connection.ops.quote_name(RatingChange._meta.db_table)
+    KFactorChange.objects.filter(source_period_id=period_id, current=True).update(current=False)
+    if not _update_returning():
+        current = RatingChange.objects.filter(period_id=period_id, current=True)
+        old = dict(current.values_list("player_id", "rating_after"))
+        current.update(current=False)
+        return old
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET current = %s WHERE period_id = %s AND current = %s "  # noqa: S608
+            "RETURNING player_id, rating_after",
+            [False, period_id, True],
+        )
+        return dict(cursor.fetchall())
+
+
 def write_plan(
     plan: PeriodPlan, *, period_id: int, list_id: int, run_id: int, by_id: int | None
 ) -> None:
