@@ -47,6 +47,8 @@ FIXED = (
     gettext_noop("Basic tactics (forks, pins, back-rank mates) are seen most of the time."),
     gettext_noop("Sees one-move threats reliably and has stopped losing pieces for nothing."),
     gettext_noop("Knows the moves. Games are decided by whoever hangs less material."),
+    # The note players/services/players.py stores with a K entered with a new player.
+    gettext_noop("entered when the player joined"),
 )
 
 _NUMBER = r"[\d,]+(?:\.\d+)?"

@@ -134,6 +134,8 @@ LANGUAGE_CODE = "en"
 # active language on pages, never in the exports or the API.
 LANGUAGES = [("en", "English"), ("de", "Deutsch")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Our date format per language (ratings_site/formats/): pages write dates with DATE_FORMAT.
+FORMAT_MODULE_PATH = ["ratings_site.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
