@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 
@@ -48,7 +48,9 @@ class PageLocaleMiddleware(LocaleMiddleware):
             return
         super().process_request(request)
 
-    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
         if request.path_info.startswith("/api/"):
             return response
         return super().process_response(request, response)

@@ -79,8 +79,8 @@ SAME_IN_BOTH = {
     "−",
     "+",
     "·",
-    "›",
-    "‹",
+    "\u203a",  # the pager's arrows
+    "\u2039",
     "±",
     "→",
     "▲",
@@ -162,7 +162,7 @@ def visible_words(html: str, names: set[str]) -> list[str]:
         text = text.replace(name, " ")
     words = []
     for word in re.split(r"[\s,;:.()“”„\"!?]+", text):
-        bare = word.strip("'’")
+        bare = word.strip("'\u2019")
         if not bare or re.search(r"\d", bare) or bare.lower() in SAME_IN_BOTH:
             continue
         words.append(bare)
@@ -366,4 +366,6 @@ def test_engine_sentences_with_figures_are_translated() -> None:
     assert notes == (
         "Noch keine Erstwertung: 3 Partien gegen gewertete Gegner; eine Erstwertung braucht 5"
     )
-    assert k == "40: weniger als 30 gewertete Partien; 40 × 20 Partien ist über 700, also K = 35"
+    assert k == (
+        "40: weniger als 30 gewertete Partien; 40 \u00d7 20 Partien ist über 700, also K = 35"
+    )

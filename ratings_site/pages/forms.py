@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.http import QueryDict
 from django.utils import timezone
-from django.utils.functional import Promise
 from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_lazy
 
 from players.models import Title
 from players.rating import ExpectedMethod, ListKind, parse_result
 from players.rating.categories import AGE_CATEGORIES, AgeCategory
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 K_CHOICES = [
     ("40", gettext_lazy("40 (new player or junior)")),
@@ -169,7 +171,7 @@ def calculation_data(form: CalculatorForm, games: forms.BaseFormSet[Any]) -> dic
 SORTS = ("rank", "name", "rating", "change", "games")
 
 
-def _age_label(category: AgeCategory) -> Promise:
+def _age_label(category: AgeCategory) -> StrOrPromise:
     """The engine's "Under 20" or "Seniors 50+" in the page's language."""
     if category.kind == "under":
         return format_lazy(gettext_lazy("Under {age}"), age=category.age)

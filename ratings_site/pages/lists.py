@@ -445,7 +445,7 @@ def player_lists(*, player: Player) -> PlayerLists:
     for pr in sorted(ratings, key=lambda r: _KIND_ORDER.get(r.rating_list.kind, 99)):
         pr.rating_list.club = player.club
         lists[pr.rating_list_id] = pr.rating_list
-        label = KReason(pr.k_reason).label if pr.k_reason else ""
+        label = str(KReason(pr.k_reason).label) if pr.k_reason else ""
         standings.append(
             ListStanding(
                 pr, engine.rating_band(pr.rating) if pr.rating is not None else None, label

@@ -33,6 +33,18 @@ def phone(browser: Any) -> Iterator[Any]:
     context.close()
 
 
+@pytest.fixture
+def german_phone(browser: Any) -> Iterator[Any]:
+    """The same phone with a German browser (Accept-Language: de): longer words."""
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, locale="de-DE"
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
 def shot(page: Any, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
@@ -64,6 +76,28 @@ def test_every_page_fits_a_phone_without_sideways_scrolling(
         # The title says where the visitor is.
         assert phone.title().endswith(("Riverside Chess Club", "Club ratings")), name
         shot(phone, f"phone-{name}")
+
+
+def test_german_pages_fit_a_phone_too(german_phone: Any, live_server: Any, data: ClubData) -> None:
+    """German words are longer: the list, a player, a tournament and the calculator still
+    fit 390 px, and they are in German (the browser's language)."""
+    urls = page_urls(data)
+    for name in ("rating-list", "player", "tournament", "calculator"):
+        german_phone.goto(f"{live_server.url}{urls[name]}")
+        assert german_phone.locator("html").get_attribute("lang") == "de", name
+        width = german_phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{name} (German) is {width} px wide"
+        shot(german_phone, f"phone-de-{name}")
+    # The calculator's script still updates the result, in German, as the rating changes.
+    german_phone.fill("#id_rating", "1600")
+    german_phone.wait_for_function(
+        "document.getElementById('summary').textContent.includes('1.600')"
+    )
+    assert "Wertung" in german_phone.text_content("#summary")
+    # Its "remove" buttons are labelled in German too (the label comes from the page).
+    german_phone.click("#add-game")
+    label = german_phone.locator(".remove-game").first.get_attribute("aria-label")
+    assert label == "Partie 1 entfernen"
 
 
 def test_tournament_page_standings_crosstable_and_links(
