@@ -46,6 +46,8 @@ SAME_IN_BOTH = {
     "csv",
     "txt",
     "api",
+    "token",
+    "tokens",
     "k",
     "rd",
     "r",
@@ -369,3 +371,24 @@ def test_engine_sentences_with_figures_are_translated() -> None:
     assert k == (
         "40: weniger als 30 gewertete Partien; 40 \u00d7 20 Partien ist über 700, also K = 35"
     )
+
+
+def test_account_pages_are_translated_too(client: Client, data: ClubData) -> None:
+    """A member's own pages: their home (clubs, player records, tokens) and the password
+    change, with the same check as the public pages."""
+    client.force_login(data.owner)
+    names = names_of(data) | {data.owner.get_username()}
+    client.post("/accounts/tokens/", {"name": "laptop"})
+    found: dict[str, list[str]] = {}
+    for url in ("/accounts/", "/accounts/password/change/"):
+        german_page = client.get(url, **GERMAN).content.decode()
+        assert "Abmelden" in german_page
+        english = visible_words(client.get(url, **ENGLISH).content.decode(), names | {"laptop"})
+        german = set(visible_words(german_page, names | {"laptop"}))
+        same = sorted({word for word in english if word in german})
+        if same:
+            found[url] = same
+    assert found == {}
+    home = client.get("/accounts/", **GERMAN).content.decode()
+    assert "Ihre Vereine" in home
+    assert "Inhaber" in home  # the role, a model choice

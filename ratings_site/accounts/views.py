@@ -110,8 +110,8 @@ def invitation_accept(request: HttpRequest, secret: str) -> HttpResponse:
             membership = services.invitation_accept(secret=secret, user=request.user)
             messages.success(
                 request,
-                gettext("Welcome to %(club)s: you are %(role)s.")
-                % {"club": membership.club.name, "role": membership.get_role_display().lower()},
+                gettext("Welcome to %(club)s: your role is %(role)s.")
+                % {"club": membership.club.name, "role": membership.get_role_display()},
             )
             return redirect("club", membership.club.slug)
         form: UserCreationForm[Any] = UserCreationForm(request.POST)
@@ -126,10 +126,10 @@ def invitation_accept(request: HttpRequest, secret: str) -> HttpResponse:
         return error_page(request, error)
     messages.success(
         request,
-        gettext("Your account %(username)s is ready and is %(role)s of %(club)s. Log in.")
+        gettext("Your account %(username)s is ready; your role at %(club)s is %(role)s. Log in.")
         % {
             "username": membership.user.get_username(),
-            "role": membership.get_role_display().lower(),
+            "role": membership.get_role_display(),
             "club": membership.club.name,
         },
     )

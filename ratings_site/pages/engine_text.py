@@ -124,7 +124,7 @@ def _figure(text: str) -> str:
     """``1,512`` -> ``1.512`` in German; integers and decimals alike."""
     plain = text.replace(",", "")
     places = len(plain.partition(".")[2])
-    return number_format(Decimal(plain), places, force_grouping=True).replace("-", "−")
+    return number_format(Decimal(plain), places, force_grouping=True)
 
 
 def _one(part: str) -> str:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import SCREENSHOTS
 from tests.pages_data import ClubData, build_club
@@ -90,10 +91,7 @@ def test_german_pages_fit_a_phone_too(german_phone: Any, live_server: Any, data:
         shot(german_phone, f"phone-de-{name}")
     # The calculator's script still updates the result, in German, as the rating changes.
     german_phone.fill("#id_rating", "1600")
-    german_phone.wait_for_function(
-        "document.getElementById('summary').textContent.includes('1.600')"
-    )
-    assert "Wertung" in german_phone.text_content("#summary")
+    expect(german_phone.locator("#summary")).to_contain_text("Wertung von 1.600")
     # Its "remove" buttons are labelled in German too (the label comes from the page).
     german_phone.click("#add-game")
     label = german_phone.locator(".remove-game").first.get_attribute("aria-label")
