@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run worker prod test bench mutants lint typecheck check install install-dev clean
+.PHONY: run worker prod test bench mutants lint typecheck check install install-dev clean messages compilemessages
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found " + sys.version.split()[0] + ")")'
@@ -71,6 +71,16 @@ check: lint typecheck
 	SECRET_KEY=$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(64))') \
 	ALLOWED_HOSTS=ratings.example.org \
 	$(BIN)/python manage.py check --deploy --fail-level WARNING
+
+# Translations (README: Languages). `messages` gathers every marked text into
+# locale/de/LC_MESSAGES/django.po (needs GNU gettext); translate the new entries, then
+# `compilemessages` writes the .mo files that are committed beside them.
+MESSAGE_ARGS := --locale de --domain django --no-obsolete --ignore '.venv/*' --ignore 'tests/*' --ignore 'staticfiles/*'
+messages: $(VENV)/.base
+	$(BIN)/python manage.py makemessages $(MESSAGE_ARGS)
+
+compilemessages: $(VENV)/.base
+	$(BIN)/python manage.py compilemessages --locale de --ignore '.venv/*'
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache staticfiles

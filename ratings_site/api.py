@@ -11,6 +11,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext_noop
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -19,7 +20,8 @@ from players.api.base import error_body
 from players.errors import DomainError
 
 logger = logging.getLogger("ratings_site.api")
-SERVER_ERROR = "Something went wrong on our side; it has been logged."
+# Marked for the site's error page, which shows it translated; the API answers in English.
+SERVER_ERROR = gettext_noop("Something went wrong on our side; it has been logged.")
 
 
 def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:

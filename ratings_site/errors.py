@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 
 from players.api.base import error_body
 from ratings_site.api import SERVER_ERROR
@@ -16,6 +17,6 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "error.html",
-        {"title": "Server error", "message": SERVER_ERROR, "status": 500},
+        {"title": gettext("Server error"), "message": gettext(SERVER_ERROR), "status": 500},
         status=500,
     )

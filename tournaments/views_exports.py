@@ -7,7 +7,12 @@ tournaments.exports; these views only deliver them.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils import translation
 from django.views.decorators.http import require_GET
 
 from players.errors import DomainError, NotFoundError
@@ -36,6 +41,18 @@ def _download(text: str, filename: str, kind: str) -> HttpResponse:
     return response
 
 
+def machine_format(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Files are read by programs: never in the browser's language (no translated words,
+    no decimal commas), whatever Accept-Language the download came with."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        with translation.override(None):
+            return view(request, *args, **kwargs)
+
+    return wrapper
+
+
 def _club(request: HttpRequest, slug: str) -> Club:
     try:
         return club_get_visible(user=request.user, slug=slug)
@@ -44,6 +61,7 @@ def _club(request: HttpRequest, slug: str) -> Club:
 
 
 @require_GET
+@machine_format
 def list_download(request: HttpRequest, club: str, list: str, format: str) -> HttpResponse:
     """``?period=YYYY-MM`` picks a closed period; the default is the latest published list."""
     the_club = _club(request, club)
@@ -59,6 +77,7 @@ def list_download(request: HttpRequest, club: str, list: str, format: str) -> Ht
 
 
 @require_GET
+@machine_format
 def player_history_download(request: HttpRequest, club: str, id: int) -> HttpResponse:
     the_club = _club(request, club)
     player = Player.objects.filter(club=the_club, pk=id).first()
@@ -68,6 +87,7 @@ def player_history_download(request: HttpRequest, club: str, id: int) -> HttpRes
 
 
 @require_GET
+@machine_format
 def tournament_download(
     request: HttpRequest, club: str, id: int, format: str = "trf"
 ) -> HttpResponse:

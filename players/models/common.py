@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 RATING_MIN = 0
 RATING_MAX = 4000
@@ -30,10 +31,10 @@ def k_range_check(field: str, name: str) -> models.CheckConstraint:
 class Role(models.TextChoices):
     """A member's role in one club. Each role includes the rights of the ones below it."""
 
-    VIEWER = "viewer", "Viewer"
-    ARBITER = "arbiter", "Arbiter"
-    OFFICER = "officer", "Rating officer"
-    OWNER = "owner", "Owner"
+    VIEWER = "viewer", _("Viewer")
+    ARBITER = "arbiter", _("Arbiter")
+    OFFICER = "officer", _("Rating officer")
+    OWNER = "owner", _("Owner")
 
     @classmethod
     def rank(cls, role: str) -> int:
@@ -54,60 +55,60 @@ _ROLE_ORDER: tuple[Role, ...] = (Role.VIEWER, Role.ARBITER, Role.OFFICER, Role.O
 
 class ListKind(models.TextChoices):
     # Same values as players.rating.ListKind; the engine stays free of Django.
-    STANDARD = "standard", "Standard"
-    RAPID = "rapid", "Rapid"
-    BLITZ = "blitz", "Blitz"
+    STANDARD = "standard", _("Standard")
+    RAPID = "rapid", _("Rapid")
+    BLITZ = "blitz", _("Blitz")
 
 
 class ExpectedMethod(models.TextChoices):
-    FIDE_TABLE = "fide_table", "FIDE table (8.1.2)"
-    FORMULA = "formula", "Elo formula"
+    FIDE_TABLE = "fide_table", _("FIDE table (8.1.2)")
+    FORMULA = "formula", _("Elo formula")
 
 
 class KPolicy(models.TextChoices):
-    FIDE = "fide", "FIDE rules (8.3.3)"
-    FIXED = "fixed", "Fixed K"
+    FIDE = "fide", _("FIDE rules (8.3.3)")
+    FIXED = "fixed", _("Fixed K")
 
 
 class FirstRatingPolicy(models.TextChoices):
-    FIDE = "fide", "FIDE 8.2 (5 games against rated opponents)"
-    FIXED = "fixed", "Fixed starting rating"
+    FIDE = "fide", _("FIDE 8.2 (5 games against rated opponents)")
+    FIXED = "fixed", _("Fixed starting rating")
 
 
 class KReason(models.TextChoices):
     # Same values as players.rating.KReason.
-    REACHED_2400 = "reached_2400", "10: published rating reached 2400"
-    JUNIOR = "junior", "40: junior under 2300"
-    NEW_PLAYER = "new_player", "40: fewer than 30 rated games"
-    STANDARD = "standard", "20: standard"
-    FIXED = "fixed", "Fixed by the list"
-    MANUAL = "manual", "Set by the rating officer"
+    REACHED_2400 = "reached_2400", _("10: published rating reached 2400")
+    JUNIOR = "junior", _("40: junior under 2300")
+    NEW_PLAYER = "new_player", _("40: fewer than 30 rated games")
+    STANDARD = "standard", _("20: standard")
+    FIXED = "fixed", _("Fixed by the list")
+    MANUAL = "manual", _("Set by the rating officer")
 
 
 class KChangeReason(models.TextChoices):
     # Same values as players.rating.KChangeReason.
-    NEW_PLAYER = "new_player", "New player"
-    JUNIOR = "junior", "Junior"
-    TURNED_19 = "turned_19", "Turned 19"
-    JUNIOR_2300 = "junior_2300", "Junior reached 2300"
-    REACHED_2400 = "reached_2400", "Reached 2400"
-    GAMES_30 = "games_30", "Completed 30 rated games"
-    MANUAL = "manual", "Manual override"
-    FIXED = "fixed", "Fixed by the list"
-    RULES = "rules", "Rules"
+    NEW_PLAYER = "new_player", _("New player")
+    JUNIOR = "junior", _("Junior")
+    TURNED_19 = "turned_19", _("Turned 19")
+    JUNIOR_2300 = "junior_2300", _("Junior reached 2300")
+    REACHED_2400 = "reached_2400", _("Reached 2400")
+    GAMES_30 = "games_30", _("Completed 30 rated games")
+    MANUAL = "manual", _("Manual override")
+    FIXED = "fixed", _("Fixed by the list")
+    RULES = "rules", _("Rules")
 
 
 class Sex(models.TextChoices):
-    MALE = "M", "Male"
-    FEMALE = "F", "Female"
+    MALE = "M", _("Male")
+    FEMALE = "F", _("Female")
 
 
 class Title(models.TextChoices):
-    GM = "GM", "Grandmaster"
-    IM = "IM", "International Master"
-    FM = "FM", "FIDE Master"
-    CM = "CM", "Candidate Master"
-    WGM = "WGM", "Woman Grandmaster"
-    WIM = "WIM", "Woman International Master"
-    WFM = "WFM", "Woman FIDE Master"
-    WCM = "WCM", "Woman Candidate Master"
+    GM = "GM", _("Grandmaster")
+    IM = "IM", _("International Master")
+    FM = "FM", _("FIDE Master")
+    CM = "CM", _("Candidate Master")
+    WGM = "WGM", _("Woman Grandmaster")
+    WIM = "WIM", _("Woman International Master")
+    WFM = "WFM", _("Woman FIDE Master")
+    WCM = "WCM", _("Woman Candidate Master")

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from players.models.clubs import Player
 from players.models.common import KReason, k_range_check, rating_range_check
@@ -52,9 +53,9 @@ class RatingPeriod(models.Model):
     """One list's month. Closing it publishes the list dated the first of the next month."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        CLOSED = "closed", "Closed"
-        NEEDS_REPLAY = "needs_replay", "Needs replay"
+        OPEN = "open", _("Open")
+        CLOSED = "closed", _("Closed")
+        NEEDS_REPLAY = "needs_replay", _("Needs replay")
 
     rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="periods")
     month = models.DateField("month", help_text="The first day of the month.")
@@ -96,10 +97,10 @@ class RatingRun(models.Model):
     """One close, replay, reopen or K override: who, when, what changed."""
 
     class Kind(models.TextChoices):
-        CLOSE = "close", "Close"
-        REPLAY = "replay", "Replay"
-        REOPEN = "reopen", "Reopen"
-        OVERRIDE = "override", "K override"
+        CLOSE = "close", _("Close")
+        REPLAY = "replay", _("Replay")
+        REOPEN = "reopen", _("Reopen")
+        OVERRIDE = "override", _("K override")
 
     rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="runs")
     kind = models.CharField("kind", max_length=16, choices=Kind.choices)
@@ -139,11 +140,11 @@ class RatingChange(models.Model):
     """
 
     class Event(models.TextChoices):
-        RATED = "rated", "Rated"
-        FIRST_RATING = "first_rating", "First rating"
-        BELOW_FLOOR = "below_floor", "Dropped below the floor"
-        NOT_YET_RATED = "not_yet_rated", "Not yet rated"
-        NO_RATED_GAMES = "no_rated_games", "No rated games"
+        RATED = "rated", _("Rated")
+        FIRST_RATING = "first_rating", _("First rating")
+        BELOW_FLOOR = "below_floor", _("Dropped below the floor")
+        NOT_YET_RATED = "not_yet_rated", _("Not yet rated")
+        NO_RATED_GAMES = "no_rated_games", _("No rated games")
 
     # No single-column indexes on these: the composite indexes below lead with period and
     # with player, and every index costs time on each of a big close's 200,000 inserts.

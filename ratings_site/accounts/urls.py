@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
+from django.utils.translation import gettext_lazy as _
 
 from ratings_site.accounts import views
 
@@ -33,9 +34,9 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(
             template_name="accounts/message.html",
             extra_context={
-                "message": "Your password is changed. Every API token you had is revoked.",
+                "message": _("Your password is changed. Every API token you had is revoked."),
                 "link_url": reverse_lazy("account-home"),
-                "link_text": "Your account",
+                "link_text": _("Your account"),
             },
         ),
         name="password_change_done",
@@ -54,10 +55,12 @@ urlpatterns = [
         auth_views.PasswordResetDoneView.as_view(
             template_name="accounts/message.html",
             extra_context={
-                "message": "If an account has that email address, a link to choose a new "
-                "password is on its way.",
+                "message": _(
+                    "If an account has that email address, a link to choose a new "
+                    "password is on its way."
+                ),
                 "link_url": reverse_lazy("login"),
-                "link_text": "Log in",
+                "link_text": _("Log in"),
             },
         ),
         name="password_reset_done",
@@ -74,9 +77,9 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(
             template_name="accounts/message.html",
             extra_context={
-                "message": "Your password is set, and your old API tokens are revoked.",
+                "message": _("Your password is set, and your old API tokens are revoked."),
                 "link_url": reverse_lazy("login"),
-                "link_text": "Log in",
+                "link_text": _("Log in"),
             },
         ),
         name="password_reset_complete",

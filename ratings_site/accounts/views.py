@@ -12,6 +12,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from players import services
@@ -23,7 +24,9 @@ from ratings_site.pages.base import error_page
 
 class TokenForm(forms.Form):
     name = forms.CharField(
-        label="Token name", max_length=100, help_text="e.g. the script or tool that will use it"
+        label=gettext_lazy("Token name"),
+        max_length=100,
+        help_text=gettext_lazy("e.g. the script or tool that will use it"),
     )
 
 
@@ -68,7 +71,7 @@ def token_revoke(request: HttpRequest, digest: str) -> HttpResponse:
     except DomainError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, "The token is revoked.")
+        messages.success(request, gettext("The token is revoked."))
     return redirect("account-home")
 
 
@@ -107,7 +110,8 @@ def invitation_accept(request: HttpRequest, secret: str) -> HttpResponse:
             membership = services.invitation_accept(secret=secret, user=request.user)
             messages.success(
                 request,
-                f"Welcome to {membership.club.name}: you are {membership.get_role_display().lower()}.",
+                gettext("Welcome to %(club)s: your role is %(role)s.")
+                % {"club": membership.club.name, "role": membership.get_role_display()},
             )
             return redirect("club", membership.club.slug)
         form: UserCreationForm[Any] = UserCreationForm(request.POST)
@@ -122,7 +126,11 @@ def invitation_accept(request: HttpRequest, secret: str) -> HttpResponse:
         return error_page(request, error)
     messages.success(
         request,
-        f"Your account {membership.user.get_username()} is ready and is "
-        f"{membership.get_role_display().lower()} of {membership.club.name}. Log in.",
+        gettext("Your account %(username)s is ready; your role at %(club)s is %(role)s. Log in.")
+        % {
+            "username": membership.user.get_username(),
+            "role": membership.get_role_display(),
+            "club": membership.club.name,
+        },
     )
     return redirect(f"{reverse('login')}?next={reverse('club', args=[membership.club.slug])}")

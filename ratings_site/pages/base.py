@@ -12,6 +12,7 @@ from typing import Concatenate, ParamSpec
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 
 from players.errors import DomainError, NotFoundError
 from players.models import Club
@@ -23,7 +24,11 @@ ClubView = Callable[Concatenate[HttpRequest, Club, P], HttpResponse]
 
 def error_page(request: HttpRequest, error: DomainError) -> HttpResponse:
     status = error.status if error.status in (400, 403, 404) else 400
-    titles = {400: "That request cannot be answered", 403: "Not allowed", 404: "Not found"}
+    titles = {
+        400: gettext("That request cannot be answered"),
+        403: gettext("Not allowed"),
+        404: gettext("Not found"),
+    }
     return render(
         request,
         "error.html",

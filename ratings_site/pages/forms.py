@@ -2,68 +2,94 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.http import QueryDict
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_lazy
 
 from players.models import Title
 from players.rating import ExpectedMethod, ListKind, parse_result
-from players.rating.categories import AGE_CATEGORIES
+from players.rating.categories import AGE_CATEGORIES, AgeCategory
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 K_CHOICES = [
-    ("40", "40 (new player or junior)"),
+    ("40", gettext_lazy("40 (new player or junior)")),
     ("20", "20"),
-    ("10", "10 (reached 2400)"),
-    ("auto", "Automatic from my details"),
-    ("custom", "Custom"),
+    ("10", gettext_lazy("10 (reached 2400)")),
+    ("auto", gettext_lazy("Automatic from my details")),
+    ("custom", pgettext_lazy("a K factor", "Custom")),
 ]
-RESULT_CHOICES = [("1", "Win"), ("0.5", "Draw"), ("0", "Loss")]
+RESULT_CHOICES = [
+    ("1", gettext_lazy("Win")),
+    ("0.5", gettext_lazy("Draw")),
+    ("0", gettext_lazy("Loss")),
+]
 METHOD_CHOICES = [
-    (ExpectedMethod.FIDE_TABLE.value, "FIDE table (8.1.2)"),
-    (ExpectedMethod.FORMULA.value, "Elo formula"),
+    (ExpectedMethod.FIDE_TABLE.value, gettext_lazy("FIDE table (8.1.2)")),
+    (ExpectedMethod.FORMULA.value, gettext_lazy("Elo formula")),
 ]
-LIST_CHOICES = [(k.value, k.value.capitalize()) for k in ListKind]
+LIST_KIND_LABELS = {
+    ListKind.STANDARD: gettext_lazy("Standard"),
+    ListKind.RAPID: gettext_lazy("Rapid"),
+    ListKind.BLITZ: gettext_lazy("Blitz"),
+}
+LIST_CHOICES = [(k.value, LIST_KIND_LABELS[k]) for k in ListKind]
 
 
 class CalculatorForm(forms.Form):
     rating = forms.IntegerField(
-        label="Your rating",
+        label=gettext_lazy("Your rating"),
         min_value=0,
         max_value=4000,
         required=False,
-        help_text="Leave empty if you are unrated: the calculator then works out a first rating.",
+        help_text=gettext_lazy(
+            "Leave empty if you are unrated: the calculator then works out a first rating."
+        ),
     )
-    k_choice = forms.ChoiceField(label="K factor", choices=K_CHOICES, initial="20")
-    custom_k = forms.IntegerField(label="Custom K", min_value=1, max_value=100, required=False)
+    k_choice = forms.ChoiceField(label=gettext_lazy("K factor"), choices=K_CHOICES, initial="20")
+    custom_k = forms.IntegerField(
+        label=gettext_lazy("Custom K"), min_value=1, max_value=100, required=False
+    )
     rated_games = forms.IntegerField(
-        label="Rated games so far", min_value=0, max_value=100_000, required=False
+        label=gettext_lazy("Rated games so far"), min_value=0, max_value=100_000, required=False
     )
     birth_year = forms.IntegerField(
-        label="Birth year", min_value=1850, max_value=2100, required=False
+        label=gettext_lazy("Birth year"), min_value=1850, max_value=2100, required=False
     )
-    reached_2400 = forms.BooleanField(label="Published rating has reached 2400", required=False)
+    reached_2400 = forms.BooleanField(
+        label=gettext_lazy("Published rating has reached 2400"), required=False
+    )
     expected_score = forms.ChoiceField(
-        label="Expected score", choices=METHOD_CHOICES, initial=ExpectedMethod.FIDE_TABLE.value
+        label=gettext_lazy("Expected score"),
+        choices=METHOD_CHOICES,
+        initial=ExpectedMethod.FIDE_TABLE.value,
     )
     rating_list = forms.ChoiceField(
-        label="List", choices=LIST_CHOICES, initial=ListKind.STANDARD.value
+        label=gettext_lazy("List"), choices=LIST_CHOICES, initial=ListKind.STANDARD.value
     )
-    apply_400_rule = forms.BooleanField(label="400-point rule", required=False, initial=True)
+    apply_400_rule = forms.BooleanField(
+        label=gettext_lazy("400-point rule"), required=False, initial=True
+    )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         if cleaned.get("k_choice") == "custom" and cleaned.get("custom_k") is None:
-            self.add_error("custom_k", "Enter a K from 1 to 100, or pick one of the K factors.")
+            self.add_error(
+                "custom_k", gettext("Enter a K from 1 to 100, or pick one of the K factors.")
+            )
         return cleaned
 
 
 class GameForm(forms.Form):
     opponent_rating = forms.IntegerField(
-        label="Opponent rating", min_value=0, max_value=4000, required=False
+        label=gettext_lazy("Opponent rating"), min_value=0, max_value=4000, required=False
     )
-    result = forms.ChoiceField(label="Result", choices=RESULT_CHOICES, initial="1")
+    result = forms.ChoiceField(label=gettext_lazy("Result"), choices=RESULT_CHOICES, initial="1")
 
 
 class BaseGameFormSet(forms.BaseFormSet):  # type: ignore[type-arg]
@@ -72,7 +98,7 @@ class BaseGameFormSet(forms.BaseFormSet):  # type: ignore[type-arg]
             return
         if not any(form.cleaned_data.get("opponent_rating") is not None for form in self.forms):
             raise forms.ValidationError(
-                "Enter at least one game: an opponent's rating and your result."
+                gettext("Enter at least one game: an opponent's rating and your result.")
             )
 
 
@@ -92,7 +118,8 @@ def field_errors(form: forms.Form, games: forms.BaseFormSet[Any]) -> list[dict[s
     them (each a link to its field) and the page's script marks the same fields as the form
     without JavaScript does. Errors not tied to a field have an empty ``id``."""
     found: list[dict[str, str]] = []
-    rows = [(form, ""), *((g, f"Game {n}: ") for n, g in enumerate(games.forms, start=1))]
+    game = gettext("Game %(number)s: ")
+    rows = [(form, ""), *((g, game % {"number": n}) for n, g in enumerate(games.forms, start=1))]
     for each, prefix in rows:
         for name, errors in each.errors.items():
             if name == "__all__":
@@ -144,32 +171,43 @@ def calculation_data(form: CalculatorForm, games: forms.BaseFormSet[Any]) -> dic
 SORTS = ("rank", "name", "rating", "change", "games")
 
 
+def _age_label(category: AgeCategory) -> StrOrPromise:
+    """The engine's "Under 20" or "Seniors 50+" in the page's language."""
+    if category.kind == "under":
+        return format_lazy(gettext_lazy("Under {age}"), age=category.age)
+    return format_lazy(gettext_lazy("Seniors {age}+"), age=category.age)
+
+
 class ListFilterForm(forms.Form):
     """The rating list's search, categories, "top N" and order (a GET form: the URL is
     shareable; the column heads are links that set ``sort``)."""
 
-    q = forms.CharField(label="Name", required=False, max_length=100, strip=True)
+    q = forms.CharField(label=gettext_lazy("Name"), required=False, max_length=100, strip=True)
     title = forms.ChoiceField(
-        label="Title",
+        label=gettext_lazy("Title"),
         required=False,
-        choices=[("", "Any"), ("titled", "Any title"), *Title.choices],
+        choices=[
+            ("", pgettext_lazy("any title", "Any")),
+            ("titled", gettext_lazy("Any title")),
+            *Title.choices,
+        ],
     )
     category = forms.ChoiceField(
-        label="Age",
+        label=gettext_lazy("Age"),
         required=False,
-        choices=[("", "Any age"), *((c.code, c.label) for c in AGE_CATEGORIES)],
+        choices=[("", gettext_lazy("Any age")), *((c.code, _age_label(c)) for c in AGE_CATEGORIES)],
     )
-    women = forms.BooleanField(label="Girls and women", required=False)
+    women = forms.BooleanField(label=gettext_lazy("Girls and women"), required=False)
     federation = forms.RegexField(
-        label="Federation",
+        label=gettext_lazy("Federation"),
         required=False,
         regex=r"^[A-Za-z]{3}$",
         max_length=3,
-        error_messages={"invalid": "A federation is three letters, such as NOR."},
+        error_messages={"invalid": gettext_lazy("A federation is three letters, such as NOR.")},
     )
-    junior = forms.BooleanField(label="Juniors only", required=False)
-    active = forms.BooleanField(label="Active players only", required=False)
-    top = forms.IntegerField(label="Top", required=False, min_value=1, max_value=1000)
+    junior = forms.BooleanField(label=gettext_lazy("Juniors only"), required=False)
+    active = forms.BooleanField(label=gettext_lazy("Active players only"), required=False)
+    top = forms.IntegerField(label=gettext_lazy("Top"), required=False, min_value=1, max_value=1000)
     sort = forms.ChoiceField(
         required=False, choices=[(f"{d}{s}", s) for s in SORTS for d in ("", "-")]
     )
@@ -177,11 +215,15 @@ class ListFilterForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
-        self.fields["q"].widget.attrs.update({"type": "search", "placeholder": "Search a name"})
+        self.fields["q"].widget.attrs.update(
+            {"type": "search", "placeholder": gettext("Search a name")}
+        )
         self.fields["federation"].widget.attrs.update(
             {"size": "4", "autocapitalize": "characters", "placeholder": "NOR"}
         )
-        self.fields["top"].widget.attrs.update({"placeholder": "all", "inputmode": "numeric"})
+        self.fields["top"].widget.attrs.update(
+            {"placeholder": pgettext("all players", "all"), "inputmode": "numeric"}
+        )
 
     def clean_federation(self) -> str:
         return str(self.cleaned_data.get("federation") or "").upper()
@@ -212,26 +254,30 @@ def sort_links(query: QueryDict, current: str) -> dict[str, dict[str, str]]:
 
 
 class PlayerSearchForm(forms.Form):
-    q = forms.CharField(label="Player", required=False, max_length=100, strip=True)
+    q = forms.CharField(label=gettext_lazy("Player"), required=False, max_length=100, strip=True)
 
 
 class Glicko2Form(forms.Form):
     """The calculator's Glicko-2 mode: you, and the paper's system constant."""
 
-    rating = forms.FloatField(label="Your rating (r)", min_value=0, max_value=4000, initial=1500)
-    rd = forms.FloatField(label="Your RD", min_value=1, max_value=1000, initial=350)
+    rating = forms.FloatField(
+        label=gettext_lazy("Your rating (r)"), min_value=0, max_value=4000, initial=1500
+    )
+    rd = forms.FloatField(label=gettext_lazy("Your RD"), min_value=1, max_value=1000, initial=350)
     volatility = forms.FloatField(
-        label="Your volatility", min_value=0.000001, max_value=1, initial=0.06
+        label=gettext_lazy("Your volatility"), min_value=0.000001, max_value=1, initial=0.06
     )
     tau = forms.FloatField(label="tau", min_value=0.01, max_value=10, initial=0.5)
 
 
 class Glicko2GameForm(forms.Form):
     opponent_rating = forms.FloatField(
-        label="Opponent rating", min_value=0, max_value=4000, required=False
+        label=gettext_lazy("Opponent rating"), min_value=0, max_value=4000, required=False
     )
-    opponent_rd = forms.FloatField(label="Opponent RD", min_value=1, max_value=1000, initial=350)
-    result = forms.ChoiceField(label="Result", choices=RESULT_CHOICES, initial="1")
+    opponent_rd = forms.FloatField(
+        label=gettext_lazy("Opponent RD"), min_value=1, max_value=1000, initial=350
+    )
+    result = forms.ChoiceField(label=gettext_lazy("Result"), choices=RESULT_CHOICES, initial="1")
 
 
 Glicko2GameFormSet = forms.formset_factory(

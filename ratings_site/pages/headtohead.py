@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from players import rating as engine
 from players.errors import NotFoundError
@@ -87,7 +88,7 @@ def head_to_head(*, club: Club, player_id: int, opponent_id: int) -> HeadToHead:
     """Both players of ``club`` (NotFoundError otherwise) and their games, oldest first."""
     found = {p.pk: p for p in Player.objects.filter(club=club, pk__in=[player_id, opponent_id])}
     if player_id == opponent_id or len(found) < 2:
-        raise NotFoundError(f"{club.name} has no such pair of players.")
+        raise NotFoundError(gettext("%(club)s has no such pair of players.") % {"club": club.name})
     player, opponent = found[player_id], found[opponent_id]
     games = list(
         Game.objects.filter(

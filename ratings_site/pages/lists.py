@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from django.core.paginator import EmptyPage, Page, PageNotAnInteger, Paginator
 from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.utils.translation import gettext
 
 from players import rating as engine
 from players.errors import NotFoundError
@@ -145,7 +146,9 @@ def _rated_count(period_id: int) -> QuerySet[Any, Any]:
 def rating_list_for_page(*, club: Club, kind: str) -> RatingList:
     rating_list = RatingList.objects.filter(club=club, slug=kind).first()
     if rating_list is None:
-        raise NotFoundError(f"{club.name} keeps no {kind} list.")
+        raise NotFoundError(
+            gettext("%(club)s keeps no %(kind)s list.") % {"club": club.name, "kind": kind}
+        )
     rating_list.club = club
     return rating_list
 
@@ -159,8 +162,10 @@ def closed_period_for_page(*, rating_list: RatingList, label: str | None) -> Rat
     period = closed_periods_query(rating_list).filter(month=month).first()
     if period is None:
         raise NotFoundError(
-            f"The {rating_list.kind} list has no closed period {month:%Y-%m}; "
-            "pick one of the published lists."
+            gettext(
+                "The %(kind)s list has no closed period %(month)s; pick one of the published lists."
+            )
+            % {"kind": rating_list.label, "month": f"{month:%Y-%m}"}
         )
     return period
 
@@ -425,7 +430,9 @@ class PlayerLists:
 def player_for_page(*, club: Club, player_id: int) -> Player:
     player = Player.objects.filter(club=club, pk=player_id).select_related("user").first()
     if player is None:
-        raise NotFoundError(f"{club.name} has no player {player_id}.")
+        raise NotFoundError(
+            gettext("%(club)s has no player %(id)s.") % {"club": club.name, "id": player_id}
+        )
     player.club = club
     return player
 
@@ -438,7 +445,7 @@ def player_lists(*, player: Player) -> PlayerLists:
     for pr in sorted(ratings, key=lambda r: _KIND_ORDER.get(r.rating_list.kind, 99)):
         pr.rating_list.club = player.club
         lists[pr.rating_list_id] = pr.rating_list
-        label = KReason(pr.k_reason).label if pr.k_reason else ""
+        label = str(KReason(pr.k_reason).label) if pr.k_reason else ""
         standings.append(
             ListStanding(
                 pr, engine.rating_band(pr.rating) if pr.rating is not None else None, label

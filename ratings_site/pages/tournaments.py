@@ -17,6 +17,7 @@ from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count
+from django.utils.translation import gettext
 
 from players import rating as engine
 from players.errors import NotFoundError
@@ -98,7 +99,9 @@ def tournament_for_page(*, club: Club, tournament_id: int) -> Tournament:
         Tournament.objects.filter(club=club, pk=tournament_id).select_related("rating_list").first()
     )
     if tournament is None:
-        raise NotFoundError(f"{club.name} has no tournament {tournament_id}.")
+        raise NotFoundError(
+            gettext("%(club)s has no tournament %(id)s.") % {"club": club.name, "id": tournament_id}
+        )
     tournament.club = club
     tournament.rating_list.club = club
     return tournament
@@ -251,12 +254,12 @@ def _figures(
                 sum((g.score for g in counted), Fraction(0)),
             )
         if not closed:
-            row.change_note = "period not closed yet"
+            row.change_note = gettext("period not closed yet")
             continue
         change = changes.get(pid)
         own = own_rating_for_game(own_start.get(pid), in_force.get(pid))
         if change is None or change.k_factor is None or own is None:
-            row.change_note = "toward a first rating" if own is None else ""
+            row.change_note = gettext("toward a first rating") if own is None else ""
             continue
         result = engine.period_change(rating=own, games=inputs, k=change.k_factor, rules=rules)
         row.change = engine.round_half_away(result.change_unrounded)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players.api.calculator import run_calculation
@@ -150,11 +151,13 @@ def rating_list(request: HttpRequest, club: Club, kind: str) -> HttpResponse:
     form = ListFilterForm(request.GET)
     if not form.is_valid():
         raise ValidationFailed(
-            "The filters are not valid: "
-            + "; ".join(
-                f"{name}: {' '.join(str(e) for e in errors)}"
-                for name, errors in form.errors.items()
-            )
+            gettext("The filters are not valid: %(errors)s")
+            % {
+                "errors": "; ".join(
+                    f"{name}: {' '.join(str(e) for e in errors)}"
+                    for name, errors in form.errors.items()
+                )
+            }
         )
     filters = ListFilters(**{name: form.cleaned_data[name] for name in LIST_FILTERS})
     listing = rating_list_page(

@@ -58,6 +58,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The pages' language from the browser's Accept-Language (or the language switch's
+    # cookie); the API stays English (ratings_site/middleware.py).
+    "ratings_site.middleware.PageLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -126,7 +129,13 @@ AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "players.api.throttles.client_ip"
 AXES_LOCKOUT_CALLABLE = "ratings_site.lockout.locked_out"
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The pages speak English and German (README: Languages); numbers and dates follow the
+# active language on pages, never in the exports or the API.
+LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Our date format per language (ratings_site/formats/): pages write dates with DATE_FORMAT.
+FORMAT_MODULE_PATH = ["ratings_site.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -10,9 +10,11 @@ from django import template
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeData, SafeString, mark_safe
+from django.utils.translation import gettext, pgettext
 
 from players.models import Club, KReason, Player, RatingChange, Title
 from players.names import display_name
+from ratings_site.pages.engine_text import engine_text
 from ratings_site.pages.games import PeriodGames
 from ratings_site.pages.lists import RankedRow
 from ratings_site.templatetags.ratings import figure, score, signed
@@ -25,25 +27,30 @@ _TITLES = dict(Title.choices)
 def arrow(change: int | None, event: str = "") -> SafeString:
     """A rating change with an arrow for the eye and words for screen readers."""
     if event == "first_rating":
-        return mark_safe('<span class="chg new">new<span class="vh"> rating</span></span>')
+        return format_html(
+            '<span class="chg new">{}<span class="vh"> {}</span></span>',
+            pgettext("a first rating", "new"),
+            gettext("rating"),
+        )
     if change is None:
         return mark_safe('<span class="muted">–</span>')
     if change > 0:
         return format_html(
             '<span class="chg up"><span aria-hidden="true">▲ +{}</span>'
-            '<span class="vh">up {}</span></span>',
+            '<span class="vh">{}</span></span>',
             change,
-            change,
+            gettext("up %(points)s") % {"points": change},
         )
     if change < 0:
         return format_html(
             '<span class="chg down"><span aria-hidden="true">▼ −{}</span>'
-            '<span class="vh">down {}</span></span>',
+            '<span class="vh">{}</span></span>',
             -change,
-            -change,
+            gettext("down %(points)s") % {"points": -change},
         )
-    return mark_safe(
-        '<span class="chg same"><span aria-hidden="true">0</span><span class="vh">unchanged</span></span>'
+    return format_html(
+        '<span class="chg same"><span aria-hidden="true">0</span><span class="vh">{}</span></span>',
+        gettext("unchanged"),
     )
 
 
@@ -89,7 +96,6 @@ _RANKING_ROW = (
     '<td class="num opt">{}</td><td class="num strong">{}</td><td class="num">{}</td>'
     '<td class="num opt">{}</td><td class="num">{}</td><td class="num opt">{}</td></tr>\n'
 )
-_INACTIVE = mark_safe(' <span class="muted">(inactive)</span>')
 
 
 @register.simple_tag
@@ -98,6 +104,7 @@ def ranking_rows(rows: Sequence[RankedRow], club: Club, name_order: str = "") ->
     100-row page through the template engine's tags and filters costs several times as
     much."""
     prefix = player_url_prefix(club)
+    inactive = format_html(' <span class="muted">({})</span>', gettext("inactive"))
     parts = []
     for ranked in rows:
         row = ranked.row
@@ -110,7 +117,7 @@ def ranking_rows(rows: Sequence[RankedRow], club: Club, name_order: str = "") ->
                 prefix,
                 player.pk,
                 display_name(player.name, name_order) if name_order else player.name,
-                _INACTIVE if getattr(row, "inactive", False) or not player.active else "",
+                inactive if getattr(row, "inactive", False) or not player.active else "",
                 player.federation,
                 player.birth_year or "",
                 row.rating_after,
@@ -135,21 +142,28 @@ def game_rows(detail: PeriodGames, club: Club, player: Player) -> SafeString:
     """A period's games for the player page, one pass like ``ranking_rows``. Each opponent
     links to the two players' head-to-head page."""
     prefix = player_url_prefix(club)
+    club_game = gettext("club game")
+    round_mark = gettext("r%(number)s")
+    every_game = gettext("%(player)s against %(opponent)s: every game")
+    colours = {"white": gettext("white"), "black": gettext("black")}
+    unrated = gettext("unrated")
     parts = []
     for g in detail.games:
         game = g.game
         if game.tournament is not None:
-            event = game.tournament.name + (f" r{game.round}" if game.round else "")
+            event = game.tournament.name + (
+                " " + round_mark % {"number": game.round} if game.round else ""
+            )
         else:
-            event = "club game"
+            event = club_game
         line = g.line
         counted = line is not None and line.rated
         if line is not None:
-            note = line.note
+            note = engine_text(line.note)
         elif not g.played:
-            note = "not played: not rated"
+            note = gettext("not played: not rated")
         elif detail.toward_first_rating:
-            note = "toward a first rating"
+            note = gettext("toward a first rating")
         else:
             note = ""
         parts.append(
@@ -160,11 +174,11 @@ def game_rows(detail: PeriodGames, club: Club, player: Player) -> SafeString:
                 prefix,
                 player.pk,
                 g.opponent.pk,
-                f"{player.name} against {g.opponent.name}: every game",
+                every_game % {"player": player.name, "opponent": g.opponent.name},
                 g.opponent.name,
-                g.colour,
+                colours.get(g.colour, g.colour),
                 score(g.score),
-                "unrated" if g.opponent_rating is None else g.opponent_rating,
+                unrated if g.opponent_rating is None else g.opponent_rating,
                 figure(line.expected) if counted and line is not None else "–",
                 signed(line.change, 2) if counted and line is not None else "–",
                 note,
@@ -178,29 +192,45 @@ _PERIOD_ROW = (
     '<td class="num">{}</td><td class="num strong">{}</td><td class="num">{}</td>'
     '<td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td>{}</td></tr>\n'
 )
-_GAMES_HEAD = mark_safe(
-    '<thead><tr><th scope="col">Date</th><th scope="col">Event</th><th scope="col">Opponent</th>'
-    '<th scope="col">Colour</th><th scope="col" class="num">Result</th>'
-    '<th scope="col" class="num">Opponent\'s rating used</th><th scope="col" class="num">Expected</th>'
-    '<th scope="col" class="num">Change</th><th scope="col">Note</th></tr></thead>'
+_GAMES_HEAD = (
+    '<thead><tr><th scope="col">{}</th><th scope="col">{}</th><th scope="col">{}</th>'
+    '<th scope="col">{}</th><th scope="col" class="num">{}</th>'
+    '<th scope="col" class="num">{}</th><th scope="col" class="num">{}</th>'
+    '<th scope="col" class="num">{}</th><th scope="col">{}</th></tr></thead>'
 )
 _GAMES_ROW = (
-    '<tr class="games-row"><td colspan="9"><details><summary>Games of {} ({})</summary>'
-    '<table class="games"><caption class="vh">{}\'s games in {}</caption>{}<tbody>{}</tbody>'
+    '<tr class="games-row"><td colspan="9"><details><summary>{}</summary>'
+    '<table class="games"><caption class="vh">{}</caption>{}<tbody>{}</tbody>'
     "</table>{}</details></td></tr>\n"
 )
-_POOLED = mark_safe(
-    '<p class="note">Before a first rating, games are pooled (FIDE 8.2) rather than scored one by one.</p>'
-)
+
+
+def _games_head() -> SafeString:
+    return format_html(
+        _GAMES_HEAD,
+        gettext("Date"),
+        gettext("Event"),
+        gettext("Opponent"),
+        gettext("Colour"),
+        gettext("Result"),
+        gettext("Opponent's rating used"),
+        gettext("Expected"),
+        gettext("Change"),
+        gettext("Note"),
+    )
+
+
 _RATED_EVENTS = {RatingChange.Event.RATED, RatingChange.Event.BELOW_FLOOR}
 
 
 def _event_note(change: RatingChange) -> str:
-    event = "" if change.event == RatingChange.Event.RATED else change.get_event_display()
+    event = "" if change.event == RatingChange.Event.RATED else str(change.get_event_display())
     if not change.adjustment:
         return event
     # The published rating is more than before + change: say why.
-    adjusted = f"FIDE adjustment of 1 March 2024: +{change.adjustment}"
+    adjusted = gettext("FIDE adjustment of 1 March 2024: +%(points)s") % {
+        "points": change.adjustment
+    }
     return f"{event}; {adjusted}" if event else adjusted
 
 
@@ -213,6 +243,14 @@ def history_rows(
 ) -> SafeString:
     """The player's periods on one list, each followed by its games in a <details>."""
     report = reverse("period-report", kwargs={"club": club.slug, "kind": kind, "month": "0000-00"})
+    unrated = gettext("unrated")
+    games_head = _games_head()
+    pooled = format_html(
+        '<p class="note">{}</p>',
+        gettext(
+            "Before a first rating, games are pooled (FIDE 8.2) rather than scored one by one."
+        ),
+    )
     parts = []
     for change, detail in history:
         label = change.period.label
@@ -221,9 +259,9 @@ def history_rows(
                 _PERIOD_ROW,
                 report.replace("0000-00", label),
                 label,
-                "unrated" if change.rating_before is None else change.rating_before,
+                unrated if change.rating_before is None else change.rating_before,
                 arrow(change.change, change.event),
-                "unrated" if change.rating_after is None else change.rating_after,
+                unrated if change.rating_after is None else change.rating_after,
                 "–" if change.k_factor is None else change.k_factor,
                 change.games,
                 score(change.score),
@@ -234,24 +272,25 @@ def history_rows(
         if detail is None:
             continue
         if detail.toward_first_rating:
-            note: SafeString | str = _POOLED
+            note: SafeString | str = pooled
         elif detail.engine_change is not None and detail.engine_change != change.change:
             note = format_html(
-                '<p class="note">These per-game figures add up to {}, not the published {}: '
-                "the period was closed with other ratings in force.</p>",
-                signed(detail.engine_change),
-                signed(change.change),
+                '<p class="note">{}</p>',
+                gettext(
+                    "These per-game figures add up to %(sum)s, not the published %(published)s:"
+                    " the period was closed with other ratings in force."
+                )
+                % {"sum": signed(detail.engine_change), "published": signed(change.change)},
             )
         else:
             note = ""
         parts.append(
             _fill(
                 _GAMES_ROW,
-                label,
-                len(detail.games),
-                player.name,
-                label,
-                _GAMES_HEAD,
+                gettext("Games of %(period)s (%(count)s)")
+                % {"period": label, "count": len(detail.games)},
+                gettext("%(name)s's games in %(period)s") % {"name": player.name, "period": label},
+                games_head,
                 game_rows(detail, club, player),
                 note,
             )
@@ -271,6 +310,7 @@ def change_rows(rows: Sequence[RatingChange], club: Club, empty: str) -> SafeStr
     if not rows:
         return format_html('<tr><td colspan="7" class="muted">{}</td></tr>', empty)
     prefix = player_url_prefix(club)
+    unrated = gettext("unrated")
     parts = []
     for row in rows:
         player = row.player
@@ -281,7 +321,7 @@ def change_rows(rows: Sequence[RatingChange], club: Club, empty: str) -> SafeStr
                 prefix,
                 player.pk,
                 player.name,
-                "unrated" if row.rating_before is None else row.rating_before,
+                unrated if row.rating_before is None else row.rating_before,
                 arrow(row.change, row.event),
                 "–" if row.rating_after is None else row.rating_after,
                 row.games,

@@ -6,6 +6,9 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from django import template
+from django.utils.formats import number_format
+
+from ratings_site.pages.engine_text import engine_text as translate_engine_text
 
 register = template.Library()
 
@@ -20,11 +23,13 @@ def _decimal(value: int | float | Fraction | Decimal) -> Decimal:
 
 @register.filter
 def figure(value: Figure, places: int = 2) -> str:
-    """``0.58``, ``15.19``; half up at the last place shown, like the seed pages."""
+    """``0.58``, ``15.19``; half up at the last place shown, like the seed pages. Written
+    the active language's way (``1,234.5``; German ``1.234,5``): pages only, never files."""
     if value is None:
         return "–"
     quantum = Decimal(1).scaleb(-int(places))
-    return f"{_decimal(value).quantize(quantum, rounding=ROUND_HALF_UP):,}".replace("-", "−")
+    rounded = _decimal(value).quantize(quantum, rounding=ROUND_HALF_UP)
+    return number_format(rounded, int(places), force_grouping=True).replace("-", "−")
 
 
 @register.filter
@@ -59,3 +64,9 @@ def points(value: Figure) -> str:
     if (_decimal(value) * 2) % 1 == 0:
         return score(value)
     return figure(value, 2)
+
+
+@register.filter
+def engine_text(value: str) -> str:
+    """An engine sentence (a note, a K reason, a summary) in the page's language."""
+    return translate_engine_text(str(value))

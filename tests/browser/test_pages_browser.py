@@ -49,7 +49,7 @@ def test_browse_search_player_chart_and_games(
     assert chart.is_visible()
     assert chart.get_attribute("role") == "img"
     assert chart.locator("circle.point").count() == published == 8
-    assert "Alice Chen: standard rating by period" in chart.locator("title").first.text_content()
+    assert "Alice Chen: Standard rating by period" in chart.locator("title").first.text_content()
 
     details = page.locator("details").filter(has_text="Games of 2026-01")
     games = details.locator("table.games")

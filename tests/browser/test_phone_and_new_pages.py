@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import SCREENSHOTS
 from tests.pages_data import ClubData, build_club
@@ -26,6 +27,18 @@ def data() -> ClubData:
 def phone(browser: Any) -> Iterator[Any]:
     context = browser.new_context(
         viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def german_phone(browser: Any) -> Iterator[Any]:
+    """The same phone with a German browser (Accept-Language: de): longer words."""
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, locale="de-DE"
     )
     context.set_default_timeout(10_000)
     page = context.new_page()
@@ -64,6 +77,25 @@ def test_every_page_fits_a_phone_without_sideways_scrolling(
         # The title says where the visitor is.
         assert phone.title().endswith(("Riverside Chess Club", "Club ratings")), name
         shot(phone, f"phone-{name}")
+
+
+def test_german_pages_fit_a_phone_too(german_phone: Any, live_server: Any, data: ClubData) -> None:
+    """German words are longer: the list, a player, a tournament and the calculator still
+    fit 390 px, and they are in German (the browser's language)."""
+    urls = page_urls(data)
+    for name in ("rating-list", "player", "tournament", "calculator"):
+        german_phone.goto(f"{live_server.url}{urls[name]}")
+        assert german_phone.locator("html").get_attribute("lang") == "de", name
+        width = german_phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{name} (German) is {width} px wide"
+        shot(german_phone, f"phone-de-{name}")
+    # The calculator's script still updates the result, in German, as the rating changes.
+    german_phone.fill("#id_rating", "1600")
+    expect(german_phone.locator("#summary")).to_contain_text("Wertung von 1.600")
+    # Its "remove" buttons are labelled in German too (the label comes from the page).
+    german_phone.click("#add-game")
+    label = german_phone.locator(".remove-game").first.get_attribute("aria-label")
+    assert label == "Partie 1 entfernen"
 
 
 def test_tournament_page_standings_crosstable_and_links(

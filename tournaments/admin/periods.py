@@ -250,11 +250,11 @@ def preview_rows(plan: services.PeriodPlan) -> list[PreviewRow]:
             change=c.change,
             change_unrounded=_number(c.change_unrounded),
             k_factor=c.k_factor,
-            k_reason=k_labels.get(c.k_reason, c.k_reason),
+            k_reason=str(k_labels.get(c.k_reason, c.k_reason)),
             games=c.games,
             score=_number(c.score, 1),
             expected=_number(c.expected),
-            event=events.get(c.event, c.event),
+            event=str(events.get(c.event, c.event)),
             k_next=(
                 ""
                 if c.k_next is None

@@ -13,6 +13,8 @@
   const kChoice = form.querySelector("[name='k_choice']");
   const customK = form.querySelector(".field-custom_k");
   const details = document.getElementById("player-details");
+  // The page's language: the template writes the translated label (no inline script).
+  const removeLabel = document.getElementById("games-table").dataset.removeLabel || "Remove game %(number)s";
   let timer = null;
   let inflight = null;
 
@@ -26,7 +28,7 @@
       });
       const remove = row.querySelector(".remove-game");
       remove.hidden = rows.length < 2;
-      remove.setAttribute("aria-label", "Remove game " + (index + 1));
+      remove.setAttribute("aria-label", removeLabel.replace("%(number)s", String(index + 1)));
     });
     total.value = String(rows.length);
   }
