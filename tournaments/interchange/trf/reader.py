@@ -17,7 +17,13 @@ from tournaments.interchange.records import (
     ParseWarning,
     ProgressCallback,
 )
-from tournaments.interchange.source import ErrorCollector, Source, open_text, progress_ticker
+from tournaments.interchange.source import (
+    ErrorCollector,
+    Shared,
+    Source,
+    open_text,
+    progress_ticker,
+)
 from tournaments.interchange.trf.layout import (
     HEADER_CODES,
     NO_ROUND,
@@ -107,6 +113,7 @@ def _read_records(
     round_dates_line: tuple[int, str] | None = None
     players: dict[int, ParsedPlayer] = {}
     rounds_of: dict[int, list[RoundEntry]] = {}
+    shared = Shared()
     line_no = 0
     # Line by line from the stream: the file is never held whole.
     for line_no, raw in enumerate(text, start=1):
@@ -129,6 +136,9 @@ def _read_records(
             if parsed is None:
                 continue
             player, entries = parsed
+            # A 99-round file of 9,999 players has a million round entries but few distinct
+            # ones: one tuple each keeps the largest TRF's parse small.
+            entries = [shared(entry) for entry in entries]
             assert player.start_no is not None  # parse_player_line guarantees it
             if player.start_no in players:
                 first = players[player.start_no].line
