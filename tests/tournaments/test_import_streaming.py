@@ -94,6 +94,7 @@ def test_a_file_whose_encoding_changes_after_the_first_chunk_is_read_as_windows_
     assert [(w.line, w.message) for w in parsed.warnings][:1] == [
         (9, "the file is not UTF-8; read it as Windows-1252 (Western European)")
     ]
+
     def pairings(games: Any) -> list[tuple[Any, ...]]:
         return [(g.round, g.white.start_no, g.black.start_no, g.result) for g in games]
 
@@ -192,7 +193,11 @@ def test_a_jobs_stored_file_is_read_back_slice_by_slice(
     data = _big_csv(500)
     assert len(data) > 10_000
     job = Job.objects.create(
-        club=world.club, kind="import", params={}, payload=data, created_by_id=world.users["owner"].pk
+        club=world.club,
+        kind="import",
+        params={},
+        payload=data,
+        created_by_id=world.users["owner"].pk,
     )
 
     with job_payload(job) as file:
