@@ -15,10 +15,11 @@ from typing import Any
 from players.errors import ConflictError, DomainError
 from players.models import Job, PlayerRating, RatingChange, RatingList, RatingPeriod, Role
 from players.selectors import parse_month
-from players.services import JobOutcome, JobProgress, job_kind
+from players.services import JobOutcome, JobProgress, job_kind, job_payload
 from tournaments.api.imports import import_outcome
 from tournaments.api.periods import changes_body, period_changes, reopen_body, replay_body
 from tournaments.exports import list_history_csv
+from tournaments.interchange import count_lines
 from tournaments.services import list_replay, period_close, period_reopen
 from tournaments.services.fide_list import FideListReport, fide_list_import
 from tournaments.services.imports import import_file, report_summary
@@ -110,19 +111,20 @@ def replay_job(job: Job, progress: JobProgress) -> JobOutcome:
     error_fields=("file",),
 )
 def import_job(job: Job, progress: JobProgress) -> JobOutcome:
-    data = bytes(Job.objects.values_list("payload", flat=True).get(pk=job.pk) or b"")
-    progress.total = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
-    report = import_file(
-        format=job.params["format"],
-        club=job.club,
-        rating_list=job.params["list"],
-        data=data,
-        by=job.created_by,  # type: ignore[arg-type]
-        dry_run=bool(job.params.get("dry_run")),
-        match=job.params.get("match", "possible"),
-        keep_identical=bool(job.params.get("keep_identical")),
-        progress=progress.reach,  # the parsers report the line they reached
-    )
+    """The file is read from the Job row a slice at a time, and parsed as a stream."""
+    with job_payload(job) as data:
+        progress.total = count_lines(data)
+        report = import_file(
+            format=job.params["format"],
+            club=job.club,
+            rating_list=job.params["list"],
+            data=data,
+            by=job.created_by,  # type: ignore[arg-type]
+            dry_run=bool(job.params.get("dry_run")),
+            match=job.params.get("match", "possible"),
+            keep_identical=bool(job.params.get("keep_identical")),
+            progress=progress.reach,  # the parsers report the line they reached
+        )
     status, body = import_outcome(report)
     return JobOutcome(body, status=status)
 

@@ -20,16 +20,18 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import IO, Any
 
 from django.conf import settings
 from django.db import DatabaseError, connections, transaction
-from django.db.models import F
+from django.db.models import BinaryField, F
+from django.db.models.functions import Length, Substr
 from django.utils import timezone
 from django_tasks import TaskResultStatus, task, task_backends
 from django_tasks_db import DatabaseBackend
@@ -153,6 +155,38 @@ def job_start(
 
 
 # -- running (in a worker) --------------------------------------------------------------------
+
+#: How much of a job's stored input is fetched per query, and how much of it is kept in
+#: memory before the copy spills to a temporary file.
+PAYLOAD_CHUNK_BYTES = 4 << 20
+
+
+def job_payload(job: Job) -> IO[bytes]:
+    """The job's input file as a seekable binary file, fetched a slice at a time.
+
+    The file is in the Job row (a worker may run on another machine); fetching the column
+    whole, and then copying it into bytes, held a 50 MB upload two or three times over. The
+    slices go into a temporary file (in memory while small), which the caller closes.
+    """
+    size = (
+        Job.objects.filter(pk=job.pk)
+        .annotate(size=Length("payload"))
+        .values_list("size", flat=True)
+        .get()
+    ) or 0
+    copy = tempfile.SpooledTemporaryFile(max_size=PAYLOAD_CHUNK_BYTES)  # noqa: SIM115 - returned open
+    for start in range(1, size + 1, PAYLOAD_CHUNK_BYTES):
+        chunk = (
+            Job.objects.filter(pk=job.pk)
+            .annotate(
+                chunk=Substr("payload", start, PAYLOAD_CHUNK_BYTES, output_field=BinaryField())
+            )
+            .values_list("chunk", flat=True)
+            .get()
+        )
+        copy.write(chunk)
+    copy.seek(0)
+    return copy
 
 
 def worker_name() -> str:

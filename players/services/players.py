@@ -6,10 +6,10 @@ import datetime
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from players import rating as engine
-from players.bulk import history_rows_copy, insert_rows
+from players.bulk import history_rows_copy, insert_rows, insert_rows_returning_ids
 from players.errors import ConflictError, ValidationFailed, invalid_field
 from players.models import (
     GLICKO2,
@@ -276,9 +276,21 @@ def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any
     }
     if taken:
         raise invalid_field("fide_id", f"Another player of the club has FIDE ID {min(taken)}.")
-    created = Player.objects.bulk_create(
-        [Player(club=club, **fields) for fields, _ in cleaned], batch_size=2000
+    # Plain rows rather than model instances: an import's thousands of players.
+    names = sorted({name for fields, _ in cleaned for name in fields})
+    by_name = {field.name: field for field in Player._meta.concrete_fields}
+    defaults = {name: by_name[name].get_default() for name in names}
+    ids = insert_rows_returning_ids(
+        Player,
+        ["club", *names],
+        [(club.pk, *(fields.get(name, defaults[name]) for name in names)) for fields, _ in cleaned],
     )
+    created = []
+    for pk, (fields, _) in zip(ids, cleaned, strict=True):
+        player = Player(pk=pk, club=club, **fields)
+        player._state.adding = False  # stored: a later save() updates it
+        player._state.db = connection.alias
+        created.append(player)
     if created:
         # Bulk creates skip the audit's per-object signal: the rows are copied in bulk.
         history_rows_copy(

@@ -257,6 +257,10 @@ JOBS_HEARTBEAT_SECONDS = env_float("JOBS_HEARTBEAT_SECONDS", 2.0)
 JOBS_LEASE_SECONDS = env_float("JOBS_LEASE_SECONDS", 30.0)
 JOBS_MAX_ATTEMPTS = int(env_float("JOBS_MAX_ATTEMPTS", 2))
 
+# Tournament files (API and admin imports) larger than this are refused before they are
+# read; a 100,000-game TRF is about 12 MB, and imports stream, so memory is not the limit.
+IMPORT_MAX_UPLOAD_MB = int(env_float("IMPORT_MAX_UPLOAD_MB", 64))
+
 # Shared by every worker process (throttle counts must be): the database by default (its
 # table is made by `migrate`), Redis with CACHE_URL=redis://host:6379/0.
 CACHES = {"default": env_cache("CACHE_URL")}

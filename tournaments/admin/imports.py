@@ -22,6 +22,7 @@ from players.admin.jobs import job_page_url
 from players.errors import DomainError
 from players.models import Club, ListKind, RatingList, Role
 from players.services import job_start
+from tournaments.services.imports import upload_too_large
 
 FORMAT_CHOICES = [
     ("trf", "FIDE TRF (TRF16 / TRF-2026)"),
@@ -56,6 +57,12 @@ class ImportForm(forms.Form):
         help_text="A player of the file with the same name as a club player but no birth "
         "data on one side. A dry run lists them.",
     )
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if too_large := upload_too_large(upload.size):
+            raise forms.ValidationError(too_large)
+        return upload
 
     def __init__(self, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -25,10 +25,12 @@ from players.api.schema import ErrorSerializer
 from players.errors import ConflictError, ValidationFailed
 from players.models import ListKind, Role
 from players.services import job_start
-from tournaments.services.imports import FORMATS, MATCH_CHOICES, ImportReport
-
-#: Uploads above this size are refused before they are read (a 100,000-game TRF is ~12 MB).
-MAX_UPLOAD_BYTES = 64 * 1024 * 1024
+from tournaments.services.imports import (
+    FORMATS,
+    MATCH_CHOICES,
+    ImportReport,
+    upload_too_large,
+)
 
 
 class ImportInSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -60,10 +62,8 @@ class ImportInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
     def validate_file(self, value: Any) -> Any:
-        if value.size > MAX_UPLOAD_BYTES:
-            raise serializers.ValidationError(
-                f"The file is larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB."
-            )
+        if too_large := upload_too_large(value.size):
+            raise serializers.ValidationError(too_large)
         return value
 
 

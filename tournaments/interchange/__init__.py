@@ -42,6 +42,7 @@ from tournaments.interchange.records import (
     PlayerRef,
     ProgressCallback,
 )
+from tournaments.interchange.source import Source, count_lines
 from tournaments.interchange.trf import parse_trf, write_trf
 
 __all__ = [
@@ -60,6 +61,8 @@ __all__ = [
     "ParsedTournament",
     "PlayerRef",
     "ProgressCallback",
+    "Source",
+    "count_lines",
     "parse_games_csv",
     "parse_pgn",
     "parse_trf",

@@ -19,7 +19,8 @@ A row's line is the file line on which the row starts (quoted fields may span li
 from __future__ import annotations
 
 import csv
-import io
+import itertools
+from typing import TextIO
 
 from tournaments.interchange.records import (
     GameResult,
@@ -33,7 +34,9 @@ from tournaments.interchange.records import (
 )
 from tournaments.interchange.source import (
     ErrorCollector,
-    decode_source,
+    Shared,
+    Source,
+    open_text,
     parse_iso_like_date,
     progress_ticker,
 )
@@ -64,16 +67,21 @@ CSV_RESULTS: dict[str, tuple[GameResult, bool]] = {
 }
 
 
-def parse_games_csv(
-    source: str | bytes, *, progress: ProgressCallback | None = None
-) -> ParsedGames:
+def parse_games_csv(source: Source, *, progress: ProgressCallback | None = None) -> ParsedGames:
     """Read every row; raise ``InterchangeError`` listing every bad row with its line."""
     warnings: list[ParseWarning] = []
+    with open_text(source, legacy_fallback=False, warnings=warnings, newline="") as text:
+        return _parse(text, warnings, progress)
+
+
+def _parse(
+    text: TextIO, warnings: list[ParseWarning], progress: ProgressCallback | None
+) -> ParsedGames:
     errors = ErrorCollector()
-    text = decode_source(source, legacy_fallback=False, warnings=warnings)
-    header_line, _, _ = text.partition("\n")
-    delimiter = _delimiter(header_line)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    header_line = text.readline()
+    delimiter = _delimiter(header_line.partition("\n")[0])
+    # The header line read for the delimiter goes back in front of the rest of the stream.
+    reader = csv.reader(itertools.chain((header_line,), text), delimiter=delimiter, strict=True)
     tick = progress_ticker(progress)
     try:
         header = next(reader, None)
@@ -89,6 +97,7 @@ def parse_games_csv(
     errors.raise_if_any()
 
     games: list[ParsedGame] = []
+    shared = Shared()
     row_start = reader.line_num + 1
     while True:
         try:
@@ -107,7 +116,7 @@ def parse_games_csv(
             errors.add(line, f"{len(row)} cells but the header names {len(header)} columns")
             continue
         cells = {name: row[index].strip() if index < len(row) else "" for name, index in columns}
-        game = _game(cells, line, errors)
+        game = _game(cells, line, errors, shared)
         if game is not None:
             games.append(game)
     if progress is not None:
@@ -154,7 +163,9 @@ def _columns(
     return columns
 
 
-def _game(cells: dict[str, str], line: int, errors: ErrorCollector) -> ParsedGame | None:
+def _game(
+    cells: dict[str, str], line: int, errors: ErrorCollector, shared: Shared
+) -> ParsedGame | None:
     bad = len(errors.errors)
     day = parse_iso_like_date(cells["date"])
     if day is None:
@@ -171,22 +182,26 @@ def _game(cells: dict[str, str], line: int, errors: ErrorCollector) -> ParsedGam
             f"result {cells['result']!r} is not one of {', '.join(CSV_RESULTS)}",
         )
     round_no = _number(cells, "round", line, errors)
-    white_ref = PlayerRef(
-        name=white,
-        fide_id=_number(cells, "white_fide_id", line, errors),
-        rating=_number(cells, "white_rating", line, errors),
+    white_ref = shared(
+        PlayerRef(
+            name=white,
+            fide_id=_number(cells, "white_fide_id", line, errors),
+            rating=_number(cells, "white_rating", line, errors),
+        )
     )
-    black_ref = PlayerRef(
-        name=black,
-        fide_id=_number(cells, "black_fide_id", line, errors),
-        rating=_number(cells, "black_rating", line, errors),
+    black_ref = shared(
+        PlayerRef(
+            name=black,
+            fide_id=_number(cells, "black_fide_id", line, errors),
+            rating=_number(cells, "black_rating", line, errors),
+        )
     )
     if len(errors.errors) > bad or outcome is None:
         return None
     result, rated = outcome
     return ParsedGame(
         round=round_no,
-        date=day,
+        date=shared(day),
         white=white_ref,
         black=black_ref,
         result=result,
@@ -195,8 +210,8 @@ def _game(cells: dict[str, str], line: int, errors: ErrorCollector) -> ParsedGam
         if rated
         else ("double forfeit" if result == GameResult.DOUBLE_FORFEIT else "forfeit"),
         line=line,
-        tournament=cells.get("tournament", ""),
-        time_control=cells.get("time_control", ""),
+        tournament=shared(cells.get("tournament", "")),
+        time_control=shared(cells.get("time_control", "")),
     )
 
 

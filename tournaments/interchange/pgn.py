@@ -18,8 +18,8 @@ Each error names the line where that game's header block starts.
 
 from __future__ import annotations
 
-import io
 import re
+from typing import TextIO
 
 import chess.pgn
 
@@ -34,7 +34,9 @@ from tournaments.interchange.records import (
 from tournaments.interchange.source import (
     PROGRESS_EVERY,
     ErrorCollector,
-    decode_source,
+    Shared,
+    Source,
+    open_text,
     parse_iso_like_date,
 )
 
@@ -56,8 +58,8 @@ class _CountingReader:
     report it instead.
     """
 
-    def __init__(self, text: str) -> None:
-        self._lines = io.StringIO(text)
+    def __init__(self, text: TextIO) -> None:
+        self._lines = text
         self.line_no = 0
         self.block_start = 0
         self.malformed: list[int] = []
@@ -76,11 +78,18 @@ class _CountingReader:
         return line
 
 
-def parse_pgn(source: str | bytes, *, progress: ProgressCallback | None = None) -> ParsedGames:
+def parse_pgn(source: Source, *, progress: ProgressCallback | None = None) -> ParsedGames:
     """Read every game's headers; raise ``InterchangeError`` listing all bad games."""
     warnings: list[ParseWarning] = []
+    with open_text(source, legacy_fallback=True, warnings=warnings, newline=None) as text:
+        return _parse(_CountingReader(text), warnings, progress)
+
+
+def _parse(
+    reader: _CountingReader, warnings: list[ParseWarning], progress: ProgressCallback | None
+) -> ParsedGames:
     errors = ErrorCollector()
-    reader = _CountingReader(decode_source(source, legacy_fallback=True, warnings=warnings))
+    shared = Shared()
     games: list[ParsedGame] = []
     skipped = 0
     next_report = PROGRESS_EVERY
@@ -97,7 +106,7 @@ def parse_pgn(source: str | bytes, *, progress: ProgressCallback | None = None) 
         if progress is not None and reader.line_no >= next_report:
             progress(reader.line_no)
             next_report = reader.line_no + PROGRESS_EVERY
-        game = _game(headers, line, errors, warnings)
+        game = _game(headers, line, errors, warnings, shared)
         if game is not None:
             games.append(game)
         elif headers.get("Result", "*").strip() == "*":
@@ -115,6 +124,7 @@ def _game(
     line: int,
     errors: ErrorCollector,
     warnings: list[ParseWarning],
+    shared: Shared,
 ) -> ParsedGame | None:
     """The game, or None when it is skipped (with a warning) or has errors (reported)."""
     bad = len(errors.errors)
@@ -151,29 +161,33 @@ def _game(
             errors.add(line, f"round {round_text!r} is not a number like 3 or 3.1")
         else:
             round_no = int(match.group(1))
-    white = PlayerRef(
-        name=white_name,
-        fide_id=_number(headers, "WhiteFideId", line, errors),
-        rating=_number(headers, "WhiteElo", line, errors),
+    white = shared(
+        PlayerRef(
+            name=white_name,
+            fide_id=_number(headers, "WhiteFideId", line, errors),
+            rating=_number(headers, "WhiteElo", line, errors),
+        )
     )
-    black = PlayerRef(
-        name=black_name,
-        fide_id=_number(headers, "BlackFideId", line, errors),
-        rating=_number(headers, "BlackElo", line, errors),
+    black = shared(
+        PlayerRef(
+            name=black_name,
+            fide_id=_number(headers, "BlackFideId", line, errors),
+            rating=_number(headers, "BlackElo", line, errors),
+        )
     )
     if len(errors.errors) > bad or result is None or day is None:
         return None
     return ParsedGame(
         round=round_no,
-        date=day,
+        date=shared(day),
         white=white,
         black=black,
         result=result,
         rated=True,
         note="",
         line=line,
-        tournament=_known(headers.get("Event", "")),
-        time_control=_known(headers.get("TimeControl", "")),
+        tournament=shared(_known(headers.get("Event", ""))),
+        time_control=shared(_known(headers.get("TimeControl", ""))),
     )
 
 

@@ -6,8 +6,11 @@ after too many errors in the same way.
 
 from __future__ import annotations
 
+import codecs
+import io
 from collections.abc import Callable
 from datetime import date
+from typing import IO, Any, TextIO, TypeVar
 
 from tournaments.interchange.records import (
     InterchangeError,
@@ -15,6 +18,8 @@ from tournaments.interchange.records import (
     ParseWarning,
     ProgressCallback,
 )
+
+_T = TypeVar("_T")
 
 #: After this many errors a parser stops: the user fixes the first ones and tries again, and a
 #: completely wrong file does not build a million-entry report.
@@ -24,30 +29,111 @@ MAX_ERRORS = 200
 PROGRESS_EVERY = 5000
 
 
-def decode_source(
-    source: str | bytes, *, legacy_fallback: bool, warnings: list[ParseWarning]
-) -> str:
-    """The file's text, without a byte-order mark.
+#: Bytes read from the file at a time: a file is never read whole, so a 50 MB upload
+#: costs a few of these, not the file's size several times over.
+CHUNK_BYTES = 1 << 20
+
+#: What a parser reads: the file's text, its bytes, or a binary file open for reading
+#: (an upload, a file on disk, a job's stored input). A binary file must be seekable: the
+#: encoding is settled in a first pass before the parser's own pass.
+Source = str | bytes | IO[bytes]
+
+
+def open_text(
+    source: Source, *, legacy_fallback: bool, warnings: list[ParseWarning], newline: str | None
+) -> TextIO:
+    """The file's text as a stream of lines, without a byte-order mark; never read whole.
 
     Bytes are read as UTF-8. With ``legacy_fallback`` (TRF and PGN, whose specifications
     name no encoding and whose pairing programs often write Windows-1252) bytes that are not
     UTF-8 are read as Windows-1252 with a warning; otherwise (CSV) they are an error naming
-    the line of the first bad byte.
+    the line of the first bad byte. ``newline`` is :class:`io.TextIOWrapper`'s (``""`` for
+    the csv module, None to read ``\r\n`` and ``\r`` as line ends).
     """
     if isinstance(source, str):
-        return source.removeprefix("\ufeff")
-    try:
-        return source.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = source.count(b"\n", 0, error.start) + 1
+        return io.StringIO(source.removeprefix("\ufeff"), newline=newline)
+    stream: IO[bytes] = io.BytesIO(source) if isinstance(source, bytes) else source
+    start = stream.tell()
+    bad_line = _first_non_utf8_line(stream)
+    stream.seek(start)
+    encoding = "utf-8-sig"
+    if bad_line:
         if not legacy_fallback:
             raise InterchangeError(
-                [ParseError(line, "the file is not UTF-8 text; save it as UTF-8 (CSV UTF-8)")]
-            ) from error
+                [ParseError(bad_line, "the file is not UTF-8 text; save it as UTF-8 (CSV UTF-8)")]
+            )
         warnings.append(
-            ParseWarning(line, "the file is not UTF-8; read it as Windows-1252 (Western European)")
+            ParseWarning(
+                bad_line, "the file is not UTF-8; read it as Windows-1252 (Western European)"
+            )
         )
-        return source.decode("cp1252", errors="replace")
+        encoding = "cp1252"
+    # The wrapper must not close the caller's file when it is collected.
+    return io.TextIOWrapper(
+        io.BufferedReader(_Unclosed(stream), CHUNK_BYTES),
+        encoding=encoding,
+        errors="replace",
+        newline=newline,
+    )
+
+
+def count_lines(stream: IO[bytes]) -> int:
+    """How many lines a binary file has (a last line without a line break counts), read
+    in chunks; the file is put back where it was. For progress bars."""
+    start = stream.tell()
+    lines = 0
+    last = b"\n"
+    while chunk := stream.read(CHUNK_BYTES):
+        lines += chunk.count(b"\n")
+        last = chunk[-1:]
+    stream.seek(start)
+    return lines + (0 if last == b"\n" else 1)
+
+
+def _first_non_utf8_line(stream: IO[bytes]) -> int:
+    """The 1-based line of the first byte that is not UTF-8; 0 when the whole file is."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    lines = 0
+    while chunk := stream.read(CHUNK_BYTES):
+        try:
+            decoder.decode(chunk)
+        except UnicodeDecodeError as error:
+            return lines + chunk.count(b"\n", 0, max(0, error.start)) + 1
+        lines += chunk.count(b"\n")
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return lines + 1
+    return 0
+
+
+class _Unclosed(io.RawIOBase):
+    """A binary file seen through a wrapper that leaves it open: closing the text stream
+    over an upload must not close the upload, which its owner still reads or deletes."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._stream.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+class Shared:
+    """One object for each distinct value a parser produces (a player's reference, a date,
+    an event's name): a file of 150,000 games names a few thousand players, and holding
+    each game's own copies of them was most of an import's memory."""
+
+    def __init__(self) -> None:
+        self._seen: dict[Any, Any] = {}
+
+    def __call__(self, value: _T) -> _T:
+        found: _T = self._seen.setdefault(value, value)
+        return found
 
 
 class ErrorCollector:

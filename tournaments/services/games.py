@@ -91,6 +91,8 @@ def _periods_locked(
 
 
 def _id_of(value: Any) -> Any:
+    if type(value) is int:  # the common case, without the attribute lookup
+        return value
     return value.pk if hasattr(value, "pk") else value
 
 
@@ -142,13 +144,21 @@ def _validate_games(
     """Every item checked (set-based lookups); a ValidationFailed names the first bad one."""
     lists = {rl.slug: rl for rl in RatingList.objects.filter(club=club)}
     lists_by_id = {rl.pk: rl for rl in lists.values()}
-    players = _lookup_by_id(
-        Player, club, {_id_of(item.get(key)) for item in items for key in ("white", "black")}
-    )
-    tournaments = _lookup_by_id(
-        Tournament, club, {_id_of(item.get("tournament")) for item in items}
-    )
+    # One pass for the ids to look up (an import's items are built as they are read).
+    player_ids: set[Any] = set()
+    tournament_ids: set[Any] = set()
+    for item in items:
+        player_ids.add(_id_of(item.get("white")))
+        player_ids.add(_id_of(item.get("black")))
+        tournament_ids.add(_id_of(item.get("tournament")))
+    players = _lookup_by_id(Player, club, player_ids)
+    tournaments = _lookup_by_id(Tournament, club, tournament_ids)
     result_values = frozenset(Result.values)  # Result.values builds a new list per access
+    # A file's 100,000 games have a few dozen dates and one list: each check and derivation
+    # below is made once per distinct value, not once per game.
+    date_problems: dict[datetime.date, str] = {}
+    list_answers: dict[tuple[Any, int | None], RatingList | str] = {}
+    months: dict[tuple[datetime.date, int | None], datetime.date] = {}
     prepared: list[_ValidGame] = []
     index = 0
 
@@ -164,13 +174,29 @@ def _validate_games(
             tournament = tournaments.get(_id_of(item["tournament"]))
             if tournament is None:
                 raise bad("tournament", "No such tournament in this club.")
-        rating_list = _list_of(item.get("list"), tournament, lists, lists_by_id)
+        raw_list = item.get("list")
+        list_key = (
+            ("id", raw_list.pk)
+            if isinstance(raw_list, RatingList)
+            else raw_list
+            if raw_list is None or isinstance(raw_list, str)
+            else ("object", id(raw_list)),
+            tournament.pk if tournament is not None else None,
+        )
+        rating_list = list_answers.get(list_key)
+        if rating_list is None:
+            rating_list = list_answers[list_key] = _list_of(
+                raw_list, tournament, lists, lists_by_id
+            )
         if isinstance(rating_list, str):
             raise bad("list", rating_list)
         date = item.get("date")
         if not isinstance(date, datetime.date) or isinstance(date, datetime.datetime):
             raise bad("date", "A date is required.")
-        if why := date_out_of_bounds(date):
+        why = date_problems.get(date)
+        if why is None:
+            why = date_problems[date] = date_out_of_bounds(date)
+        if why:
             raise bad("date", why)
         if tournament is not None and not tournament.start_date <= date <= tournament.end_date:
             raise bad("date", "The date is outside the tournament's dates.")
@@ -203,10 +229,23 @@ def _validate_games(
                 black=black,
                 result=result,
                 rated=rated,
-                month=game_period_month(date=date, tournament=tournament),
+                month=_month_of(date, tournament, months),
             )
         )
     return prepared
+
+
+def _month_of(
+    date: datetime.date,
+    tournament: Tournament | None,
+    months: dict[tuple[datetime.date, int | None], datetime.date],
+) -> datetime.date:
+    """game_period_month, remembered in ``months`` for the next game of that day and event."""
+    key = (date, tournament.pk if tournament is not None else None)
+    month = months.get(key)
+    if month is None:
+        month = months[key] = game_period_month(date=date, tournament=tournament)
+    return month
 
 
 def _list_of(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
@@ -16,7 +17,13 @@ from tournaments.interchange.records import (
     ParseWarning,
     ProgressCallback,
 )
-from tournaments.interchange.source import ErrorCollector, decode_source, progress_ticker
+from tournaments.interchange.source import (
+    ErrorCollector,
+    Shared,
+    Source,
+    open_text,
+    progress_ticker,
+)
 from tournaments.interchange.trf.layout import (
     HEADER_CODES,
     NO_ROUND,
@@ -28,7 +35,7 @@ from tournaments.interchange.trf.lines import header_date, parse_player_line, re
 _EXTRA_CODE = re.compile(r"[0-9]{3}|[A-Z]{2}[A-Z0-9]")
 
 
-def parse_trf(source: str | bytes, *, progress: ProgressCallback | None = None) -> ParsedTournament:
+def parse_trf(source: Source, *, progress: ProgressCallback | None = None) -> ParsedTournament:
     """Read a TRF16 or TRF-2026 file.
 
     Returns the tournament with each game once (from the lower start number's line) and
@@ -38,8 +45,8 @@ def parse_trf(source: str | bytes, *, progress: ProgressCallback | None = None) 
     """
     warnings: list[ParseWarning] = []
     errors = ErrorCollector()
-    text = decode_source(source, legacy_fallback=True, warnings=warnings)
-    records = _read_records(text, errors, warnings, progress)
+    with open_text(source, legacy_fallback=True, warnings=warnings, newline=None) as text:
+        records = _read_records(text, errors, warnings, progress)
     headers, players = records.headers, records.players
     start_date = header_date(headers.get("042"), errors)
     end_date = header_date(headers.get("052"), errors)
@@ -95,7 +102,7 @@ class _Records:
 
 
 def _read_records(
-    text: str,
+    text: Iterable[str],
     errors: ErrorCollector,
     warnings: list[ParseWarning],
     progress: ProgressCallback | None,
@@ -106,8 +113,10 @@ def _read_records(
     round_dates_line: tuple[int, str] | None = None
     players: dict[int, ParsedPlayer] = {}
     rounds_of: dict[int, list[RoundEntry]] = {}
+    shared = Shared()
     line_no = 0
-    for line_no, raw in enumerate(text.splitlines(), start=1):
+    # Line by line from the stream: the file is never held whole.
+    for line_no, raw in enumerate(text, start=1):
         tick(line_no)
         line = raw.rstrip()
         if not line or line.startswith("###"):
@@ -127,6 +136,9 @@ def _read_records(
             if parsed is None:
                 continue
             player, entries = parsed
+            # A 99-round file of 9,999 players has a million round entries but few distinct
+            # ones: one tuple each keeps the largest TRF's parse small.
+            entries = [shared(entry) for entry in entries]
             assert player.start_no is not None  # parse_player_line guarantees it
             if player.start_no in players:
                 first = players[player.start_no].line

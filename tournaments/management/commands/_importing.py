@@ -6,7 +6,7 @@ A file name starting with an underscore is not a command of its own (Django's ru
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -14,6 +14,7 @@ from tqdm import tqdm
 
 from players.errors import DomainError
 from players.models import Club, ListKind, Membership, Role
+from tournaments.interchange import count_lines
 from tournaments.management.commands._common import add_queue_argument, start_job
 from tournaments.services.imports import MATCH_CHOICES, ImportReport, import_file
 
@@ -57,9 +58,14 @@ class ImportCommand(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["file"])
         try:
-            data = path.read_bytes()
+            # Read as a stream (in chunks), never whole: a federation-size file stays small.
+            file = path.open("rb")
         except OSError as error:
             raise CommandError(f"cannot read {path}: {error.strerror}") from None
+        with file:
+            self._import(path, file, options)
+
+    def _import(self, path: Path, file: IO[bytes], options: dict[str, Any]) -> None:
         club = Club.objects.filter(slug=options["club"]).first()
         if club is None:
             raise CommandError(f"no club {options['club']!r}")
@@ -78,10 +84,10 @@ class ImportCommand(BaseCommand):
                 club=club,
                 by=user,
                 params={**params, "file": path.name},
-                payload=data,
+                payload=file.read(),  # the Job row stores the file for the worker
             )
             return
-        lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+        lines = count_lines(file)
         show_bar = options["verbosity"] > 0
         with tqdm(
             total=lines, unit="line", desc=f"Reading {path.name}", disable=not show_bar
@@ -95,7 +101,7 @@ class ImportCommand(BaseCommand):
                     format=self.format,
                     club=club,
                     rating_list=options["list"],
-                    data=data,
+                    data=file,
                     by=user,
                     dry_run=options["dry_run"],
                     match=options["match"],

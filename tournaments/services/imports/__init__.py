@@ -47,6 +47,7 @@ from tournaments.services.imports.service import (
     import_file,
     import_pgn,
     import_trf,
+    upload_too_large,
 )
 
 __all__ = [
@@ -65,4 +66,5 @@ __all__ = [
     "import_pgn",
     "import_trf",
     "report_summary",
+    "upload_too_large",
 ]

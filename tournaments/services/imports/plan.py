@@ -45,7 +45,7 @@ class PlannedTournament:
     headers: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class PlannedGame:
     line: int
     white: Person
@@ -58,7 +58,7 @@ class PlannedGame:
     tournament: PlannedTournament | None
 
 
-@dataclass
+@dataclass(slots=True)
 class PlannedBye:
     """A TRF bye (H, F, U, Z): stored with the tournament, never rated."""
 

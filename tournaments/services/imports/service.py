@@ -5,6 +5,9 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Callable
+from typing import IO
+
+from django.conf import settings
 
 from players.errors import ValidationFailed
 from players.models import Club, RatingList, Role
@@ -18,6 +21,7 @@ from tournaments.interchange import (
     parse_pgn,
     parse_trf,
 )
+from tournaments.interchange.source import CHUNK_BYTES
 from tournaments.services.imports.formats import plan_games, plan_trf
 from tournaments.services.imports.matching import MATCH_CHOICES
 from tournaments.services.imports.report import ImportReport, LineMessage
@@ -31,7 +35,7 @@ def import_file(
     format: str,
     club: Club,
     rating_list: RatingList | str,
-    data: bytes,
+    data: bytes | IO[bytes],
     by: User,
     dry_run: bool = False,
     match: str = "possible",
@@ -39,6 +43,9 @@ def import_file(
     progress: ProgressCallback | None = None,
 ) -> ImportReport:
     """Import ``data`` in ``format`` (trf, pgn or csv): the three services in one.
+
+    ``data`` is the file's bytes or a seekable binary file (an upload, a file on disk): a
+    file is read in chunks, never whole, and left open for its owner.
 
     Raises NotFoundError / PermissionDeniedError when ``by`` may not import into the club
     (arbiter or above), ValidationFailed for an unknown format, list or ``match``;
@@ -60,7 +67,7 @@ def import_file(
             fields={"format": [f"Use one of {', '.join(FORMATS)}."]},
         )
     the_list = _rating_list(club, rating_list)
-    digest = hashlib.sha256(data).hexdigest()
+    digest = _digest(data)
     report = ImportReport(
         format=format,
         club=club.slug,
@@ -88,11 +95,35 @@ def import_file(
         if isinstance(parsed, ParsedTournament)
         else plan_games(parsed, digest, report)
     )
+    # The plan holds what is stored; the parsed records can go before the writes begin.
+    del parsed
     if report.errors:
         report.error_code = "invalid"
         return report
     Store(club=club, rating_list=the_list, by=by, plan=plan, report=report).run()
     return report
+
+
+def upload_too_large(size: int) -> str:
+    """Why an upload of ``size`` bytes is refused before it is read ("" when it is not):
+    above the IMPORT_MAX_UPLOAD_MB setting."""
+    limit_mb: int = settings.IMPORT_MAX_UPLOAD_MB
+    if size > limit_mb * 1024 * 1024:
+        return f"The file is larger than {limit_mb} MB."
+    return ""
+
+
+def _digest(data: bytes | IO[bytes]) -> str:
+    """The file's SHA-256 (its identity for "already imported?"), read in chunks; a file
+    is put back where it was for the parser."""
+    if isinstance(data, bytes):
+        return hashlib.sha256(data).hexdigest()
+    start = data.tell()
+    digest = hashlib.sha256()
+    while chunk := data.read(CHUNK_BYTES):
+        digest.update(chunk)
+    data.seek(start)
+    return digest.hexdigest()
 
 
 def _rating_list(club: Club, rating_list: RatingList | str) -> RatingList:

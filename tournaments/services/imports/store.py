@@ -11,6 +11,8 @@ from __future__ import annotations
 import datetime
 import re
 from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any, overload
 
 from django.db import DataError, transaction
 
@@ -23,7 +25,7 @@ from players.services import players_add_bulk
 from tournaments.models import Tournament, TournamentBye
 from tournaments.services.games import games_add
 from tournaments.services.imports.matching import drop_stored_games, match_players
-from tournaments.services.imports.plan import Plan, period_month
+from tournaments.services.imports.plan import Plan, PlannedGame, period_month
 from tournaments.services.imports.report import (
     ImportReport,
     LineMessage,
@@ -32,6 +34,42 @@ from tournaments.services.imports.report import (
     TournamentEntry,
 )
 from tournaments.services.tournaments import tournament_add
+
+
+class _GameItems(Sequence[Mapping[str, Any]]):
+    """The planned games as games_add's items, each built when it is read: a list of
+    100,000 dicts was a large part of an import's memory, and games_add reads each item
+    once or twice and keeps only its validated tuple."""
+
+    def __init__(self, games: Sequence[PlannedGame], rating_list: RatingList) -> None:
+        self._games = games
+        self._list = rating_list
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    @overload
+    def __getitem__(self, index: int) -> Mapping[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Mapping[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> Mapping[str, Any] | Sequence[Mapping[str, Any]]:
+        if isinstance(index, slice):
+            return [self._item(game) for game in self._games[index]]
+        return self._item(self._games[index])
+
+    def _item(self, game: PlannedGame) -> Mapping[str, Any]:
+        return {
+            "list": self._list,
+            "date": game.date,
+            "white": game.white.player_id,
+            "black": game.black.player_id,
+            "result": game.result,
+            "tournament": game.tournament.obj if game.tournament else None,
+            "round": game.round,
+            "rated": game.rated,
+        }
 
 
 class _Rollback(Exception):
@@ -136,22 +174,7 @@ class Store:
             )
         self._store_byes()
         self._item_lines = [game.line for game in games]
-        report.games_created = games_add(
-            club=self.club,
-            games=[
-                {
-                    "list": self.rating_list,
-                    "date": game.date,
-                    "white": game.white.player_id,
-                    "black": game.black.player_id,
-                    "result": game.result,
-                    "tournament": game.tournament.obj if game.tournament else None,
-                    "round": game.round,
-                    "rated": game.rated,
-                }
-                for game in games
-            ],
-        )
+        report.games_created = games_add(club=self.club, games=_GameItems(games, self.rating_list))
         report.games_not_rated = [
             NotRatedEntry(
                 line=game.line,
