@@ -22,7 +22,7 @@ from players import rating as engine
 from players.errors import NotFoundError
 from players.models import Club, Player, RatingChange, RatingList, RatingPeriod
 from players.rating.period import GAME_RESULTS, SCORES, own_rating_for_game, view_month
-from players.rating.tiebreaks import RoundResult, Standing, standings
+from players.rating.tiebreaks import RoundResult, Standing, caps_unplayed, standings
 from players.selectors import ratings_in_force
 from tournaments.models import BYE_POINTS, Game, Tournament, TournamentBye
 
@@ -175,7 +175,7 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
     for bye in byes:
         players[bye.player_id] = bye.player
         table[bye.player_id].append(RoundResult(bye.round, BYE_POINTS[bye.kind], None, False))
-    ranked = standings(table, rounds)
+    ranked = standings(table, rounds, capped=caps_unplayed(tournament.start_date))
     period = games[0].period if games else None
     in_force, own_start = _ratings(tournament, period, list(players))
     # The crosstable numbers players by their place in the standings (1..n, even where a

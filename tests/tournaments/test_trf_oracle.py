@@ -233,22 +233,9 @@ def test_gacrux_points_and_ratings_equal_our_standings(imported: Imported) -> No
     assert ratings == {player: row.rating for player, row in ours.items()}
 
 
-# Buchholz and Sonneborn-Berger against gacrux's (FIDE C.07, the rules by the start date).
-# Where no round is unplayed both readings of C.07 agree. Where rounds are unplayed they do
-# not: players/rating/tiebreaks.py counts every voluntary unplayed round of an opponent as
-# a draw and gives a player's own unplayed round their own score, while gacrux counts only
-# the rounds after a participant's last appearance as draws (C.07 16.3.2) and, for events
-# from 1 March 2026, caps the own-unplayed value at the opponent's score or a draw per
-# round (16.4). The Swiss is kept as a strict expected failure until the engine follows it.
-TIEBREAK_FILES = [
-    "round_robin_trf26.trf",
-    pytest.param(
-        "swiss_9_rounds.trf",
-        marks=pytest.mark.xfail(
-            strict=True, reason="unplayed rounds: C.07 16.3/16.4 as gacrux applies them"
-        ),
-    ),
-]
+# Buchholz and Sonneborn-Berger against gacrux's (C.07, the rules chosen by the start
+# date): a round robin without unplayed rounds, and the Swiss with every kind of them.
+TIEBREAK_FILES = ["round_robin_trf26.trf", "swiss_9_rounds.trf"]
 
 
 @pytest.mark.parametrize("name", TIEBREAK_FILES)
