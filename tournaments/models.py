@@ -7,6 +7,8 @@ until the period is reopened.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from django.db import models
 from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
@@ -106,6 +108,15 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.white} - {self.black} {self.result} ({self.date:%Y-%m-%d})"
+
+
+# What each kind of bye gives in the standings: TRF16's F and U a win, H a draw, Z nothing.
+BYE_POINTS: dict[str, Fraction] = {
+    "F": Fraction(1),
+    "U": Fraction(1),
+    "H": Fraction(1, 2),
+    "Z": Fraction(0),
+}
 
 
 class TournamentBye(models.Model):

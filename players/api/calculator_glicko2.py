@@ -35,7 +35,7 @@ RD_LIMIT = 1000
 class Glicko2GameInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     opponent_rating = serializers.FloatField(min_value=0, max_value=MAX_RATING)
     opponent_rd = serializers.FloatField(min_value=1, max_value=RD_LIMIT, default=DEFAULT_RD)
-    result = ResultField(help_text='1, 0.5, 0, "1/2", "½", "=", "win", "draw" or "loss".')
+    result = ResultField(help_text='"1", "0.5", "0", "1/2", "½", "=", "win", "draw" or "loss".')
 
 
 class Glicko2InSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -146,9 +146,9 @@ class Glicko2CalculateView(APIView):
                     "volatility": 0.06,
                     "tau": 0.5,
                     "games": [
-                        {"opponent_rating": 1400, "opponent_rd": 30, "result": 1},
-                        {"opponent_rating": 1550, "opponent_rd": 100, "result": 0},
-                        {"opponent_rating": 1700, "opponent_rd": 300, "result": 0},
+                        {"opponent_rating": 1400, "opponent_rd": 30, "result": "1"},
+                        {"opponent_rating": 1550, "opponent_rd": 100, "result": "0"},
+                        {"opponent_rating": 1700, "opponent_rd": 300, "result": "0"},
                     ],
                 },
                 request_only=True,

@@ -10,10 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
-from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.plumbing import build_basic_type
-from drf_spectacular.types import OpenApiTypes
 from rest_framework import serializers
 
 from players.models import Role
@@ -95,21 +92,6 @@ class ClubAutoSchema(AutoSchema):
             response["description"] = ERROR_DESCRIPTIONS[status]
             responses[str(status)] = response
         return responses
-
-
-class CalculatorResultFieldExtension(OpenApiSerializerFieldExtension):  # type: ignore[no-untyped-call]
-    """The calculator's ``result`` takes a number or a word; say so instead of a bare string."""
-
-    target_class = "players.api.calculator.ResultField"
-
-    def map_serializer_field(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
-        number: dict[str, Any] = build_basic_type(OpenApiTypes.NUMBER) or {}
-        if direction == "response":
-            return number
-        return {
-            "oneOf": [number, build_basic_type(OpenApiTypes.STR)],
-            "description": 'A score: 1, 0.5, 0, "1", "0.5", "0", "1/2", "½", "=", "win", "draw" or "loss".',
-        }
 
 
 # Operations whose views are not ClubAutoSchema views (the calculator belongs to another

@@ -1,4 +1,4 @@
-"""Tournament standings with FIDE's tie-breaks (Handbook C.07, Tie-Break Regulations, 2023/24).
+"""Tournament standings with FIDE's tie-breaks (Handbook C.07, Tie-Break Regulations).
 
 Pure functions over plain values. A participant's tournament is a tuple of ``RoundResult``
 (one per round they had a result in); a round with no entry is an absence (C.07 16.1: an
@@ -10,17 +10,25 @@ half- or zero-point bye: an unplayed round that scored less than a win) is what 
 16.3-16.4 and 14.6 treat specially:
 
 - an opponent's score, when it enters someone else's Buchholz or Sonneborn-Berger, is their
-  *adjusted* score: each of their VURs counts as a draw (C.07 16.3);
+  *adjusted* score: the rounds after their last appearance that had no opponent (they
+  left, or sat out the end) count as draws (C.07 16.3.2); every other round counts what
+  it scored;
 - a participant's own unplayed round counts, in their own Buchholz, as a game against a
   dummy opponent with the participant's own score (C.07 16.4), and in their
-  Sonneborn-Berger as that value times the points the round gave;
+  Sonneborn-Berger as that value times the points the round gave. Under the rules in
+  force from 1 March 2026 the dummy's score is at most the named opponent's adjusted
+  score, or a draw per round when there was no opponent (``caps_unplayed``);
 - cutting the least significant value (Cut-1, C.07 14.1) cuts a VUR first (C.07 14.6).
+
+FIDE's own tie-break checker (gacrux) is the oracle for this reading:
+tests/tournaments/test_trf_oracle.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from fractions import Fraction
 
 from players.rating.results import DRAW, WIN
@@ -74,36 +82,60 @@ def tournament_score(results: Sequence[RoundResult]) -> Fraction:
     return sum((r.points for r in results), Fraction(0))
 
 
+# C.07 as approved by FIDE Council on 2 February 2026, in force from 1 March 2026.
+CAPPED_UNPLAYED_FROM = date(2026, 3, 1)
+
+
+def caps_unplayed(start: date) -> bool:
+    """C.07 16.4 (2026): whether an event that started on ``start`` caps the dummy
+    opponent's score of an unplayed round (rules are chosen by the start date)."""
+    return start >= CAPPED_UNPLAYED_FROM
+
+
 def adjusted_score(results: Sequence[RoundResult], rounds: int) -> Fraction:
-    """C.07 16.3: the score an opponent brings to others' tie-breaks: each voluntary
-    unplayed round (an absence included: a round of ``rounds`` with no result) counts as a
-    draw instead of what it scored."""
+    """C.07 16.3: the score an opponent brings to others' tie-breaks. The rounds after
+    their last appearance (the last round that was not a voluntary unplayed one) that had
+    no opponent, an absence included, count as draws (16.3.2: they left); every other
+    round counts what it scored."""
+    by_round = {result.round: result for result in results}
+    last_present = max((r.round for r in results if not _is_vur(r)), default=0)
     counted = Fraction(0)
-    seen = 0
-    for result in results:
-        seen += 1
-        counted += DRAW if _is_vur(result) else result.points
-    absences = max(rounds - seen, 0)
-    return counted + DRAW * absences
+    for number in range(1, max([rounds, *by_round]) + 1):
+        result = by_round.get(number)
+        if number > last_present and (result is None or result.opponent is None):
+            counted += DRAW
+        elif result is not None:
+            counted += result.points
+    return counted
 
 
 def _contributions(
-    player: PlayerKey, table: Table, rounds: int, adjusted: Mapping[PlayerKey, Fraction]
+    player: PlayerKey,
+    table: Table,
+    rounds: int,
+    adjusted: Mapping[PlayerKey, Fraction],
+    capped: bool = False,
 ) -> list[tuple[Fraction, Fraction, bool]]:
     """(opponent value, points scored, voluntary-unplayed) per round, absences included.
 
     The opponent value is the opponent's adjusted score for a played game, the participant's
-    own score (the dummy opponent of C.07 16.4) for an unplayed round.
+    own score (the dummy opponent of C.07 16.4) for an unplayed round; ``capped`` (2026):
+    at most the named opponent's adjusted score, or a draw per round without one.
     """
     results = table[player]
     own = tournament_score(results)
+    no_opponent = min(own, DRAW * rounds) if capped else own
     rows = []
     for result in results:
         if result.played and result.opponent is not None:
             rows.append((adjusted[result.opponent], result.points, False))
-        else:
+        elif result.opponent is not None and capped:
+            rows.append((min(own, adjusted[result.opponent]), result.points, _is_vur(result)))
+        elif result.opponent is not None:
             rows.append((own, result.points, _is_vur(result)))
-    rows.extend((own, Fraction(0), True) for _ in range(max(rounds - len(results), 0)))
+        else:
+            rows.append((no_opponent, result.points, _is_vur(result)))
+    rows.extend((no_opponent, Fraction(0), True) for _ in range(max(rounds - len(results), 0)))
     return rows
 
 
@@ -114,11 +146,12 @@ def buchholz(
     *,
     cut: int = 0,
     adjusted: Mapping[PlayerKey, Fraction] | None = None,
+    capped: bool = False,
 ) -> Fraction:
     """C.07, Buchholz (BH): the sum of the opponents' (adjusted) scores; ``cut=1`` drops the
     least significant value (C.07 14.1), a voluntary unplayed round's first (C.07 14.6)."""
     adjusted = adjusted if adjusted is not None else adjusted_scores(table, rounds)
-    rows = _contributions(player, table, rounds, adjusted)
+    rows = _contributions(player, table, rounds, adjusted, capped)
     # Least significant first: voluntary unplayed rounds, then the lowest values.
     rows.sort(key=lambda row: (not row[2], row[0]))
     return sum((value for value, _, _ in rows[cut:]), Fraction(0))
@@ -130,11 +163,12 @@ def sonneborn_berger(
     rounds: int,
     *,
     adjusted: Mapping[PlayerKey, Fraction] | None = None,
+    capped: bool = False,
 ) -> Fraction:
     """C.07, Sonneborn-Berger (SB): each opponent's (adjusted) score times the points scored
     against them; an unplayed round's dummy opponent (C.07 16.4) times the round's points."""
     adjusted = adjusted if adjusted is not None else adjusted_scores(table, rounds)
-    rows = _contributions(player, table, rounds, adjusted)
+    rows = _contributions(player, table, rounds, adjusted, capped)
     return sum((value * points for value, points, _ in rows), Fraction(0))
 
 
@@ -169,26 +203,29 @@ def adjusted_scores(table: Table, rounds: int) -> dict[PlayerKey, Fraction]:
     return {player: adjusted_score(results, rounds) for player, results in table.items()}
 
 
-def tiebreaks_for(table: Table, rounds: int) -> dict[PlayerKey, TieBreaks]:
-    """Score, Buchholz, Buchholz Cut-1, Sonneborn-Berger and wins of every participant."""
+def tiebreaks_for(table: Table, rounds: int, *, capped: bool = False) -> dict[PlayerKey, TieBreaks]:
+    """Score, Buchholz, Buchholz Cut-1, Sonneborn-Berger and wins of every participant
+    (``capped``: C.07 16.4 of 2026, see ``caps_unplayed``)."""
     adjusted = adjusted_scores(table, rounds)
     return {
         player: TieBreaks(
             score=tournament_score(results),
-            buchholz=buchholz(player, table, rounds, adjusted=adjusted),
-            buchholz_cut1=buchholz(player, table, rounds, cut=1, adjusted=adjusted),
-            sonneborn_berger=sonneborn_berger(player, table, rounds, adjusted=adjusted),
+            buchholz=buchholz(player, table, rounds, adjusted=adjusted, capped=capped),
+            buchholz_cut1=buchholz(player, table, rounds, cut=1, adjusted=adjusted, capped=capped),
+            sonneborn_berger=sonneborn_berger(
+                player, table, rounds, adjusted=adjusted, capped=capped
+            ),
             wins=wins(results),
         )
         for player, results in table.items()
     }
 
 
-def standings(table: Table, rounds: int) -> list[Standing]:
+def standings(table: Table, rounds: int, *, capped: bool = False) -> list[Standing]:
     """Ranked participants: score, then Buchholz Cut-1, Buchholz, Sonneborn-Berger and
     wins (the order C.07 recommends for an individual Swiss); direct encounter last, among those
     still level on all of them. Those level after all share a rank (1, 2, 2, 4)."""
-    figures = tiebreaks_for(table, rounds)
+    figures = tiebreaks_for(table, rounds, capped=capped)
 
     def key(player: PlayerKey) -> tuple[Fraction, Fraction, Fraction, Fraction, int]:
         t = figures[player]

@@ -23,9 +23,9 @@ from players import rating as engine
 from players.errors import NotFoundError
 from players.models import Club, Player, RatingChange, RatingList, RatingPeriod
 from players.rating.period import GAME_RESULTS, SCORES, own_rating_for_game, view_month
-from players.rating.tiebreaks import RoundResult, Standing, standings
+from players.rating.tiebreaks import RoundResult, Standing, caps_unplayed, standings
 from players.selectors import ratings_in_force
-from tournaments.models import Game, Tournament
+from tournaments.models import BYE_POINTS, Game, Tournament, TournamentBye
 
 TOURNAMENTS_PAGE_SIZE = 50
 
@@ -59,14 +59,17 @@ class Cell:
     opponent: Player | None = None
     opponent_rank: int | None = None  # the opponent's number (their place) in the crosstable
     colour: str = ""  # "w" / "b"
-    points: Fraction | None = None  # None: no game this round (absent; byes are not stored)
+    points: Fraction | None = None  # None: neither a game nor a bye this round (absent)
     played: bool = True
+    bye: str = ""  # a bye's kind (TournamentBye.Kind: H, F, U, Z)
 
     @property
     def mark(self) -> str:
         """``1`` ``½`` ``0``; a forfeit ``+`` / ``−``; absent ``–``."""
         if self.points is None:
             return "–"
+        if self.bye:
+            return {Fraction(1): "1", Fraction(1, 2): "½"}.get(self.points, "0")
         if not self.played:
             return "+" if self.points == 1 else "−"
         return {Fraction(1): "1", Fraction(1, 2): "½"}.get(self.points, "0")
@@ -129,6 +132,15 @@ def _games(tournament: Tournament) -> list[Game]:
 _PLAYER_FIELDS = ("id", "name", "title", "federation", "fide_id")
 
 
+def _byes(tournament: Tournament) -> list[TournamentBye]:
+    return list(
+        TournamentBye.objects.filter(tournament=tournament)
+        .select_related("player")
+        .only("round", "kind", "player_id", *(f"player__{f}" for f in _PLAYER_FIELDS))
+        .order_by("round", "id")
+    )
+
+
 def _rounds_of(games: list[Game], declared: int | None) -> dict[int, int]:
     """Game id -> round. A game without a round takes the next round its players have
     not used yet (in play order), so hand-entered events still make a crosstable."""
@@ -151,8 +163,9 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
     rating in force, the performance (FIDE 8.1.1 over played games against rated
     opponents) and the rating change the event's games brought in a closed period."""
     games = _games(tournament)
+    byes = _byes(tournament)
     round_of = _rounds_of(games, tournament.rounds)
-    rounds = max([tournament.rounds or 0, *round_of.values()])
+    rounds = max([tournament.rounds or 0, *round_of.values(), *(bye.round for bye in byes)])
     players: dict[int, Player] = {}
     table: dict[Hashable, list[RoundResult]] = defaultdict(list)
     for game in games:
@@ -161,7 +174,11 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
         number = round_of[game.pk]
         table[game.white_id].append(RoundResult(number, SCORES[white_score], game.black_id, played))
         table[game.black_id].append(RoundResult(number, SCORES[black_score], game.white_id, played))
-    ranked = standings(table, rounds)
+    # Byes are not rated but belong to the standings (C.07 16: unplayed rounds).
+    for bye in byes:
+        players[bye.player_id] = bye.player
+        table[bye.player_id].append(RoundResult(bye.round, BYE_POINTS[bye.kind], None, False))
+    ranked = standings(table, rounds, capped=caps_unplayed(tournament.start_date))
     period = games[0].period if games else None
     in_force, own_start = _ratings(tournament, period, list(players))
     # The crosstable numbers players by their place in the standings (1..n, even where a
@@ -171,12 +188,18 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
     for game in games:
         by_player[game.white_id].append(game)
         by_player[game.black_id].append(game)
+    byes_of: dict[int, list[TournamentBye]] = defaultdict(list)
+    for bye in byes:
+        byes_of[bye.player_id].append(bye)
     rows = []
     for standing in ranked:
         pid = standing.player
         assert isinstance(pid, int)
         row = PlayerRow(standing, players[pid], in_force.get(pid))
         row.cells = _cells(pid, by_player[pid], round_of, rounds, rank_of)
+        for bye in byes_of[pid]:
+            cell = row.cells[bye.round - 1]
+            cell.points, cell.played, cell.bye = BYE_POINTS[bye.kind], False, bye.kind
         row.games = len(by_player[pid])
         rows.append(row)
     _figures(rows, tournament, period, by_player, in_force, own_start)

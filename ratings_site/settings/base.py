@@ -227,6 +227,7 @@ SPECTACULAR_SETTINGS = {
     ],
     # One name per choice set used by several serializers.
     "ENUM_NAME_OVERRIDES": {
+        "CalculatorResultEnum": "players.api.calculator.RESULT_SPELLINGS",
         "ListKindEnum": "players.models.ListKind",
         "ExpectedMethodEnum": "players.models.ExpectedMethod",
         "FirstRatingPolicyEnum": "players.models.FirstRatingPolicy",

@@ -71,6 +71,12 @@ def crosstable_rows(view: TournamentView, club: Club) -> SafeString:
     prefix = player_url_prefix(club)
     against = gettext("Round %(number)s against %(name)s")
     no_game = gettext("Round %(number)s: no game")
+    byes = {
+        "F": gettext("Round %(number)s: full-point bye"),
+        "U": gettext("Round %(number)s: pairing-allocated bye"),
+        "H": gettext("Round %(number)s: half-point bye"),
+        "Z": gettext("Round %(number)s: zero-point bye"),
+    }
     parts = []
     for number, row in enumerate(view.rows, start=1):
         cells = []
@@ -79,7 +85,8 @@ def crosstable_rows(view: TournamentView, club: Club) -> SafeString:
                 title = against % {"number": cell.round, "name": cell.opponent.name}
                 cells.append(_fill(_CELL, title, cell.opponent_rank, cell.colour, cell.mark))
             else:
-                cells.append(_fill(_EMPTY, no_game % {"number": cell.round}, cell.mark))
+                title = byes.get(cell.bye, no_game) % {"number": cell.round}
+                cells.append(_fill(_EMPTY, title, cell.mark))
         parts.append(
             _fill(
                 _CROSS,

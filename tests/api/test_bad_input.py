@@ -427,6 +427,14 @@ CASES: list[Bad] = [
     ),
     Bad("GET", C + "/lists/{list}/ratings/", 404, query={"period": "2026-02"}),
     Bad("GET", C + "/lists/{list}/ratings/", 404, query={"period": "2026-02", "format": "csv"}),
+    Bad(
+        "GET",
+        C + "/lists/{list}/ratings.csv",
+        400,
+        query={"period": "2026/01"},
+        fields=fields("period"),
+    ),
+    Bad("GET", C + "/lists/{list}/ratings.csv", 404, query={"period": "2026-02"}),
 ]
 
 

@@ -142,9 +142,13 @@ def test_full_flow_through_the_api() -> None:
     anna = next(r for r in ratings["results"] if r["player"] == a)
     assert (anna["rating"], anna["games"], anna["rated_games"]) == (1867, 2, 47)
     assert [r["rank"] for r in ratings["results"]] == sorted(r["rank"] for r in ratings["results"])
-    csv_response = api.get(f"{BASE}/lists/standard/ratings/", {"format": "csv"})
+    csv_response = api.get(f"{BASE}/lists/standard/ratings.csv")
     assert csv_response.status_code == 200
     assert csv_response["Content-Type"].startswith("text/csv")
+    # The older spelling, kept out of the schema, answers the same file.
+    old = api.get(f"{BASE}/lists/standard/ratings/", {"format": "csv"})
+    assert old["Content-Type"].startswith("text/csv")
+    assert old.content == csv_response.content
     rows = list(csv.DictReader(io.StringIO(csv_response.content.decode())))
     assert [int(r["player"]) for r in rows] == [r["player"] for r in ratings["results"]]
     assert next(r for r in rows if int(r["player"]) == a)["rating"] == "1867"

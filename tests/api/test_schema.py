@@ -76,6 +76,49 @@ def test_a_browser_gets_json_from_every_read(world: World) -> None:
         query = rule.body(world.north, world.south) if rule.body else None
         response = client.get(url, query, HTTP_ACCEPT="text/html,application/xhtml+xml,*/*;q=0.8")
         assert response.status_code == 200, (path, response.content[:200])
-        # A job's download is the file it made; every other read is JSON.
-        wanted = "text/csv" if path.endswith("/download/") else "application/json"
+        # A job's download and a .csv are files; every other read is JSON.
+        csv = path.endswith(("/download/", ".csv"))
+        wanted = "text/csv" if csv else "application/json"
         assert response["Content-Type"].startswith(wanted), path
+
+
+def test_every_answer_has_one_media_type(schema: dict) -> None:
+    """One response in two media types (JSON and CSV) breaks generated clients: a CSV has
+    an operation of its own (tests/api/test_generated_client.py)."""
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            for code, response in operation["responses"].items():
+                assert len(response.get("content", {"": None})) == 1, (method, path, code)
+
+
+def test_no_field_is_a_union_of_types(schema: dict) -> None:
+    """Client generators cannot express a field that is a string or a number (the
+    calculator's ``result`` was): each field has one type."""
+
+    def types_of(node: dict) -> set[str]:
+        found: set[str] = set()
+        for option in node.get("oneOf", []) + node.get("anyOf", []):
+            found |= types_of(option) or {option.get("type", "object")}
+        return found
+
+    def walk(node: object, where: str) -> None:
+        if isinstance(node, dict):
+            # A body may be one object or a list of them (games_create): generators take
+            # that; they fail on scalars of two types.
+            assert len(types_of(node) & {"string", "number", "integer", "boolean"}) <= 1, where
+            for key, value in node.items():
+                walk(value, f"{where}.{key}")
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                walk(value, f"{where}[{index}]")
+
+    walk(schema, "schema")
+
+
+def test_the_calculator_takes_a_result_number_from_older_clients() -> None:
+    """The schema offers strings only; JSON numbers still work for clients written
+    before."""
+    body = {"rating": 1500, "games": [{"opponent_rating": 1500, "result": 0.5}]}
+    response = Client().post("/api/v1/calculate/", body, content_type="application/json")
+    assert response.status_code == 200, response.content
+    assert response.json()["score"] == 0.5

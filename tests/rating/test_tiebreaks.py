@@ -4,12 +4,13 @@ Each table's figures are worked out in the comments from the articles' definitio
 Buchholz (opponents' scores), Cut-1 (the least significant value dropped, a voluntary
 unplayed round's first: 14.6), Sonneborn-Berger (opponent's score times the points
 scored against them), wins, direct encounter, and the unplayed rounds of article 16
-(the dummy opponent with the participant's own score; an opponent's voluntary unplayed
-rounds counted as draws in the score they bring).
+(the dummy opponent with the participant's own score, capped from 2026; an opponent's
+rounds after leaving counted as draws in the score they bring).
 """
 
 from __future__ import annotations
 
+from datetime import date
 from fractions import Fraction as F
 
 import pytest
@@ -18,6 +19,7 @@ from players.rating.tiebreaks import (
     RoundResult,
     adjusted_score,
     buchholz,
+    caps_unplayed,
     direct_encounter,
     sonneborn_berger,
     standings,
@@ -129,8 +131,9 @@ def test_direct_encounter_needs_every_pair_to_have_met() -> None:
 #   r1 A-B 1-0; C-D forfeit, C wins (unplayed);  r2 A-C ½-½, B-D 1-0;
 #   r3 B-C 0-1; A and D absent (no result: unplayed, no points).
 # Scores: A 1½, B 1, C 2½, D 0.
-# Adjusted scores (16.3: voluntary unplayed rounds as draws): A 1 + ½ + ½ (absence) = 2;
-# B 1; C 2½ (a forfeit win is not voluntary); D ½ (forfeit loss) + 0 + ½ (absence) = 1.
+# Adjusted scores (16.3.2: the rounds after a participant's last appearance that had no
+# opponent count as draws; every other round what it scored): A 1 + ½ + ½ (absent from r3,
+# after r2) = 2; B 1; C 2½; D 0 (forfeit loss: an opponent was named) + 0 + ½ (absent) = ½.
 UNPLAYED = table_of(
     [
         (1, "A", "B", F(1), True),
@@ -142,8 +145,23 @@ UNPLAYED = table_of(
 )
 
 
-def test_adjusted_scores_count_voluntary_unplayed_rounds_as_draws() -> None:
-    assert [adjusted_score(UNPLAYED[p], 3) for p in "ABCD"] == [F(2), F(1), F(5, 2), F(1)]
+def test_adjusted_scores_count_the_rounds_after_leaving_as_draws() -> None:
+    assert [adjusted_score(UNPLAYED[p], 3) for p in "ABCD"] == [F(2), F(1), F(5, 2), F(1, 2)]
+    # A half-point bye in the middle counts what it scored; sitting out the last round a draw.
+    middle = [RoundResult(1, F(0), "X", True), RoundResult(2, H, None, False)]
+    assert adjusted_score([*middle, RoundResult(3, F(1), "Y", True)], 3) == F(3, 2)
+    assert adjusted_score(middle, 3) == F(1)
+
+
+def test_the_2026_rules_cap_the_dummy_opponent() -> None:
+    """C.07 16.4 (from 1 March 2026): an unplayed round's dummy scores at most the named
+    opponent's adjusted score (C's forfeit win over D: ½, not C's own 2½), or a draw per
+    round without an opponent (A's absence: min(1½, 3 x ½) = 1½)."""
+    assert buchholz("C", UNPLAYED, 3, capped=True) == F(1, 2) + F(2) + F(1)
+    assert sonneborn_berger("C", UNPLAYED, 3, capped=True) == F(1, 2) * 1 + F(2) * H + F(1) * 1
+    assert buchholz("A", UNPLAYED, 3, capped=True) == buchholz("A", UNPLAYED, 3) == F(5)
+    assert caps_unplayed(date(2026, 3, 1))
+    assert not caps_unplayed(date(2026, 2, 28))
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from players.errors import ValidationFailed
 from players.models import Job, Player, PlayerRating, Role
-from players.services import membership_set, player_create
+from players.services import membership_set, player_create, rating_list_create
 from tests.queue import run_queued_jobs
 from tests.tournaments.fide_files import Row, txt, xml, zipped
 from tests.tournaments.helpers import close, make_club, make_owner, make_player, play
@@ -388,3 +388,34 @@ def test_fide_ratings_shown_beside_the_clubs(club_world) -> None:  # type: ignor
     api.force_authenticate(owner)
     body = api.get(f"/api/v1/clubs/{club.slug}/players/{magnus.pk}/").json()
     assert body["fide"] == {"standard": 2837, "rapid": 2820, "blitz": 2886, "month": "2026-11"}
+
+
+def test_seeding_leaves_glicko2_lists_alone(club_world) -> None:  # type: ignore[no-untyped-def]
+    """FIDE's ratings are Elo ratings: they seed the club's Elo lists only. A Glicko-2 list
+    of the same kind keeps its own start (its rating and starting RD): a FIDE rating has
+    no RD, and a rating without one is not a Glicko-2 rating."""
+    owner, club, _ = club_world
+    online = rating_list_create(club=club, by=owner, slug="online", kind="blitz", system="glicko2")
+    newcomer = player_create(club=club, by=owner, name="Hikaru Nakamura", fide_id=4100018)
+    # A Glicko-2 row with no rating: what the seeding looks for.
+    PlayerRating.objects.filter(player=newcomer, rating_list=online).update(rating=None)
+
+    report = fide_list_import(
+        club=club,
+        stream=io.BytesIO(txt(ROWS)),
+        by=owner,
+        add_federation="NOR",
+        seed_ratings=True,
+        month=NOVEMBER,
+    )
+
+    unrated = PlayerRating.objects.get(player=newcomer, rating_list=online)
+    assert (unrated.rating, unrated.entry_note) == (None, "")
+    per = PlayerRating.objects.get(player__fide_id=1500029, rating_list=online)
+    assert (per.rating, per.rd, per.entry_note) == (1500, online.glicko_rd_start, "")
+    seeded = {(entry["name"], entry["list"]) for entry in report.seeded}
+    assert ("Hikaru Nakamura", "blitz") in seeded
+    assert not {entry for entry in seeded if entry[1] == "online"}
+    # The Elo lists of the kind are seeded as before.
+    blitz = PlayerRating.objects.get(player=newcomer, rating_list__slug="blitz")
+    assert (blitz.rating, blitz.entry_note) == (2900, "FIDE rating list of 2026-11")

@@ -186,3 +186,25 @@ def test_query_counts_do_not_grow_with_the_field(client: Client) -> None:
             assert client.get(f"/clubs/{slug}/tournaments/").status_code == 200
         counts.append((len(queries), len(listing)))
     assert counts[0] == counts[1]
+
+
+def test_byes_count_in_the_standings_and_show_in_the_crosstable(client: Client) -> None:
+    """A TRF's byes are not rated but belong to the standings (Rossi's U in round 6 is a
+    point; Kowalski's H in round 3 half of one)."""
+    from tests.tournaments.import_world import build_import_world, read
+    from tournaments.services.imports import import_trf
+
+    world = build_import_world("byes", public=True)
+    import_trf(
+        club=world.club, rating_list="standard", data=read("swiss_9_rounds.trf"), by=world.arbiter
+    )
+    tournament = Tournament.objects.get(club=world.club)
+    response = client.get(f"/clubs/byes/tournaments/{tournament.pk}/")
+    assert response.status_code == 200
+    standings = rows_of(response, "standings")
+    rossi = next(row for row in standings if "Rossi" in row)
+    # Rank, name, rating, then points.
+    assert rossi.startswith("7 Rossi, Marco 2205 3 "), rossi
+    html = response.content.decode()
+    assert "Round 6: pairing-allocated bye" in html
+    assert "Round 3: half-point bye" in html

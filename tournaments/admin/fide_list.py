@@ -41,7 +41,7 @@ class FideListForm(forms.Form):
     )
     seed_ratings = forms.BooleanField(
         required=False,
-        help_text="Start players unrated on a club list at their FIDE rating of that kind.",
+        help_text="Start players unrated on a club's Elo list at their FIDE rating of that kind.",
     )
     dry_run = forms.BooleanField(label="Dry run", required=False, help_text="Store nothing.")
 

@@ -45,8 +45,8 @@ class FideListInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
     seed_ratings = serializers.BooleanField(
         default=False,
-        help_text="Start players unrated on a club list (nothing published there yet) at "
-        "their FIDE rating of that kind.",
+        help_text="Start players unrated on a club's Elo list (nothing published there yet) "
+        "at their FIDE rating of that kind; Glicko-2 lists keep their own start.",
     )
 
     def validate_file(self, value: Any) -> Any:

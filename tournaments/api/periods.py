@@ -6,7 +6,8 @@
 /api/v1/clubs/{club}/lists/{list}/periods/{YYYY-MM}/close/    POST (officer)
 /api/v1/clubs/{club}/lists/{list}/periods/{YYYY-MM}/reopen/   POST (officer)
 /api/v1/clubs/{club}/lists/{list}/replay/                     POST (officer)
-/api/v1/clubs/{club}/lists/{list}/ratings/?period=YYYY-MM     GET (JSON, or CSV with ?format=csv)
+/api/v1/clubs/{club}/lists/{list}/ratings/?period=YYYY-MM     GET (JSON; ?format=csv kept, undocumented)
+/api/v1/clubs/{club}/lists/{list}/ratings.csv?period=YYYY-MM  GET (the same rows as CSV)
 """
 
 from __future__ import annotations
@@ -368,31 +369,22 @@ def _csv_value(value: Any) -> Any:
     return csv_cell(value) if isinstance(value, str) else value
 
 
-@extend_schema(
-    tags=["ratings"],
-    parameters=[
-        CLUB_PARAM,
-        LIST_PARAM,
-        OpenApiParameter(
-            "period",
-            str,
-            OpenApiParameter.QUERY,
-            pattern=r"^\d{4}-\d{2}$",
-            description="YYYY-MM: the list published after that period (default: the latest).",
-        ),
-        OpenApiParameter(
-            "format",
-            str,
-            OpenApiParameter.QUERY,
-            enum=["json", "csv"],
-            description="csv: every row as CSV, not paginated.",
-        ),
-    ],
-)
-class RatingsView(ListScopedView):
-    """The list published after a period, ranked (rated players only)."""
+RATINGS_PARAMS = [
+    CLUB_PARAM,
+    LIST_PARAM,
+    OpenApiParameter(
+        "period",
+        str,
+        OpenApiParameter.QUERY,
+        pattern=r"^\d{4}-\d{2}$",
+        description="YYYY-MM: the list published after that period (default: the latest).",
+    ),
+]
 
-    renderer_classes = [renderers.JSONRenderer, RatingsCSVRenderer]
+
+class PublishedListView(ListScopedView):
+    """What the JSON and the CSV of a published list share: its rows, ranked."""
+
     filter_backends: list[Any] = []
 
     def get_queryset(self) -> QuerySet[RatingChange]:
@@ -415,21 +407,70 @@ class RatingsView(ListScopedView):
         self.request.accepted_media_type = "application/json"
         return super().handle_exception(exc)
 
-    @extend_schema(
-        operation_id="ratings_list",
-        responses={
-            (200, "application/json"): RatingRowSerializer(many=True),
-            (200, "text/csv"): OpenApiResponse(
-                OpenApiTypes.STR, description="The same rows as CSV."
-            ),
-        },
-    )
+    def csv_response(self) -> Response:
+        context = {"name_order": self.rating_list().name_order}
+        return Response(RatingRowSerializer(self.get_queryset(), many=True, context=context).data)
+
+
+@extend_schema(tags=["ratings"], parameters=RATINGS_PARAMS)
+class RatingsView(PublishedListView):
+    """The list published after a period, ranked (rated players only)."""
+
+    renderer_classes = [renderers.JSONRenderer, RatingsCSVRenderer]
+
+    def get_renderers(self) -> list[renderers.BaseRenderer]:
+        # ``?format=csv`` still answers CSV here for the clients that use it, but the schema
+        # declares JSON only: one response in two media types breaks generated clients.
+        # The CSV's documented operation is RatingsCSVView.
+        if self.is_schema_view:
+            return [renderers.JSONRenderer()]
+        return super().get_renderers()
+
+    @extend_schema(operation_id="ratings_list", responses=RatingRowSerializer(many=True))
     def get(self, request: Request, club: str, list: str) -> Response:
+        if request.accepted_renderer.format == "csv":
+            return self.csv_response()
         rows = self.get_queryset()
         context = {"name_order": self.rating_list().name_order}
-        if request.accepted_renderer.format == "csv":
-            return Response(RatingRowSerializer(rows, many=True, context=context).data)
         page = self.paginate_queryset(rows)
         return self.get_paginated_response(
             RatingRowSerializer(page, many=True, context=context).data
         )
+
+
+@extend_schema(tags=["ratings"], parameters=RATINGS_PARAMS)
+class RatingsCSVView(PublishedListView):
+    """The list published after a period as CSV: every row, best first, not paginated."""
+
+    renderer_classes = [RatingsCSVRenderer]
+
+    def get_renderers(self) -> list[renderers.BaseRenderer]:
+        # The schema documents the errors in the one JSON shape (handle_exception answers
+        # them as JSON) and the success alone as CSV.
+        if self.is_schema_view:
+            return [renderers.JSONRenderer()]
+        return super().get_renderers()
+
+    def perform_content_negotiation(
+        self, request: Request, force: bool = False
+    ) -> tuple[renderers.BaseRenderer, str]:
+        # The URL names the format: a client's Accept header does not turn it into a 406.
+        renderer = RatingsCSVRenderer()
+        return renderer, renderer.media_type
+
+    @extend_schema(
+        operation_id="ratings_csv",
+        responses={
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR,
+                description="rank, player, name, title, federation, rating, change, k_factor, "
+                "games, rated_games, flags, period.",
+            )
+        },
+    )
+    def get(self, request: Request, club: str, list: str) -> Response:
+        response = self.csv_response()
+        response["Content-Disposition"] = (
+            f'attachment; filename="{self.club.slug}-{self.rating_list().slug}-ratings.csv"'
+        )
+        return response

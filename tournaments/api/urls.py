@@ -17,6 +17,7 @@ from tournaments.api.periods import (
     PeriodListView,
     PeriodPreviewView,
     PeriodReopenView,
+    RatingsCSVView,
     RatingsView,
 )
 from tournaments.api.tournaments import (
@@ -46,5 +47,6 @@ urlpatterns = [
     path(PERIOD + "reopen/", PeriodReopenView.as_view(), name="period-reopen"),
     path(LIST + "replay/", ListReplayView.as_view(), name="list-replay"),
     path(LIST + "ratings/", RatingsView.as_view(), name="ratings"),
+    path(LIST + "ratings.csv", RatingsCSVView.as_view(), name="ratings-csv"),
     path(LIST + "history-export/", HistoryExportView.as_view(), name="list-history-export"),
 ]

@@ -9,8 +9,9 @@ For the club's players with a FIDE ID it fills in or updates title, women's titl
 federation, sex and birth year, and keeps FIDE's standard, rapid and blitz ratings with
 the list's month beside the club's own; it reports players whose name (by name key) or
 birth year disagree with FIDE's. ``add_federation`` creates the federation's players the
-club does not have; ``seed_ratings`` starts players unrated on a club list (with nothing
-published there yet) at their FIDE rating of that kind, noted as their entry's reason.
+club does not have; ``seed_ratings`` starts players unrated on a club's Elo list (with
+nothing published there yet) at their FIDE rating of that kind, noted as their entry's
+reason (Glicko-2 lists keep their own start: ``_SEEDED_SYSTEMS``).
 """
 
 from __future__ import annotations
@@ -62,6 +63,11 @@ _SEEDED = (
     "k_reason",
 )
 _KIND_FIELDS = {"standard": "fide_standard", "rapid": "fide_rapid", "blitz": "fide_blitz"}
+# FIDE's ratings are Elo ratings: they seed the club's Elo lists (FIDE's rules or its own).
+# A Glicko-2 list of the same kind is left to its own start (1500 and its starting RD): a
+# FIDE rating says nothing of a Glicko-2 RD, and the scales differ away from 1500, so
+# seeding there would publish a number the list's own rules never made.
+_SEEDED_SYSTEMS = ("fide", "elo")
 _UPDATED = (
     "title",
     "women_title",
@@ -241,6 +247,7 @@ def _add(
     report: FideListReport,
 ) -> None:
     new = [r for r in records.values() if r.federation == federation and r.fide_id not in players]
+    seeded_lists = _seeded_lists(club) if seed else []
     created = players_add_bulk(
         club=club,
         by=by,
@@ -256,12 +263,12 @@ def _add(
                 else None,
                 "ratings": [
                     {
-                        "list": kind,
-                        "rating": getattr(record, kind),
-                        "reached_2400": has_reached_2400(False, getattr(record, kind)),
+                        "list": rating_list.slug,
+                        "rating": getattr(record, rating_list.kind),
+                        "reached_2400": has_reached_2400(False, getattr(record, rating_list.kind)),
                     }
-                    for kind in _KIND_FIELDS
-                    if seed and getattr(record, kind) is not None
+                    for rating_list in seeded_lists
+                    if getattr(record, rating_list.kind) is not None
                 ],
             }
             for record in new
@@ -271,22 +278,25 @@ def _add(
         for name, value in _details(record, month).items():
             setattr(player, name, value)
         report.added.append({"player": player.pk, "name": player.name, "fide_id": record.fide_id})
-        if seed:
-            report.seeded += [
-                {
-                    "player": player.pk,
-                    "name": player.name,
-                    "list": kind,
-                    "rating": getattr(record, kind),
-                }
-                for kind in _KIND_FIELDS
-                if getattr(record, kind) is not None
-            ]
+        report.seeded += [
+            {
+                "player": player.pk,
+                "name": player.name,
+                "list": rating_list.slug,
+                "rating": getattr(record, rating_list.kind),
+            }
+            for rating_list in seeded_lists
+            if getattr(record, rating_list.kind) is not None
+        ]
     _write(created)
-    if seed and created:
-        PlayerRating.objects.filter(player__in=created, entry_rating__isnull=False).update(
-            entry_note=_note(month)
-        )
+    if seeded_lists and created:
+        PlayerRating.objects.filter(
+            player__in=created, rating_list__in=seeded_lists, entry_rating__isnull=False
+        ).update(entry_note=_note(month))
+
+
+def _seeded_lists(club: Club) -> list[RatingList]:
+    return list(RatingList.objects.filter(club=club, system__in=_SEEDED_SYSTEMS).order_by("kind"))
 
 
 def _note(month: datetime.date) -> str:
@@ -303,7 +313,7 @@ def _seed(
     """Existing players unrated on a list, with nothing published there, start at their
     FIDE rating of that kind (entered as the start of their history there)."""
     found = {p.pk: (p, records[fide_id]) for fide_id, p in players.items() if fide_id in records}
-    for rating_list in RatingList.objects.filter(club=club).order_by("kind"):
+    for rating_list in _seeded_lists(club):
         kind = rating_list.kind
         candidates = (
             PlayerRating.objects.filter(
@@ -343,7 +353,12 @@ def _seed(
             state.k_factor, state.k_reason = k.value, k.reason.value
             seeded.append(state)
             report.seeded.append(
-                {"player": player.pk, "name": player.name, "list": kind, "rating": rating}
+                {
+                    "player": player.pk,
+                    "name": player.name,
+                    "list": rating_list.slug,
+                    "rating": rating,
+                }
             )
         update_rows(
             PlayerRating,
@@ -352,6 +367,6 @@ def _seed(
         )
         if held_back:
             report.warnings.append(
-                f"{held_back} player(s) unrated on the {kind} list already have published "
+                f"{held_back} player(s) unrated on the {rating_list.slug} list already have published "
                 "periods there: not seeded (their first rating comes from their games)."
             )

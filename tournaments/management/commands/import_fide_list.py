@@ -32,7 +32,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--seed-ratings",
             action="store_true",
-            help="Start players unrated on a club list at their FIDE rating of that kind.",
+            help="Start players unrated on a club's Elo list at their FIDE rating of that kind.",
         )
         parser.add_argument(
             "--user", help="Act as this user (rating officer); default: the club's first owner."

@@ -1,0 +1,369 @@
+"""A client generated from our OpenAPI schema with openapi-python-client runs every
+operation against a live server.
+
+API consumers generate their clients this way; an operation the generator cannot express
+is left out of the client (with only a warning), and a response declared in two media
+types makes the client fail at run time. The operations are read from the schema, so a
+new endpoint without a call below fails ``test_every_operation_has_a_call``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import subprocess
+import sys
+import types
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+
+from players.models import ApiToken
+from tests.api.conftest import PASSWORD, World
+from tests.tournaments.fide_files import Row, txt
+
+TRF = Path(__file__).parent.parent / "tournaments" / "files" / "round_robin_trf26.trf"
+PACKAGE = "ratings_api_client"
+# No post-generation hooks: they would run ruff on the generated code, which is not ours
+# to lint and needs no formatting to be imported.
+GENERATOR_CONFIG = "post_hooks: []\n"
+
+
+@dataclass
+class Generated:
+    schema: dict[str, Any]
+    package: types.ModuleType
+    output: str
+
+    def operation(self, operation_id: str) -> types.ModuleType:
+        tag = self.tags[operation_id]
+        return importlib.import_module(f"{PACKAGE}.api.{tag}.{operation_id}")
+
+    @property
+    def tags(self) -> dict[str, str]:
+        return {
+            op["operationId"]: op["tags"][0]
+            for operations in self.schema["paths"].values()
+            for op in operations.values()
+        }
+
+    @property
+    def models(self) -> Any:
+        return importlib.import_module(f"{PACKAGE}.models")
+
+    def model(self, name: str, data: dict[str, Any]) -> Any:
+        return getattr(self.models, name).from_dict(data)
+
+    def file(self, payload: bytes, name: str) -> Any:
+        file_type = importlib.import_module(f"{PACKAGE}.types").File
+        return file_type(payload=io.BytesIO(payload), file_name=name, mime_type="text/plain")
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Generated]:
+    folder = tmp_path_factory.mktemp("client")
+    schema_file = folder / "openapi.json"
+    call_command("spectacular", "--format", "openapi-json", "--file", str(schema_file))
+    config = folder / "config.yaml"
+    config.write_text(GENERATOR_CONFIG)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "openapi_python_client",
+            "generate",
+            "--path",
+            str(schema_file),
+            "--meta",
+            "none",
+            "--config",
+            str(config),
+            "--output-path",
+            str(folder / PACKAGE),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    sys.path.insert(0, str(folder))
+    try:
+        yield Generated(
+            schema=json.loads(schema_file.read_text()),
+            package=importlib.import_module(PACKAGE),
+            output=output,
+        )
+    finally:
+        sys.path.remove(str(folder))
+        for name in [n for n in sys.modules if n == PACKAGE or n.startswith(PACKAGE + ".")]:
+            del sys.modules[name]
+
+
+@dataclass
+class Context:
+    world: World
+    gen: Generated
+    job_id: str = ""
+    game_id: int = 0
+    token: str = ""
+
+
+Call = Callable[[Context], dict[str, Any]]
+
+
+def north(**values: Any) -> Call:
+    """Path values of the private fixture club ``north`` and its standard list."""
+    return lambda ctx: {"club": ctx.world.north.slug, **values}
+
+
+def on_list(**values: Any) -> Call:
+    return north(list_="standard", **values)
+
+
+def player(index: int, **values: Any) -> Call:
+    return lambda ctx: {**north(**values)(ctx), "id": ctx.world.north.players[index].pk}
+
+
+def with_body(path: Call, model: str, body: Callable[[Context], dict[str, Any]]) -> Call:
+    return lambda ctx: {**path(ctx), "body": ctx.gen.model(model, body(ctx))}
+
+
+def created_game(ctx: Context) -> dict[str, Any]:
+    return {"club": ctx.world.north.slug, "id": ctx.game_id}
+
+
+# In the order they run: what a call changes must not stop a later one (games change before
+# their period closes, deletions come last, logout ends a token of its own).
+CALLS: dict[str, Call] = {
+    "calculate": lambda ctx: {
+        "body": ctx.gen.model(
+            "CalculateInRequest",
+            {
+                "rating": 1850,
+                "k_factor": 20,
+                "games": [
+                    {"opponent_rating": 1792, "result": "1"},
+                    {"opponent_rating": 1911, "result": "1/2"},
+                    {"opponent_rating": 2010, "result": "loss"},
+                ],
+            },
+        )
+    },
+    "calculate_glicko2": lambda ctx: {
+        "body": ctx.gen.model(
+            "Glicko2InRequest",
+            {"rating": 1500, "rd": 200, "games": [{"opponent_rating": 1400, "result": "1"}]},
+        )
+    },
+    "clubs_list": lambda ctx: {},
+    "clubs_create": lambda ctx: {
+        "body": ctx.gen.model("ClubCreateRequest", {"name": "Harbour", "slug": "harbour"})
+    },
+    "clubs_read": north(),
+    "clubs_update": with_body(north(), "PatchedClubUpdateRequest", lambda ctx: {"name": "North"}),
+    "members_list": north(),
+    "members_set": with_body(
+        north(), "MemberSetRequest", lambda ctx: {"username": "stranger", "role": "viewer"}
+    ),
+    "members_read": north(username="stranger"),
+    "members_update": with_body(
+        north(username="stranger"), "PatchedMemberRoleRequest", lambda ctx: {"role": "arbiter"}
+    ),
+    "invitations_list": north(),
+    "invitations_create": with_body(
+        north(), "InvitationInRequest", lambda ctx: {"email": "new@example.org", "role": "viewer"}
+    ),
+    "invitations_read": lambda ctx: {
+        "club": ctx.world.north.slug,
+        "id": ctx.world.north.extra["invitation"].pk,
+    },
+    "lists_list": north(),
+    "lists_create": with_body(
+        north(),
+        "RatingListCreateRequest",
+        lambda ctx: {"slug": "online", "kind": "blitz", "system": "glicko2", "tau": 0.6},
+    ),
+    "lists_read": on_list(),
+    "players_list": north(),
+    "players_create": with_body(
+        north(),
+        "PlayerCreateRequest",
+        lambda ctx: {
+            "name": "New Player",
+            "ratings": [{"list": "standard", "rating": 1600, "rated_games": 3}],
+        },
+    ),
+    "players_read": player(0),
+    "players_update": with_body(
+        player(3), "PatchedPlayerUpdateRequest", lambda ctx: {"city": "Bergen"}
+    ),
+    "players_history": player(0),
+    "players_k_history": player(0),
+    "players_k_override": with_body(
+        player(0), "KOverrideInRequest", lambda ctx: {"list": "standard", "k": 30, "note": "asked"}
+    ),
+    "players_duplicates": north(),
+    "players_merge": lambda ctx: {
+        "club": ctx.world.north.slug,
+        "id": ctx.world.north.players[3].pk,
+        "dry_run": True,
+        "body": ctx.gen.model("MergeInRequest", {"duplicate": ctx.world.north.spare_player.pk}),
+    },
+    "tournaments_list": north(),
+    "tournaments_create": with_body(
+        north(),
+        "TournamentInRequest",
+        lambda ctx: {
+            "name": "Spring Open",
+            "list": "standard",
+            "start_date": "2026-04-01",
+            "end_date": "2026-04-03",
+        },
+    ),
+    "tournaments_read": lambda ctx: {
+        "club": ctx.world.north.slug,
+        "id": ctx.world.north.tournament.pk,
+    },
+    "tournaments_update": lambda ctx: {
+        "club": ctx.world.north.slug,
+        "id": ctx.world.north.tournament.pk,
+        "body": ctx.gen.model("PatchedTournamentInRequest", {"city": "Ghent"}),
+    },
+    "games_list": north(),
+    "games_create": with_body(
+        north(),
+        "ClubGameInRequest",
+        lambda ctx: {
+            "list": "blitz",
+            "date": "2026-04-05",
+            "white": ctx.world.north.players[0].pk,
+            "black": ctx.world.north.players[1].pk,
+            "result": "1-0",
+        },
+    ),
+    "games_read": lambda ctx: {"club": ctx.world.north.slug, "id": ctx.world.north.open_game.pk},
+    "games_update": lambda ctx: {
+        "club": ctx.world.north.slug,
+        "id": ctx.world.north.open_game.pk,
+        "body": ctx.gen.model("PatchedClubGameInRequest", {"result": "1/2-1/2"}),
+    },
+    "games_delete": created_game,
+    "imports_create": lambda ctx: {
+        "club": ctx.world.north.slug,
+        "body": ctx.gen.models.ImportInRequest(
+            file=ctx.gen.file(TRF.read_bytes(), "masters.trf"),
+            format_=ctx.gen.models.FormatEnum("trf"),
+            dry_run=True,
+        ),
+    },
+    "fide_list_import": lambda ctx: {
+        "club": ctx.world.north.slug,
+        "body": ctx.gen.models.FideListInRequest(
+            file=ctx.gen.file(txt([Row(1503014, "Carlsen, Magnus", "NOR")]), "players.txt"),
+            dry_run=True,
+        ),
+    },
+    "audit_list": lambda ctx: {
+        "club": ctx.world.north.slug,
+        "model": ctx.gen.models.AuditListModel("game"),
+    },
+    # Before the close, which publishes a row for every player of the list.
+    "players_delete": lambda ctx: {
+        "club": ctx.world.north.slug,
+        "id": ctx.world.north.spare_player.pk,
+    },
+    "periods_list": on_list(),
+    "periods_open": with_body(on_list(), "PeriodOpenRequest", lambda ctx: {"period": "2026-05"}),
+    "periods_read": on_list(period="2026-02"),
+    "periods_preview": on_list(period="2026-02"),
+    "periods_close": on_list(period="2026-02"),
+    "ratings_list": on_list(),
+    "ratings_csv": on_list(period="2026-02"),
+    "periods_reopen": on_list(period="2026-02"),
+    "lists_replay": on_list(),
+    "lists_update": with_body(
+        on_list(), "PatchedRatingListUpdateRequest", lambda ctx: {"apply_400_rule": False}
+    ),
+    "lists_history_export": on_list(),
+    "jobs_read": lambda ctx: {"id": ctx.job_id},
+    "jobs_download": lambda ctx: {"id": ctx.job_id},
+    "invitations_revoke": lambda ctx: {
+        "club": ctx.world.north.slug,
+        "id": ctx.world.north.extra["invitation"].pk,
+    },
+    "members_remove": north(username="stranger"),
+    "tournaments_delete": lambda ctx: {
+        "club": ctx.world.north.slug,
+        "id": ctx.world.north.tournament.pk,
+    },
+    "auth_token": lambda ctx: {
+        "body": ctx.gen.model("TokenInRequest", {"username": "north-viewer", "password": PASSWORD})
+    },
+    "auth_logout": lambda ctx: {},
+}
+
+
+def schema_operations(schema: dict[str, Any]) -> dict[str, set[int]]:
+    """Each operation's documented success statuses (a job's 202 "still running" left
+    out: the test's jobs run at once and must answer their own result)."""
+    return {
+        op["operationId"]: {int(code) for code in op["responses"] if code in {"200", "201", "204"}}
+        for operations in schema["paths"].values()
+        for op in operations.values()
+    }
+
+
+def test_the_generator_leaves_nothing_out(generated: Generated) -> None:
+    # openapi-python-client skips what it cannot express with a warning, not an error.
+    assert "WARNING" not in generated.output.upper(), generated.output
+    for operation_id in schema_operations(generated.schema):
+        assert hasattr(generated.operation(operation_id), "sync_detailed"), operation_id
+
+
+def test_every_operation_has_a_call(generated: Generated) -> None:
+    assert set(CALLS) == set(schema_operations(generated.schema))
+
+
+def test_every_operation_answers_through_the_client(
+    generated: Generated, world: World, live_server: Any
+) -> None:
+    statuses = schema_operations(generated.schema)
+    _, token = ApiToken.objects.create(world.north.users["owner"])
+    client_module = importlib.import_module(f"{PACKAGE}.client")
+    owner = client_module.AuthenticatedClient(
+        base_url=live_server.url, token=token, prefix="Token", raise_on_unexpected_status=True
+    )
+    ctx = Context(world=world, gen=generated)
+    for operation_id, call in CALLS.items():
+        client = owner
+        if operation_id == "auth_logout":
+            # Sign out a token of its own (from auth_token), not the one the calls use.
+            client = client_module.AuthenticatedClient(
+                base_url=live_server.url, token=ctx.token, prefix="Token"
+            )
+        response = generated.operation(operation_id).sync_detailed(client=client, **call(ctx))
+        assert response.status_code in statuses[operation_id], (
+            operation_id,
+            response.status_code,
+            response.content[:300],
+        )
+        parsed = response.parsed
+        if response.status_code == 204:
+            continue
+        assert parsed is not None, (operation_id, response.content[:300])
+        assert type(parsed).__name__ != "Error", (operation_id, parsed)
+        if operation_id == "games_create":
+            ctx.game_id = parsed[0].id if isinstance(parsed, list) else parsed.id
+        elif operation_id == "lists_history_export":
+            ctx.job_id = parsed.download.rstrip("/").split("/")[-2]
+        elif operation_id == "auth_token":
+            ctx.token = parsed.token
+        elif operation_id == "ratings_csv":
+            assert parsed.startswith("rank,player,name"), parsed[:100]
