@@ -113,7 +113,12 @@ def test_direct_encounter_breaks_what_the_rest_leaves_level() -> None:
         ) == (F(9, 2), F(4), F(7, 4), 1)
     assert direct_encounter(["A", "B"], LEVEL) == {"A": F(1), "B": F(0)}
     ranked = standings(LEVEL, 3)
-    assert [(s.rank, s.player) for s in ranked] == [(1, "C"), (2, "A"), (3, "B"), (4, "D")]
+    assert [(s.rank, s.player, s.shared) for s in ranked] == [
+        (1, "C", False),
+        (2, "A", False),
+        (3, "B", False),
+        (4, "D", False),
+    ]
     assert ranked[1].tiebreaks.direct_encounter == F(1)
     assert ranked[2].tiebreaks.direct_encounter == F(0)
 
@@ -182,3 +187,73 @@ def test_unplayed_rounds(player: str, bh: F, cut1: F, sb: F, won: int) -> None:
     assert buchholz(player, UNPLAYED, 3, cut=1) == cut1
     assert sonneborn_berger(player, UNPLAYED, 3) == sb
     assert wins(UNPLAYED[player]) == won
+
+
+def test_direct_encounter_adds_every_game_between_them() -> None:
+    # A double round: A won the first game and drew the second: 1½ to ½.
+    twice = table_of([(1, "A", "B", F(1), True), (2, "B", "A", H, True)])
+    assert direct_encounter(["A", "B"], twice) == {"A": F(3, 2), "B": H}
+
+
+def test_direct_encounter_of_three_needs_all_three_pairings() -> None:
+    # A met B and B met C, but A never met C: not applied.
+    two_of_three = table_of([(1, "A", "B", H, True), (2, "B", "C", H, True)])
+    assert direct_encounter(["A", "B", "C"], two_of_three) is None
+    # A beat B and lost to C, B and C drew.
+    assert direct_encounter(["A", "B", "C"], LEVEL) == {"A": F(1), "B": H, "C": F(3, 2)}
+
+
+# A round robin of six where two pairs stay level on every tie-break and drew their game:
+# F and C share 2nd place, B and D share 4th (found by search over random results).
+SIX = table_of(
+    [
+        (1, "A", "F", F(0), True),
+        (1, "B", "E", H, True),
+        (1, "C", "D", F(0), True),
+        (2, "A", "E", F(1), True),
+        (2, "F", "D", H, True),
+        (2, "B", "C", H, True),
+        (3, "A", "D", F(1), True),
+        (3, "E", "C", H, True),
+        (3, "F", "B", F(0), True),
+        (4, "A", "C", F(0), True),
+        (4, "D", "B", H, True),
+        (4, "E", "F", H, True),
+        (5, "A", "B", F(1), True),
+        (5, "C", "F", H, True),
+        (5, "D", "E", H, True),
+    ]
+)
+
+
+def test_players_level_after_their_direct_encounter_share_the_rank() -> None:
+    ranked = standings(SIX, 5)
+    assert [(s.rank, s.player, s.shared) for s in ranked] == [
+        (1, "A", False),
+        (2, "F", True),
+        (2, "C", True),
+        (4, "B", True),
+        (4, "D", True),
+        (6, "E", False),
+    ]
+    figures = tiebreaks_for(SIX, 5)
+    for standing in ranked:
+        # Each standing carries the player's own figures, with the direct encounter where
+        # it was applied (the two pairs drew: ½ each).
+        own = figures[standing.player]
+        de = H if standing.player in "FCBD" else None
+        assert standing.tiebreaks == type(own)(**{**own.__dict__, "direct_encounter": de})
+
+
+def test_every_standing_carries_its_players_figures() -> None:
+    for table, rounds in ((ROUND_ROBIN, 3), (LEVEL, 3)):
+        figures = tiebreaks_for(table, rounds)
+        for standing in standings(table, rounds):
+            own = figures[standing.player]
+            assert (standing.tiebreaks.score, standing.tiebreaks.buchholz) == (
+                own.score,
+                own.buchholz,
+            )
+    never_met = table_of([(1, "A", "C", H, True), (1, "B", "D", H, True)])
+    figures = tiebreaks_for(never_met, 1)
+    assert all(s.tiebreaks == figures[s.player] for s in standings(never_met, 1))
