@@ -31,6 +31,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    """Each test starts with an empty cache: a page cached by an earlier test (SQLite may
+    give a new club the same id) or its throttle counts must not reach the next."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _jobs_run_at_once(request: pytest.FixtureRequest) -> Iterator[None]:
     """Most tests are about what a job does, not the queue: their jobs run inside the
     request that starts them (the immediate backend), so an endpoint answers as it did

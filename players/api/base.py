@@ -8,9 +8,12 @@ is not a member. Writes then need the role the view names for that method.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import django_filters
+from django.conf import settings
+from django.core.cache import cache
 from rest_framework import exceptions
 from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import PageNumberPagination
@@ -20,6 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
+from players.api.cache import published_cache_key
 from players.api.schema import ClubAutoSchema
 from players.models import Club, Role
 from players.selectors import club_get_visible, require_role
@@ -64,6 +68,24 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
                 # Signing in may help: 401 tells the client so, where 403 would not.
                 raise exceptions.NotAuthenticated()
             require_role(request.user, self.club, role)
+
+    def published(self, answer: Callable[[], Response]) -> Response:
+        """``answer()``, or the same body from the cache of public views (players.api.cache)
+        when an anonymous visitor asks a public club's view again."""
+        key = published_cache_key(
+            request=self.request._request,
+            user=self.request.user,
+            club=self.club,
+            variant=f"api:{self.request.accepted_media_type}",
+        )
+        if key is not None:
+            found = cache.get(key)
+            if found is not None:
+                return Response(found)
+        response = answer()
+        if key is not None and response.status_code == 200:
+            cache.set(key, response.data, settings.PUBLISHED_CACHE_SECONDS)
+        return response
 
     @property
     def is_schema_view(self) -> bool:

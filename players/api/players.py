@@ -318,7 +318,9 @@ class PlayerListView(PlayerObjectMixin):
 
     @extend_schema(operation_id="players_list", responses=PlayerOutSerializer(many=True))
     def get(self, request: Request, club: str) -> Response:
-        return self.paginated(PlayerOutSerializer, context=self.player_context())
+        return self.published(
+            lambda: self.paginated(PlayerOutSerializer, context=self.player_context())
+        )
 
     @extend_schema(
         operation_id="players_create",
@@ -343,7 +345,11 @@ class PlayerDetailView(PlayerObjectMixin):
 
     @extend_schema(operation_id="players_read", responses=PlayerOutSerializer)
     def get(self, request: Request, club: str, id: int) -> Response:
-        return Response(PlayerOutSerializer(self.player(id), context=self.player_context()).data)
+        return self.published(
+            lambda: Response(
+                PlayerOutSerializer(self.player(id), context=self.player_context()).data
+            )
+        )
 
     @extend_schema(
         operation_id="players_update",
@@ -382,7 +388,7 @@ class PlayerHistoryView(PlayerObjectMixin):
 
     @extend_schema(operation_id="players_history", responses=HistoryOutSerializer(many=True))
     def get(self, request: Request, club: str, id: int) -> Response:
-        return self.paginated(HistoryOutSerializer)
+        return self.published(lambda: self.paginated(HistoryOutSerializer))
 
 
 @extend_schema(tags=["players"], parameters=[CLUB_PARAM, PLAYER_PARAM, LIST_QUERY_PARAM])
@@ -398,7 +404,7 @@ class PlayerKHistoryView(PlayerObjectMixin):
 
     @extend_schema(operation_id="players_k_history", responses=KHistoryOutSerializer(many=True))
     def get(self, request: Request, club: str, id: int) -> Response:
-        return self.paginated(KHistoryOutSerializer)
+        return self.published(lambda: self.paginated(KHistoryOutSerializer))
 
 
 @extend_schema(tags=["players"], parameters=[CLUB_PARAM, PLAYER_PARAM])

@@ -248,9 +248,13 @@ JOBS_HEARTBEAT_SECONDS = env_float("JOBS_HEARTBEAT_SECONDS", 2.0)
 JOBS_LEASE_SECONDS = env_float("JOBS_LEASE_SECONDS", 30.0)
 JOBS_MAX_ATTEMPTS = int(env_float("JOBS_MAX_ATTEMPTS", 2))
 
-# Shared by every worker process (throttle counts must be): the database by default (its
-# table is made by `migrate`), Redis with CACHE_URL=redis://host:6379/0.
+# Shared by every worker process (throttle counts and the cache of public views must be):
+# the database by default (its table is made by `migrate`), Redis with
+# CACHE_URL=redis://host:6379/0. Never a per-process cache (locmem) under several workers.
 CACHES = {"default": env_cache("CACHE_URL")}
+# How long a public view (pages and GET API of public clubs, anonymous visitors) is kept;
+# every change a view shows retires its entries at once (players.api.cache). 0: no cache.
+PUBLISHED_CACHE_SECONDS = env_int("PUBLISHED_CACHE_SECONDS", 600)
 
 # No inline script anywhere (django-csp); styles may be inline (the admin's and the
 # charts' style attributes).

@@ -425,6 +425,10 @@ class RatingsView(ListScopedView):
         },
     )
     def get(self, request: Request, club: str, list: str) -> Response:
+        return self.published(self._ratings)
+
+    def _ratings(self) -> Response:
+        request = self.request
         rows = self.get_queryset()
         context = {"name_order": self.rating_list().name_order}
         if request.accepted_renderer.format == "csv":
