@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.core.cache import cache
 from django.db.models import BooleanField, Exists, ExpressionWrapper, Min, OuterRef, Q, QuerySet
 from django.utils import timezone
 
@@ -93,24 +92,11 @@ def club_get_visible(*, user: User | None, slug: str) -> Club:
     return club
 
 
-def published_generation_key(club_id: int) -> str:
-    return f"published:generation:{club_id}"
-
-
-def published_generation(*, club_id: int) -> str:
-    """The name of the current state of what ``club_id``'s public views show: part of
-    every cached entry's key, replaced by ``club_published_changed`` on each change.
-
-    A random token rather than a counter: a generation lost from the cache (culled,
-    flushed) comes back as a new token, never as an old number whose entries may live on.
-    """
-    key = published_generation_key(club_id)
-    found: str | None = cache.get(key)
-    if found is None:
-        # add(): of two workers starting a generation at once, the first one's wins.
-        cache.add(key, uuid.uuid4().hex, timeout=None)
-        found = cache.get(key) or ""
-    return found
+def published_generation_key(slug: str) -> str:
+    """Where the club's generation is kept in the cache: the name of the current state of
+    what its public views show (players.api.cache), by slug (what a request knows before
+    the club is read; slugs never change)."""
+    return f"published:generation:{slug}"
 
 
 def rating_list_get(*, club: Club, kind: str) -> RatingList:

@@ -12,8 +12,6 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 import django_filters
-from django.conf import settings
-from django.core.cache import cache
 from rest_framework import exceptions
 from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import PageNumberPagination
@@ -23,7 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
-from players.api.cache import published_cache_key
+from players.api.cache import PublishedEntry, published_entry
 from players.api.schema import ClubAutoSchema
 from players.models import Club, Role
 from players.selectors import club_get_visible, require_role
@@ -55,12 +53,27 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
     # OPTIONS answers 405: the schema at /api/schema/ is the description of every view.
     metadata_class = None
     roles: ClassVar[dict[str, Role | None]] = {}
+    # GET answers through ``published``: served from the cache of public views.
+    published_get: ClassVar[bool] = False
     club: Club
+    _published_entry: PublishedEntry | None = None
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # Authentication and the anonymous-write check (401) come first, then the club
         # (404 hides a private club), then the role (403).
         super().initial(request, *args, **kwargs)
+        self._published_entry = None
+        if self.published_get and request.method in ("GET", "HEAD"):
+            self._published_entry = published_entry(
+                request=request._request,
+                user=request.user,
+                slug=kwargs["club"],
+                variant=f"api:{request.accepted_media_type}",
+            )
+            if self._published_entry is not None and self._published_entry.value is not None:
+                # An anonymous visitor, an answer stored for this public club's current
+                # generation (a club made private has a new one): the club is not read.
+                return
         self.club = club_get_visible(user=request.user, slug=kwargs["club"])
         role = self.roles.get(request.method or "")
         if role is not None:
@@ -70,21 +83,15 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
             require_role(request.user, self.club, role)
 
     def published(self, answer: Callable[[], Response]) -> Response:
-        """``answer()``, or the same body from the cache of public views (players.api.cache)
-        when an anonymous visitor asks a public club's view again."""
-        key = published_cache_key(
-            request=self.request._request,
-            user=self.request.user,
-            club=self.club,
-            variant=f"api:{self.request.accepted_media_type}",
-        )
-        if key is not None:
-            found = cache.get(key)
-            if found is not None:
-                return Response(found)
+        """``answer()``, or its body from the cache of public views (players.api.cache),
+        where ``initial`` found it; a 200 for an anonymous visitor of a public club is
+        stored."""
+        entry = self._published_entry
+        if entry is not None and entry.value is not None:
+            return Response(entry.value)
         response = answer()
-        if key is not None and response.status_code == 200:
-            cache.set(key, response.data, settings.PUBLISHED_CACHE_SECONDS)
+        if entry is not None and response.status_code == 200:
+            entry.store(club=self.club, value=response.data)
         return response
 
     @property

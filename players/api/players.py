@@ -305,6 +305,7 @@ class PlayerObjectMixin(ClubScopedView):
 
 @extend_schema(tags=["players"], parameters=[CLUB_PARAM])
 class PlayerListView(PlayerObjectMixin):
+    published_get = True
     roles = {"POST": Role.ARBITER}
     serializer_class = PlayerOutSerializer
     filterset_class = PlayerFilter
@@ -340,6 +341,7 @@ class PlayerListView(PlayerObjectMixin):
 
 @extend_schema(tags=["players"], parameters=[CLUB_PARAM, PLAYER_PARAM])
 class PlayerDetailView(PlayerObjectMixin):
+    published_get = True
     roles = {"PATCH": Role.ARBITER, "DELETE": Role.ARBITER}
     extra_error_statuses = {"DELETE": (409,)}
 
@@ -379,6 +381,7 @@ class PlayerDetailView(PlayerObjectMixin):
 class PlayerHistoryView(PlayerObjectMixin):
     """Every closed period of the player on one list, oldest first."""
 
+    published_get = True
     ordering_fields = ["period__month"]
 
     def get_queryset(self) -> QuerySet[RatingChange]:
@@ -395,6 +398,7 @@ class PlayerHistoryView(PlayerObjectMixin):
 class PlayerKHistoryView(PlayerObjectMixin):
     """When and why the player's K on one list changed, oldest first."""
 
+    published_get = True
     ordering_fields = ["effective_month"]
 
     def get_queryset(self) -> QuerySet[KFactorChange]:

@@ -36,12 +36,14 @@ def club_published_changed(*, club_id: int) -> None:
     """Retire every cached public view of the club (pages and API answers): each service
     that changes what they show calls this inside its transaction.
 
-    The new generation is written now and again when the transaction commits. Now: with
-    the database cache the write commits (or rolls back) with the change itself, and
-    tests, whose transactions never commit, see it. At commit: with Redis, a visitor who
-    read the new generation before the commit may have cached the old rows under it.
+    A new generation (a random token, so one lost from the cache never comes back as an
+    old value) is written now and again when the transaction commits. Now: with the
+    database cache the write commits (or rolls back) with the change itself, and tests,
+    whose transactions never commit, see it. At commit: with Redis, a visitor who read the
+    new generation before the commit may have stored the old rows under it.
     """
-    key = published_generation_key(club_id)
+    slug = Club.objects.values_list("slug", flat=True).get(pk=club_id)
+    key = published_generation_key(slug)
     cache.set(key, uuid.uuid4().hex, timeout=None)
     transaction.on_commit(lambda: cache.set(key, uuid.uuid4().hex, timeout=None))
 

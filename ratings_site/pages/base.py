@@ -9,14 +9,11 @@ import functools
 from collections.abc import Callable
 from typing import Concatenate, ParamSpec
 
-from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
-from django.contrib.messages import get_messages
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from players.api.cache import published_cache_key
+from players.api.cache import published_entry
 from players.errors import DomainError, NotFoundError
 from players.models import Club
 from players.selectors import club_get_visible
@@ -43,8 +40,27 @@ def club_page(view: ClubView[P]) -> Callable[..., HttpResponse]:
     A club the visitor may not see: anonymous visitors are sent to log in (whether or not
     it exists, so a private club's name does not leak); a signed-in non-member gets 404.
     """
+    return _club_page(view, cached=False)
 
+
+def published_club_page(view: ClubView[P]) -> Callable[..., HttpResponse]:
+    """``club_page``, served from the cache of public views (players.api.cache) to
+    anonymous visitors of a public club when it holds the page's current answer (before
+    the club is read: an entry exists only for a public club, and a club made private has
+    a new generation); the 200 answers such a visitor gets are stored."""
+    return _club_page(view, cached=True)
+
+
+def _club_page(view: ClubView[P], *, cached: bool) -> Callable[..., HttpResponse]:
     def wrapper(request: HttpRequest, club: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+        entry = (
+            published_entry(request=request, user=request.user, slug=club, variant="page")
+            if cached
+            else None
+        )
+        if entry is not None and entry.value is not None:
+            content, content_type = entry.value
+            return HttpResponse(content, content_type=content_type)
         try:
             found = club_get_visible(user=request.user, slug=club)
         except NotFoundError as error:
@@ -52,38 +68,11 @@ def club_page(view: ClubView[P]) -> Callable[..., HttpResponse]:
                 return redirect_to_login(request.get_full_path())
             return error_page(request, error)
         try:
-            return view(request, found, *args, **kwargs)
+            response = view(request, found, *args, **kwargs)
         except DomainError as error:
             return error_page(request, error)
-
-    functools.update_wrapper(wrapper, view)
-    return wrapper
-
-
-def published_page(view: ClubView[P]) -> ClubView[P]:
-    """Serve the page from the cache of public views (players.api.cache) to anonymous
-    visitors of a public club; store what such a visitor was shown (a 200 only).
-
-    Under ``club_page``, so the club is the one the visitor may see. A visitor with a
-    message waiting (set by a previous page) is shown it on a fresh page.
-    """
-
-    def wrapper(
-        request: HttpRequest, club: Club, /, *args: P.args, **kwargs: P.kwargs
-    ) -> HttpResponse:
-        key = published_cache_key(request=request, user=request.user, club=club, variant="page")
-        if key is not None and get_messages(request):
-            key = None
-        if key is not None:
-            found = cache.get(key)
-            if found is not None:
-                content, content_type = found
-                return HttpResponse(content, content_type=content_type)
-        response = view(request, club, *args, **kwargs)
-        if key is not None and response.status_code == 200 and not response.streaming:
-            cache.set(
-                key, (response.content, response["Content-Type"]), settings.PUBLISHED_CACHE_SECONDS
-            )
+        if entry is not None and response.status_code == 200 and not response.streaming:
+            entry.store(club=found, value=(response.content, response["Content-Type"]))
         return response
 
     functools.update_wrapper(wrapper, view)

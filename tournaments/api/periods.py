@@ -394,6 +394,7 @@ class RatingsView(ListScopedView):
 
     renderer_classes = [renderers.JSONRenderer, RatingsCSVRenderer]
     filter_backends: list[Any] = []
+    published_get = True
 
     def get_queryset(self) -> QuerySet[RatingChange]:
         if self.is_schema_view:
