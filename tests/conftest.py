@@ -60,6 +60,20 @@ def queued_jobs(settings: object) -> None:
 
 
 @pytest.fixture
+def database_cache_table() -> None:
+    """The cache table that processes started by a test (gunicorn, job workers) use: the
+    settings' cache is the database's unless CACHE_URL names Redis, and every service
+    that changes a club retires its cached public views there. The suite's own cache is
+    in memory, so ``migrate`` made no table in the test database."""
+    from django.core.management import call_command
+
+    from ratings_site.env import env_cache
+
+    with override_settings(CACHES={"default": env_cache("CACHE_URL")}):
+        call_command("createcachetable")
+
+
+@pytest.fixture
 def postgres_only() -> None:
     """Row locks and concurrent transactions need PostgreSQL; SQLite locks the whole file."""
     if connection.vendor != "postgresql":

@@ -24,11 +24,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from django.db import connection
-from django.test import override_settings
 
-from ratings_site.env import env_cache
 from tests.benchmarks.report import emit
 from tests.benchmarks.test_pages_bench import YEAR, build
 
@@ -73,14 +70,11 @@ def _drive(url: str, expect: int) -> dict[str, object]:
     return result
 
 
+@pytest.mark.usefixtures("database_cache_table")
 def test_load_under_gunicorn() -> None:
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: gunicorn's processes must open the test database")
     club, player = build(PLAYERS)
-    # gunicorn's processes use the cache the settings name (the database's unless
-    # CACHE_URL says Redis); the suite's own is in memory, so its table is made here.
-    with override_settings(CACHES={"default": env_cache("CACHE_URL")}):
-        call_command("createcachetable")
     port = _free_port()
     env = {
         **os.environ,
