@@ -63,7 +63,11 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
         # (404 hides a private club), then the role (403).
         super().initial(request, *args, **kwargs)
         self._published_entry = None
-        if self.published_get and request.method in ("GET", "HEAD"):
+        if (
+            self.published_get
+            and request.method in ("GET", "HEAD")
+            and self.roles.get(request.method) is None  # a hit skips the role check below
+        ):
             self._published_entry = published_entry(
                 request=request._request,
                 user=request.user,
