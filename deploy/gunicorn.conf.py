@@ -13,8 +13,12 @@ workers = int(os.environ.get("GUNICORN_WORKERS", str(multiprocessing.cpu_count()
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 30
 # Restart each worker now and then: bounds the memory a long-lived process may collect.
-max_requests = 2000
-max_requests_jitter = 200
+# The jitter is wide because workers share the load evenly: with a narrow one they all
+# restart within seconds of each other (cached pages make 2,000 requests a worker a
+# matter of a minute), and for the seconds a new worker takes to load the site nobody
+# answers.
+max_requests = 10000
+max_requests_jitter = 5000
 accesslog = "-"
 errorlog = "-"
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

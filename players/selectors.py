@@ -92,6 +92,13 @@ def club_get_visible(*, user: User | None, slug: str) -> Club:
     return club
 
 
+def published_generation_key(slug: str) -> str:
+    """Where the club's generation is kept in the cache: the name of the current state of
+    what its public views show (players.api.cache), by slug (what a request knows before
+    the club is read; slugs never change)."""
+    return f"published:generation:{slug}"
+
+
 def rating_list_get(*, club: Club, kind: str) -> RatingList:
     rating_list = RatingList.objects.filter(club=club, slug=kind).select_related("club").first()
     if rating_list is None:

@@ -143,6 +143,9 @@ def env_cache(name: str) -> dict[str, object]:
         return {
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",
             "LOCATION": CACHE_TABLE,
+            # Django's default of 300 entries would keep culling the public views'
+            # cache (a club's list pages alone can pass it).
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
         }
     if urlsplit(raw).scheme not in {"redis", "rediss"}:
         raise ImproperlyConfigured(

@@ -31,6 +31,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    """Each test starts with an empty cache: a page cached by an earlier test (SQLite may
+    give a new club the same id) or its throttle counts must not reach the next."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _jobs_run_at_once(request: pytest.FixtureRequest) -> Iterator[None]:
     """Most tests are about what a job does, not the queue: their jobs run inside the
     request that starts them (the immediate backend), so an endpoint answers as it did
@@ -48,6 +57,20 @@ def queued_jobs(settings: object) -> None:
     """Jobs go onto the database queue and wait for a worker."""
     settings.TASKS = DATABASE_TASKS  # type: ignore[attr-defined]
     settings.JOBS_HEARTBEAT_SECONDS = 0  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def database_cache_table() -> None:
+    """The cache table that processes started by a test (gunicorn, job workers) use: the
+    settings' cache is the database's unless CACHE_URL names Redis, and every service
+    that changes a club retires its cached public views there. The suite's own cache is
+    in memory, so ``migrate`` made no table in the test database."""
+    from django.core.management import call_command
+
+    from ratings_site.env import env_cache
+
+    with override_settings(CACHES={"default": env_cache("CACHE_URL")}):
+        call_command("createcachetable")
 
 
 @pytest.fixture

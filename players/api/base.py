@@ -8,6 +8,7 @@ is not a member. Writes then need the role the view names for that method.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import django_filters
@@ -20,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
+from players.api.cache import PublishedEntry, published_entry
 from players.api.schema import ClubAutoSchema
 from players.models import Club, Role
 from players.selectors import club_get_visible, require_role
@@ -51,12 +53,31 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
     # OPTIONS answers 405: the schema at /api/schema/ is the description of every view.
     metadata_class = None
     roles: ClassVar[dict[str, Role | None]] = {}
+    # GET answers through ``published``: served from the cache of public views.
+    published_get: ClassVar[bool] = False
     club: Club
+    _published_entry: PublishedEntry | None = None
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # Authentication and the anonymous-write check (401) come first, then the club
         # (404 hides a private club), then the role (403).
         super().initial(request, *args, **kwargs)
+        self._published_entry = None
+        if (
+            self.published_get
+            and request.method in ("GET", "HEAD")
+            and self.roles.get(request.method) is None  # a hit skips the role check below
+        ):
+            self._published_entry = published_entry(
+                request=request._request,
+                user=request.user,
+                slug=kwargs["club"],
+                variant=f"api:{request.accepted_media_type}",
+            )
+            if self._published_entry is not None and self._published_entry.value is not None:
+                # An anonymous visitor, an answer stored for this public club's current
+                # generation (a club made private has a new one): the club is not read.
+                return
         self.club = club_get_visible(user=request.user, slug=kwargs["club"])
         role = self.roles.get(request.method or "")
         if role is not None:
@@ -64,6 +85,18 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
                 # Signing in may help: 401 tells the client so, where 403 would not.
                 raise exceptions.NotAuthenticated()
             require_role(request.user, self.club, role)
+
+    def published(self, answer: Callable[[], Response]) -> Response:
+        """``answer()``, or its body from the cache of public views (players.api.cache),
+        where ``initial`` found it; a 200 for an anonymous visitor of a public club is
+        stored."""
+        entry = self._published_entry
+        if entry is not None and entry.value is not None:
+            return Response(entry.value)
+        response = answer()
+        if entry is not None and response.status_code == 200:
+            entry.store(club=self.club, value=response.data)
+        return response
 
     @property
     def is_schema_view(self) -> bool:

@@ -305,6 +305,7 @@ class PlayerObjectMixin(ClubScopedView):
 
 @extend_schema(tags=["players"], parameters=[CLUB_PARAM])
 class PlayerListView(PlayerObjectMixin):
+    published_get = True
     roles = {"POST": Role.ARBITER}
     serializer_class = PlayerOutSerializer
     filterset_class = PlayerFilter
@@ -318,7 +319,9 @@ class PlayerListView(PlayerObjectMixin):
 
     @extend_schema(operation_id="players_list", responses=PlayerOutSerializer(many=True))
     def get(self, request: Request, club: str) -> Response:
-        return self.paginated(PlayerOutSerializer, context=self.player_context())
+        return self.published(
+            lambda: self.paginated(PlayerOutSerializer, context=self.player_context())
+        )
 
     @extend_schema(
         operation_id="players_create",
@@ -338,12 +341,17 @@ class PlayerListView(PlayerObjectMixin):
 
 @extend_schema(tags=["players"], parameters=[CLUB_PARAM, PLAYER_PARAM])
 class PlayerDetailView(PlayerObjectMixin):
+    published_get = True
     roles = {"PATCH": Role.ARBITER, "DELETE": Role.ARBITER}
     extra_error_statuses = {"DELETE": (409,)}
 
     @extend_schema(operation_id="players_read", responses=PlayerOutSerializer)
     def get(self, request: Request, club: str, id: int) -> Response:
-        return Response(PlayerOutSerializer(self.player(id), context=self.player_context()).data)
+        return self.published(
+            lambda: Response(
+                PlayerOutSerializer(self.player(id), context=self.player_context()).data
+            )
+        )
 
     @extend_schema(
         operation_id="players_update",
@@ -373,6 +381,7 @@ class PlayerDetailView(PlayerObjectMixin):
 class PlayerHistoryView(PlayerObjectMixin):
     """Every closed period of the player on one list, oldest first."""
 
+    published_get = True
     ordering_fields = ["period__month"]
 
     def get_queryset(self) -> QuerySet[RatingChange]:
@@ -382,13 +391,14 @@ class PlayerHistoryView(PlayerObjectMixin):
 
     @extend_schema(operation_id="players_history", responses=HistoryOutSerializer(many=True))
     def get(self, request: Request, club: str, id: int) -> Response:
-        return self.paginated(HistoryOutSerializer)
+        return self.published(lambda: self.paginated(HistoryOutSerializer))
 
 
 @extend_schema(tags=["players"], parameters=[CLUB_PARAM, PLAYER_PARAM, LIST_QUERY_PARAM])
 class PlayerKHistoryView(PlayerObjectMixin):
     """When and why the player's K on one list changed, oldest first."""
 
+    published_get = True
     ordering_fields = ["effective_month"]
 
     def get_queryset(self) -> QuerySet[KFactorChange]:
@@ -398,7 +408,7 @@ class PlayerKHistoryView(PlayerObjectMixin):
 
     @extend_schema(operation_id="players_k_history", responses=KHistoryOutSerializer(many=True))
     def get(self, request: Request, club: str, id: int) -> Response:
-        return self.paginated(KHistoryOutSerializer)
+        return self.published(lambda: self.paginated(KHistoryOutSerializer))
 
 
 @extend_schema(tags=["players"], parameters=[CLUB_PARAM, PLAYER_PARAM])

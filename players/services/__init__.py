@@ -3,7 +3,7 @@
 Every function is keyword-only, checks the caller's role through the selectors, owns its
 transaction and raises players.errors domain errors (never DRF or admin errors).
 
-Modules: :mod:`.clubs` (clubs and members), :mod:`.lists` (a list's rules and its next
+Modules: :mod:`.clubs` (clubs and members, and retiring the cache of a club's public views), :mod:`.lists` (a list's rules and its next
 month), :mod:`.players` (players and the ratings they bring, one by one or in bulk for the
 imports), :mod:`.k_factor` (``k_for``, the K a player has for a period, and the officer's
 override), :mod:`.tokens` (API tokens), :mod:`.invitations` (an owner's offer of a role, by
@@ -13,7 +13,13 @@ dead worker left). Callers import the services from here.
 
 from __future__ import annotations
 
-from players.services.clubs import club_create, club_update, membership_remove, membership_set
+from players.services.clubs import (
+    club_create,
+    club_published_changed,
+    club_update,
+    membership_remove,
+    membership_set,
+)
 from players.services.invitations import (
     invitation_accept,
     invitation_accept_new_user,
@@ -67,6 +73,7 @@ __all__ = [
     "api_token_touch",
     "api_tokens_revoke_all",
     "club_create",
+    "club_published_changed",
     "club_update",
     "invitation_accept",
     "invitation_accept_new_user",

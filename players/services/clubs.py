@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime
+import uuid
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -27,7 +29,23 @@ from players.models import (
     RatingList,
     Role,
 )
-from players.selectors import User, require_role
+from players.selectors import User, published_generation_key, require_role
+
+
+def club_published_changed(*, club_id: int) -> None:
+    """Retire every cached public view of the club (pages and API answers): each service
+    that changes what they show calls this inside its transaction.
+
+    A new generation (a random token, so one lost from the cache never comes back as an
+    old value) is written now and again when the transaction commits. Now: with the
+    database cache the write commits (or rolls back) with the change itself, and tests,
+    whose transactions never commit, see it. At commit: with Redis, a visitor who read the
+    new generation before the commit may have stored the old rows under it.
+    """
+    slug = Club.objects.values_list("slug", flat=True).get(pk=club_id)
+    key = published_generation_key(slug)
+    cache.set(key, uuid.uuid4().hex, timeout=None)
+    transaction.on_commit(lambda: cache.set(key, uuid.uuid4().hex, timeout=None))
 
 
 def club_create(*, name: str, slug: str, public: bool = False, by: User) -> Club:
@@ -87,6 +105,7 @@ def club_update(
         if public is not None:
             club.public = public
         club.save(update_fields=["name", "public"])
+        club_published_changed(club_id=club.pk)
     return club
 
 
@@ -104,6 +123,7 @@ def membership_set(*, club: Club, user: AbstractBaseUser, role: Role | str, by: 
         membership, _ = Membership.objects.update_or_create(
             club=club, user_id=user.pk, defaults={"role": Role(role)}
         )
+        club_published_changed(club_id=club.pk)
     return membership
 
 
@@ -117,6 +137,7 @@ def membership_remove(*, club: Club, user: AbstractBaseUser, by: User) -> None:
         if current.role == Role.OWNER:
             _require_another_owner(club=club, leaving=current)
         current.delete()
+        club_published_changed(club_id=club.pk)
 
 
 def _require_another_owner(*, club: Club, leaving: Membership) -> None:

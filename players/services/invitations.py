@@ -29,6 +29,7 @@ from players.models import (
     Role,
 )
 from players.selectors import User, require_role
+from players.services.clubs import club_published_changed
 
 _GONE = "This invitation link does not work: it was used, revoked or expired."
 
@@ -164,6 +165,7 @@ def _take(*, invitation: Invitation, user: AbstractBaseUser) -> Membership:
     membership, _ = Membership.objects.update_or_create(
         club=invitation.club, user_id=user.pk, defaults={"role": Role(invitation.role)}
     )
+    club_published_changed(club_id=invitation.club_id)
     return membership
 
 

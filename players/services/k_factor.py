@@ -18,6 +18,7 @@ from players.models import (
     Role,
 )
 from players.selectors import User, require_role
+from players.services.clubs import club_published_changed
 from players.services.lists import next_period_month
 
 
@@ -87,6 +88,7 @@ def k_override_set(
         locked.k_override_note = note.strip() if k is not None else ""
         locked.k_factor, locked.k_reason = new.value, new.reason
         locked.save()
+        club_published_changed(club_id=rating_list.club_id)
         now = timezone.now()
         run = RatingRun.objects.create(
             rating_list=rating_list,

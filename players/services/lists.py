@@ -30,6 +30,7 @@ from players.models import (
 from players.names import NameOrder
 from players.rating.systems import SYSTEMS
 from players.selectors import User, require_role
+from players.services.clubs import club_published_changed
 
 # A list's rules, as rating_list_update accepts them (the admin's form shows the same).
 LIST_RULES = (
@@ -116,6 +117,7 @@ def rating_list_create(
                 rating_list.save()
         except IntegrityError:
             raise invalid_field("slug", f"The club has a list {slug!r} already.") from None
+        club_published_changed(club_id=club.pk)
     return rating_list
 
 
@@ -148,6 +150,7 @@ def rating_list_update(
             locked.preset = preset if preset is not None and not rules else ""
         _validate_list(locked)
         locked.save()
+        club_published_changed(club_id=locked.club_id)
     return locked
 
 

@@ -32,6 +32,7 @@ from players.names import name_key
 from players.rating.glicko2 import DEFAULT_RATING as GLICKO_START
 from players.rating.k_factor import has_reached_2400
 from players.selectors import User, require_role
+from players.services.clubs import club_published_changed
 from players.services.k_factor import k_for
 from players.services.lists import next_period_month
 
@@ -115,6 +116,7 @@ def player_create(
             raise invalid_field("fide_id", "Another player of the club has this FIDE ID.")
         player = Player.objects.create(club=club, **fields)
         _ratings_create(new=[(player, entries)], lists=lists.values(), by=by)
+        club_published_changed(club_id=club.pk)
     return player
 
 
@@ -212,6 +214,7 @@ def player_update(*, player: Player, by: User, **changes: Any) -> Player:
         for field, value in fields.items():
             setattr(player, field, value)
         player.save()
+        club_published_changed(club_id=player.club_id)
     return player
 
 
@@ -242,7 +245,9 @@ def player_delete(*, player: Player, by: User) -> None:
             raise ConflictError("The player has games; mark them inactive instead.")
         if player.rating_changes.exists():
             raise ConflictError("The player has published ratings; mark them inactive instead.")
+        club_id = player.club_id
         player.delete()
+        club_published_changed(club_id=club_id)
 
 
 def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any]]) -> list[Player]:
@@ -304,6 +309,7 @@ def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any
         )
     new = zip(created, (entries for _, entries in cleaned), strict=True)
     _ratings_create(new=new, lists=lists.values(), by=by)
+    club_published_changed(club_id=club.pk)
     return created
 
 

@@ -13,7 +13,7 @@ from players.charts import history_chart
 from players.errors import ValidationFailed
 from players.models import Club, Player
 from players.selectors import membership_role
-from ratings_site.pages.base import club_page, error_page
+from ratings_site.pages.base import error_page, published_club_page
 from ratings_site.pages.forms import (
     LIST_FILTERS,
     CalculatorForm,
@@ -134,7 +134,7 @@ def clubs_index(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-@club_page
+@published_club_page
 def club_home(request: HttpRequest, club: Club) -> HttpResponse:
     return render(
         request, "pages/club_home.html", {"club": club, "home": club_home_data(club=club)}
@@ -142,7 +142,7 @@ def club_home(request: HttpRequest, club: Club) -> HttpResponse:
 
 
 @require_safe
-@club_page
+@published_club_page
 def rating_list(request: HttpRequest, club: Club, kind: str) -> HttpResponse:
     """The list published after a closed period (``?period=YYYY-MM``, default the latest),
     ranked, searchable and filterable, a page of LIST_PAGE_SIZE players at a time."""
@@ -183,7 +183,7 @@ def rating_list(request: HttpRequest, club: Club, kind: str) -> HttpResponse:
 
 
 @require_safe
-@club_page
+@published_club_page
 def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
     player = player_for_page(club=club, player_id=player_id)
     lists = player_lists(player=player)
@@ -238,7 +238,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-@club_page
+@published_club_page
 def period_report(request: HttpRequest, club: Club, kind: str, month: str) -> HttpResponse:
     """What one closed period did to the list."""
     the_list = rating_list_for_page(club=club, kind=kind)
@@ -252,7 +252,7 @@ def period_report(request: HttpRequest, club: Club, kind: str, month: str) -> Ht
 
 
 @require_safe
-@club_page
+@published_club_page
 def tournaments_index(request: HttpRequest, club: Club) -> HttpResponse:
     """The club's tournaments, newest first, a page at a time."""
     page = tournaments_page(club=club, page_number=request.GET.get("page"))
@@ -260,7 +260,7 @@ def tournaments_index(request: HttpRequest, club: Club) -> HttpResponse:
 
 
 @require_safe
-@club_page
+@published_club_page
 def tournament_detail(request: HttpRequest, club: Club, tournament_id: int) -> HttpResponse:
     """One tournament: standings with FIDE's tie-breaks, the crosstable, downloads."""
     tournament = tournament_for_page(club=club, tournament_id=tournament_id)
@@ -272,7 +272,7 @@ def tournament_detail(request: HttpRequest, club: Club, tournament_id: int) -> H
 
 
 @require_safe
-@club_page
+@published_club_page
 def head_to_head_page(
     request: HttpRequest, club: Club, player_id: int, opponent_id: int
 ) -> HttpResponse:

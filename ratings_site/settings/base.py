@@ -262,9 +262,13 @@ JOBS_MAX_ATTEMPTS = int(env_float("JOBS_MAX_ATTEMPTS", 2))
 # read; a 100,000-game TRF is about 12 MB, and imports stream, so memory is not the limit.
 IMPORT_MAX_UPLOAD_MB = int(env_float("IMPORT_MAX_UPLOAD_MB", 64))
 
-# Shared by every worker process (throttle counts must be): the database by default (its
-# table is made by `migrate`), Redis with CACHE_URL=redis://host:6379/0.
+# Shared by every worker process (throttle counts and the cache of public views must be):
+# the database by default (its table is made by `migrate`), Redis with
+# CACHE_URL=redis://host:6379/0. Never a per-process cache (locmem) under several workers.
 CACHES = {"default": env_cache("CACHE_URL")}
+# How long a public view (pages and GET API of public clubs, anonymous visitors) is kept;
+# every change a view shows retires its entries at once (players.api.cache). 0: no cache.
+PUBLISHED_CACHE_SECONDS = env_int("PUBLISHED_CACHE_SECONDS", 600)
 
 # No inline script anywhere (django-csp); styles may be inline (the admin's and the
 # charts' style attributes).

@@ -70,6 +70,7 @@ def _drive(url: str, expect: int) -> dict[str, object]:
     return result
 
 
+@pytest.mark.usefixtures("database_cache_table")
 def test_load_under_gunicorn() -> None:
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: gunicorn's processes must open the test database")

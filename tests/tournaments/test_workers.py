@@ -67,7 +67,7 @@ Start = Callable[..., subprocess.Popen[bytes]]
 
 
 @pytest.fixture
-def start_worker(on_postgres: None, tmp_path: Path) -> Iterator[Start]:
+def start_worker(on_postgres: None, database_cache_table: None, tmp_path: Path) -> Iterator[Start]:
     """Start a ``manage.py worker`` process on the test database; all are killed at the
     end (before the test database is emptied)."""
     started: list[subprocess.Popen[bytes]] = []

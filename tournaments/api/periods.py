@@ -386,6 +386,7 @@ class PublishedListView(ListScopedView):
     """What the JSON and the CSV of a published list share: its rows, ranked."""
 
     filter_backends: list[Any] = []
+    published_get = True
 
     def get_queryset(self) -> QuerySet[RatingChange]:
         if self.is_schema_view:
@@ -428,7 +429,10 @@ class RatingsView(PublishedListView):
 
     @extend_schema(operation_id="ratings_list", responses=RatingRowSerializer(many=True))
     def get(self, request: Request, club: str, list: str) -> Response:
-        if request.accepted_renderer.format == "csv":
+        return self.published(self._ratings)
+
+    def _ratings(self) -> Response:
+        if self.request.accepted_renderer.format == "csv":
             return self.csv_response()
         rows = self.get_queryset()
         context = {"name_order": self.rating_list().name_order}
@@ -469,7 +473,7 @@ class RatingsCSVView(PublishedListView):
         },
     )
     def get(self, request: Request, club: str, list: str) -> Response:
-        response = self.csv_response()
+        response = self.published(self.csv_response)
         response["Content-Disposition"] = (
             f'attachment; filename="{self.club.slug}-{self.rating_list().slug}-ratings.csv"'
         )

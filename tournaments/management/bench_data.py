@@ -109,11 +109,21 @@ def _generate_players(
     def player_rows() -> Iterator[tuple[Any, ...]]:
         for i in range(count):
             bar.update()
-            yield (club.pk, f"Player {i:06d}", rng.randint(1940, 2016), "", "", "", True, now)
+            yield (club.pk, f"Player {i:06d}", rng.randint(1940, 2016), "", "", "", "", True, now)
 
     _insert(
         Player,
-        ("club_id", "name", "birth_year", "sex", "federation", "title", "active", "created"),
+        (
+            "club_id",
+            "name",
+            "birth_year",
+            "sex",
+            "federation",
+            "title",
+            "women_title",
+            "active",
+            "created",
+        ),
         player_rows(),
     )
     return list(Player.objects.filter(club=club).order_by("pk").values_list("pk", "birth_year"))
@@ -154,6 +164,7 @@ def _generate_ratings(
                 rating,
                 games_so_far,
                 reached,
+                "",
                 now,
             )
 
@@ -172,6 +183,7 @@ def _generate_ratings(
             "entry_rating",
             "entry_rated_games",
             "entry_reached_2400",
+            "entry_note",
             "updated",
         ),
         rating_rows(),

@@ -42,7 +42,7 @@ from players.models import (
 from players.names import name_key
 from players.rating.k_factor import has_reached_2400
 from players.selectors import User, require_role
-from players.services import players_add_bulk
+from players.services import club_published_changed, players_add_bulk
 from players.services.k_factor import k_for
 from players.services.lists import next_period_month
 from tournaments.interchange.fide_list import (
@@ -163,6 +163,7 @@ def fide_list_import(
                 _seed(club, players, records, month, report)
             if dry_run:
                 raise _Rollback
+            club_published_changed(club_id=club.pk)
     except _Rollback:
         for entry in report.added:
             entry["player"] = None

@@ -27,6 +27,7 @@ from players.models import (
 )
 from players.models.audit import audit_user_id, audit_via
 from players.selectors import User, require_role
+from players.services import club_published_changed
 from tournaments.models import Game, Result, Tournament
 
 _GAME_KEYS = {"list", "date", "white", "black", "result", "tournament", "round", "rated"}
@@ -345,6 +346,7 @@ def games_add(*, club: Club, games: Sequence[Mapping[str, Any]]) -> int:
             via=audit_via(),
             user_id=audit_user_id(),
         )
+        club_published_changed(club_id=club_id)
     return stored
 
 
@@ -384,6 +386,7 @@ def _games_store(
                 via=audit_via(),
                 user_id=by_id,
             )
+            club_published_changed(club_id=created[0].club_id)
         return created
 
 
@@ -423,6 +426,7 @@ def game_update(*, game: Game, by: User, **changes: Any) -> Game:
             setattr(game, field, getattr(new, field))
         game.period = periods[(new.rating_list_id, month)]
         game.save()
+        club_published_changed(club_id=game.club_id)
     return game
 
 
@@ -431,4 +435,6 @@ def game_delete(*, game: Game, by: User) -> None:
     with transaction.atomic(durable=True):
         month = RatingPeriod.objects.values_list("month", flat=True).get(pk=game.period_id)
         _periods_locked(rating_list_id=game.rating_list_id, months=[month])
+        club_id = game.club_id
         game.delete()
+        club_published_changed(club_id=club_id)

@@ -35,6 +35,7 @@ from players.models import (
 )
 from players.names import name_key
 from players.selectors import User, require_role
+from players.services import club_published_changed
 from tournaments.models import Game, TournamentBye
 
 # Details the kept player takes from the duplicate where the kept player has none.
@@ -108,6 +109,7 @@ def player_merge(
             _merge(kept, duplicate, by, report)
             if dry_run:
                 raise _Rollback
+            club_published_changed(club_id=kept.club_id)
     except _Rollback:
         pass
     return report

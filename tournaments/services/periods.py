@@ -19,6 +19,7 @@ from players.models import (
     month_start,
 )
 from players.selectors import User, require_role
+from players.services import club_published_changed
 
 
 def period_open(*, rating_list: RatingList, month: datetime.date, by: User) -> RatingPeriod:
@@ -47,6 +48,7 @@ def period_open(*, rating_list: RatingList, month: datetime.date, by: User) -> R
                 f"A period after {month_label(month)} is closed already.",
                 fields={"period": ["A later period is closed."]},
             )
+        club_published_changed(club_id=rating_list.club_id)
         return RatingPeriod.objects.create(rating_list=rating_list, month=month)
 
 
@@ -78,6 +80,7 @@ def period_reopen(*, period: RatingPeriod, by: User) -> RatingRun:
         )
         now = timezone.now()
         period.status = RatingPeriod.Status.NEEDS_REPLAY
+        club_published_changed(club_id=rating_list.club_id)
         return RatingRun.objects.create(
             rating_list=rating_list,
             kind=RatingRun.Kind.REOPEN,

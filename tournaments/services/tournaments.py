@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from players.errors import ConflictError, invalid_field
 from players.models import Club, RatingList, Role, date_out_of_bounds, month_start
 from players.selectors import User, require_role
+from players.services import club_published_changed
 from tournaments.models import Game, Tournament
 from tournaments.services.games import _periods_locked
 
@@ -127,12 +128,14 @@ def tournament_add(
     )
     try:
         with transaction.atomic():
-            return Tournament.objects.create(club=club, **values)
+            tournament = Tournament.objects.create(club=club, **values)
     except IntegrityError:
         raise ConflictError(
             "This tournament file was imported already.",
             fields={"import_digest": ["Already imported."]},
         ) from None
+    club_published_changed(club_id=club.pk)
+    return tournament
 
 
 def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> Tournament:
@@ -164,6 +167,7 @@ def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> To
         for field, value in values.items():
             setattr(tournament, field, value)
         tournament.save()
+        club_published_changed(club_id=tournament.club_id)
     return tournament
 
 
@@ -172,4 +176,6 @@ def tournament_delete(*, tournament: Tournament, by: User) -> None:
     with transaction.atomic(durable=True):
         if Game.objects.filter(tournament=tournament).exists():
             raise ConflictError("The tournament has games; delete them first.")
+        club_id = tournament.club_id
         tournament.delete()
+        club_published_changed(club_id=club_id)

@@ -38,6 +38,7 @@ from players.models import (
 from players.rating.period import PeriodInputs, PeriodPlan
 from players.rating.systems import system_for
 from players.selectors import User, require_role
+from players.services import club_published_changed
 from tournaments.models import Game
 from tournaments.services.close.read import read_inputs
 from tournaments.services.close.report import ReplayReport, close_report, close_summary
@@ -172,6 +173,7 @@ def period_close(*, period: RatingPeriod, by: User, progress: Progress | None = 
         period.status = locked.status
         period.closed_by_id = locked.closed_by_id
         period.closed_at = locked.closed_at
+        club_published_changed(club_id=locked_list.club_id)
     return run
 
 
@@ -259,6 +261,8 @@ def list_replay(
         run.save()
         if dry_run:
             transaction.set_rollback(True)
+        else:
+            club_published_changed(club_id=locked_list.club_id)
     return run
 
 

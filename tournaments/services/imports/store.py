@@ -21,7 +21,7 @@ from players.errors import ConflictError, DomainError
 from players.models import Club, RatingList, RatingPeriod, month_label
 from players.models.audit import Via, audit_context
 from players.selectors import User
-from players.services import players_add_bulk
+from players.services import club_published_changed, players_add_bulk
 from tournaments.models import Tournament, TournamentBye
 from tournaments.services.games import games_add
 from tournaments.services.imports.matching import drop_stored_games, match_players
@@ -106,6 +106,7 @@ class Store:
                 self._store()
                 if report.errors or report.dry_run or report.already_imported:
                     raise _Rollback
+                club_published_changed(club_id=self.club.pk)
         except _Rollback:
             pass
         except DomainError as error:

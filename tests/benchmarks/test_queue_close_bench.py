@@ -1,0 +1,126 @@
+"""The period close through the queue: from the API call (``POST .../close/?wait=0``, 202)
+to the job's ``succeeded`` seen through ``GET /api/v1/jobs/{id}/``, next to the same close
+run in this process on the same data (then undone), as ``ratio``.
+
+``make bench PYTEST_ARGS="-k queue"`` with ``DATABASE_URL`` on PostgreSQL (the worker is
+another process: SQLite's test database is in memory). ``BENCH_QUEUE_PLAYERS`` players
+(default 10,000; ``BENCH_SCALE=small``: 1,000) and five times as many games in one month;
+full size is ``BENCH_QUEUE_PLAYERS=200000`` (the close benchmark's 200,000 players and
+1,000,000 games). One JSON line: ``{"name": "queue_close", "seconds", "in_process_seconds",
+"ratio", "queued_seconds", "run_seconds", ...}``: ``queued_seconds`` from the call until a
+worker started the job, ``run_seconds`` the job's own start to finish. The worker is
+started, and has looked at the queue once, before the clock starts. No timing is asserted.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from django.db import connection, connections
+from rest_framework.test import APIClient
+
+from players.models import Job, RatingPeriod
+from tests.benchmarks.report import emit
+from tests.benchmarks.test_load_bench import _database_url
+from tournaments.management import bench_floor
+from tournaments.management.bench_data import MONTH, generate
+from tournaments.services import period_close
+
+pytestmark = [pytest.mark.benchmark, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+SMALL = os.environ.get("BENCH_SCALE") == "small"
+PLAYERS = int(os.environ.get("BENCH_QUEUE_PLAYERS") or (1_000 if SMALL else 10_000))
+GAMES = PLAYERS * 5
+ROOT = Path(__file__).resolve().parents[2]
+DEADLINE_SECONDS = 1800
+T = TypeVar("T")
+
+
+def _start_worker(log: Path) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url(),
+        "DJANGO_SETTINGS_MODULE": "ratings_site.settings.base",
+    }
+    env.pop("TASKS_BACKEND", None)
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "worker", "--no-reload", "--no-startup-delay"],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+
+
+@pytest.mark.usefixtures("database_cache_table")
+def test_close_through_the_queue(queued_jobs: None, tmp_path: Path) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: the worker process must open the test database")
+    rating_list, user = generate(players=PLAYERS, games=GAMES, seed=2026, quiet=True)
+    period = RatingPeriod.objects.get(rating_list=rating_list, month=MONTH)
+    bench_floor.vacuum_analyze(bench_floor.GENERATED)
+    bench_floor.snapshot(rating_list)
+    worker: subprocess.Popen[bytes] | None = None
+    try:
+        clock = time.perf_counter()
+        period_close(period=period, by=user)
+        in_process = time.perf_counter() - clock
+        bench_floor.reset(rating_list, period)
+        worker = _start_worker(tmp_path / "worker.log")
+        # Started and polling: it has looked at the queue (its first reap) once.
+        _wait_until(lambda: (tmp_path / "worker.log").stat().st_size > 0 or worker.poll())
+        time.sleep(1)
+        assert worker.poll() is None, (tmp_path / "worker.log").read_text()
+        client = APIClient()
+        client.force_authenticate(user)
+        url = f"/api/v1/clubs/{rating_list.club.slug}/lists/{rating_list.slug}/periods/"
+        clock = time.perf_counter()
+        answer = client.post(f"{url}{MONTH:%Y-%m}/close/?wait=0")
+        assert answer.status_code == 202, answer.content
+        job_url = answer["Location"]
+
+        def finished() -> dict[str, Any] | None:
+            body: dict[str, Any] = client.get(job_url).json()
+            return body if body["status"] in ("succeeded", "failed") else None
+
+        body = _wait_until(finished, pause=0.05)
+        through_queue = time.perf_counter() - clock
+        assert body["status"] == "succeeded", body
+    finally:
+        if worker is not None:
+            worker.terminate()
+            worker.wait(timeout=60)
+        bench_floor.drop_snapshot(rating_list)
+        connections.close_all()
+    job = Job.objects.get(pk=body["id"])
+    assert job.started is not None
+    assert job.finished is not None
+    emit(
+        {
+            "name": "queue_close",
+            "players": PLAYERS,
+            "games": GAMES,
+            "seconds": round(through_queue, 3),
+            "in_process_seconds": round(in_process, 3),
+            "ratio": round(through_queue / in_process, 3),
+            "queued_seconds": round((job.started - job.created).total_seconds(), 3),
+            "run_seconds": round((job.finished - job.started).total_seconds(), 3),
+        }
+    )
+
+
+def _wait_until(check: Callable[[], T], *, pause: float = 0.2) -> T:
+    deadline = time.monotonic() + DEADLINE_SECONDS
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(pause)
+    raise AssertionError(f"not within {DEADLINE_SECONDS} s")
