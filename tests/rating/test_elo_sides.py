@@ -8,9 +8,17 @@ rated games, under 2400).
 from __future__ import annotations
 
 import datetime
+from fractions import Fraction
 
 from players.rating import ExpectedMethod, ListKind
-from players.rating.period import ListSettings, PeriodGames, PeriodInputs, PlayerStart
+from players.rating.fide_rules import BY_DATE
+from players.rating.period import (
+    ListSettings,
+    PeriodGames,
+    PeriodInputs,
+    PlannedChange,
+    PlayerStart,
+)
 from players.rating.systems import elo
 
 OCT = datetime.date(2026, 10, 1)
@@ -106,3 +114,64 @@ def test_both_sides_of_a_tournament_begun_last_month_use_that_months_ratings() -
         ratings_at={sep: {3: 1800, 4: 1800}},
     )
     assert result == {3: (1890, 1), 4: (1860, 1)}
+
+
+# FIDE's rules by date: a tournament begun in September 2025 (before the 2650 exception of
+# October 2025) keeps September's per-game rules when its games are rated in October
+# (elo_games.Sides.side_under), and each side is still scored with the ratings in force at
+# the tournament's start (8.2.4).
+SEP25, OCT25 = datetime.date(2025, 9, 1), datetime.date(2025, 10, 1)
+BY_DATE_SETTINGS = ListSettings(
+    system="fide",
+    kind=ListKind.STANDARD,
+    method=ExpectedMethod.FIDE_TABLE,
+    apply_400_rule=True,
+    fixed_k=None,
+    floor=1400,
+    adjust_march_2024=False,
+    fide_rules=BY_DATE,
+).for_month(OCT25)
+
+
+def plan_by_date(
+    starts: dict[int, PlayerStart],
+    at_tournament_start: dict[int, int | None],
+    games: list[tuple[int, int, str]],
+) -> dict[int, PlannedChange]:
+    plan = elo.plan_period(
+        PeriodInputs(
+            settings=BY_DATE_SETTINGS,
+            month=OCT25,
+            starts=starts,
+            start_ratings={pid: s.rating for pid, s in starts.items()},
+            games=PeriodGames(
+                white=[g[0] for g in games],
+                black=[g[1] for g in games],
+                result=[g[2] for g in games],
+                rated=[True for _ in games],
+                tournament=[7 for _ in games],
+            ),
+            tournaments={7: (datetime.date(2025, 9, 27), datetime.date(2025, 10, 5))},
+            ratings_at={SEP25: at_tournament_start},
+        )
+    )
+    return {c.player_id: c for c in plan.changes}
+
+
+def test_a_tournament_under_earlier_rules_scores_with_the_ratings_at_its_start() -> None:
+    # Player 1 is 1800 on October's list but was 1700 when the tournament began; player 2
+    # 1750 throughout. The win is scored 1700 v 1750: -50 points, expected 0.43 (table),
+    # K 20: +11.4 -> +11. Scored with 1800 it would be +50, 0.57, +8.6 -> +9.
+    starts = {1: start(1800), 2: start(1750)}
+    changes = plan_by_date(starts, {1: 1700, 2: 1750}, [(1, 2, "1-0")])
+    assert (changes[1].rating_after, changes[1].expected) == (1811, Fraction(43, 100))
+    assert (changes[2].rating_after, changes[2].expected) == (1739, Fraction(57, 100))
+
+
+def test_an_unrated_players_game_under_earlier_rules_joins_their_pool() -> None:
+    starts = {1: start(None), 2: start(1750)}
+    changes = plan_by_date(starts, {1: None, 2: 1750}, [(1, 2, "1-0")])
+    assert (changes[1].rating_after, changes[1].games) == (None, 1)
+    assert changes[1].pool_after == [
+        {"event": "t7", "month": "2025-10", "games": [[1750, "1", True]]}
+    ]

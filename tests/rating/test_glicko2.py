@@ -14,6 +14,7 @@ from players.rating.glicko2 import (
     Glicko2Game,
     Glicko2Rating,
     Glicko2Settings,
+    expected_on_glicko_scale,
     g,
     published,
     rate_period,
@@ -156,3 +157,11 @@ def test_equal_players_changes_are_symmetric(
     assert me.after.volatility == pytest.approx(them.after.volatility, abs=1e-12)
     if score == 0.5:
         assert me.after.rating == pytest.approx(player.rating, abs=1e-9)
+
+
+@pytest.mark.parametrize(("rating", "opponent"), [(1400, 1500), (1700, 1500), (2100, 1950)])
+def test_expected_score_on_the_published_scale(rating: int, opponent: int) -> None:
+    # Against a certain opponent (RD 0, so g = 1) step 2's E is the Elo formula's: the
+    # Glicko-2 scale is 400 / ln 10 = 173.7178 points per unit.
+    elo = 1 / (1 + 10 ** ((opponent - rating) / 400))
+    assert expected_on_glicko_scale(rating, opponent, 0.0) == pytest.approx(elo, abs=1e-6)
