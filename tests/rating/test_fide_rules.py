@@ -512,3 +512,21 @@ def test_first_rating_2014_below_and_at_50_percent_and_its_floor() -> None:
     # No 2200 cap; below the 1000 floor nothing is published.
     assert first_rating_2014([five(5, 2300)]).rating == 2300 + 20 * 5
     assert first_rating_2014([five(1, 1100)]).rating is None
+
+
+def test_first_rating_2014_publishes_at_its_minimum_and_says_why_not_below() -> None:
+    draws = [GameInput(1000, Fraction(1, 2), True)] * 5
+    at_floor = first_rating_2014([draws])
+    # 50%: Ru = Ra = 1000, the floor itself, which is published (7.1.4: "at least").
+    assert (at_floor.rating, at_floor.percentage, at_floor.note) == (1000, Fraction(1, 2), "")
+    # A first event without a point is disregarded (8.2.1); then 1 of 5 against 1100:
+    # 1100 - 240 = 860, below the floor. Both reasons are given, in that order.
+    zero_first = [GameInput(1500, Fraction(0), True)] * 2
+    one_of_five = [GameInput(1100, Fraction(1 if i < 1 else 0), True) for i in range(5)]
+    below = first_rating_2014([zero_first, one_of_five])
+    assert (below.rating, below.percentage) == (None, Fraction(1, 5))
+    assert below.note == (
+        "first event disregarded: zero points; 860 is below the minimum of 1000: not published"
+    )
+    few = first_rating_2014([[GameInput(1500, Fraction(1), True)] * 3], min_games=5)
+    assert few.note == "3 games against rated opponents; a first rating needs 5"

@@ -16,6 +16,7 @@ from players.rating.glicko2 import (
     Glicko2Settings,
     expected_on_glicko_scale,
     g,
+    new_volatility,
     published,
     rate_period,
 )
@@ -165,3 +166,56 @@ def test_expected_score_on_the_published_scale(rating: int, opponent: int) -> No
     # Glicko-2 scale is 400 / ln 10 = 173.7178 points per unit.
     elo = 1 / (1 + 10 ** ((opponent - rating) / 400))
     assert expected_on_glicko_scale(rating, opponent, 0.0) == pytest.approx(elo, abs=1e-6)
+
+
+def _root_by_bisection(sigma: float, phi: float, v: float, delta: float, tau: float) -> float:
+    """Step 5's sigma' found another way: f (the paper's) is strictly decreasing, positive
+    far below a = ln sigma^2 and negative far above it, so halving a wide bracket 200 times
+    pins its one root to the last bit."""
+    a = math.log(sigma * sigma)
+
+    def f(x: float) -> float:
+        ex = math.exp(x)
+        return ex * (delta**2 - phi**2 - v - ex) / (2.0 * (phi**2 + v + ex) ** 2) - (x - a) / tau**2
+
+    low, high = a - 60.0, a + 60.0
+    for _ in range(200):
+        middle = (low + high) / 2
+        if f(middle) > 0:
+            low = middle
+        else:
+            high = middle
+    return math.exp(low / 2)
+
+
+@settings(max_examples=300)
+@given(
+    st.floats(0.01, 0.2),
+    st.floats(0.05, 2.5),
+    st.floats(0.05, 30.0),
+    st.floats(-6.0, 6.0),
+    st.floats(0.2, 1.2),
+)
+def test_new_volatility_is_the_root_of_step_5(
+    sigma: float, phi: float, v: float, delta: float, tau: float
+) -> None:
+    # Both of the paper's starting brackets: delta^2 > phi^2 + v (a surprise larger than
+    # the uncertainty) and the search below a in steps of tau.
+    expected = _root_by_bisection(sigma, phi, v, delta, tau)
+    assert new_volatility(sigma, phi, v, delta, tau) == pytest.approx(expected, rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("sigma", "phi", "v", "delta", "tau"),
+    [
+        (0.06, 1.1513, 1.7785, -0.4834, 0.5),  # the paper's step 5: sigma' 0.05999
+        (0.06, 0.3, 0.4, 3.0, 1.2),  # delta^2 > phi^2 + v: B = ln(delta^2 - phi^2 - v)
+        (0.15, 0.2, 0.5, 0.1, 0.3),  # a quiet period: sigma falls, the search steps below a
+        (0.06, 2.0, 20.0, 0.0, 0.5),
+    ],
+)
+def test_new_volatility_on_both_brackets(
+    sigma: float, phi: float, v: float, delta: float, tau: float
+) -> None:
+    expected = _root_by_bisection(sigma, phi, v, delta, tau)
+    assert new_volatility(sigma, phi, v, delta, tau) == pytest.approx(expected, rel=1e-6)
