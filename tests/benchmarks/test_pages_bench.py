@@ -12,6 +12,11 @@ in the same process, ``ratio`` page / baseline (what can be compared between mac
 allocated during one more request (see ``report.py``). No timing assertions: the figures
 are for reading.
 
+The pages are timed with the cache of public views switched off (``PUBLISHED_CACHE_SECONDS``
+0): what a visitor waits for when nothing is cached, the first visit after a close. The
+``page_list_cached`` line gives the same list page served from that cache (a warm hit),
+with ``ratio_vs_render`` against ``page_list``.
+
 The club is built with bulk inserts (players, ratings, games) and then every month is
 closed by the real period-close service, so the pages read what production would hold.
 """
@@ -158,7 +163,8 @@ def measure(client: Client, url: str, status: int = 200) -> tuple[float, float, 
     return statistics.median(times), min(times), traced_peak_mb(lambda: client.get(url))
 
 
-def test_page_server_times() -> None:
+def test_page_server_times(settings: Any) -> None:
+    settings.PUBLISHED_CACHE_SECONDS = 0
     started = time.perf_counter()
     club, player = build(PLAYERS)
     opponent_id = (
@@ -218,3 +224,20 @@ def test_page_server_times() -> None:
         results.append(line)
         emit(line)
     assert len(results) == len(pages)
+
+    settings.PUBLISHED_CACHE_SECONDS = 600
+    seconds, fastest, peak = measure(client, pages["page_list"])
+    rendered = results[list(pages).index("page_list")]["seconds"]
+    emit(
+        {
+            "name": "page_list_cached",
+            "players": PLAYERS,
+            "seconds": round(seconds, 5),
+            "min_seconds": round(fastest, 5),
+            "baseline_seconds": round(baseline_seconds, 5),
+            "ratio": ratio(seconds, baseline_seconds),
+            "ratio_vs_render": ratio(seconds, rendered),
+            "peak_mb": peak,
+            "peak_scope": "work",
+        }
+    )
