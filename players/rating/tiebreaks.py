@@ -178,13 +178,10 @@ def wins(results: Sequence[RoundResult]) -> int:
     return sum(1 for r in results if r.points == WIN)
 
 
-def direct_encounter(group: Sequence[PlayerKey], table: Table) -> dict[PlayerKey, Fraction] | None:
-    """C.07, Direct Encounter (DE): the points each of the tied ``group`` scored against the others.
-
-    Only when every pair of them met (a forfeit is a met pairing: its result stands);
-    otherwise None: the tie-break is not applied (its simple form: C.07 also lets a
-    participant who scored more than any other could reach rank first; not used here).
-    """
+def _encounters(
+    group: Sequence[PlayerKey], table: Table
+) -> tuple[dict[PlayerKey, Fraction], set[frozenset[PlayerKey]]]:
+    """The points each of ``group`` scored against the others, and the pairs that met."""
     members = set(group)
     points: dict[PlayerKey, Fraction] = dict.fromkeys(group, Fraction(0))
     met: set[frozenset[PlayerKey]] = set()
@@ -193,10 +190,46 @@ def direct_encounter(group: Sequence[PlayerKey], table: Table) -> dict[PlayerKey
             if result.opponent in members and result.opponent != player:
                 points[player] += result.points
                 met.add(frozenset((player, result.opponent)))
-    pairs = len(members) * (len(members) - 1) // 2
-    if len(members) < 2 or len(met) < pairs:
+    return points, met
+
+
+def direct_encounter(group: Sequence[PlayerKey], table: Table) -> dict[PlayerKey, Fraction] | None:
+    """C.07, Direct Encounter (DE): the points each of the tied ``group`` scored against the others.
+
+    Only when every pair of them met (a forfeit is a met pairing: its result stands);
+    otherwise None, and ``encounter_leaders`` says who is still placed by it.
+    """
+    points, met = _encounters(group, table)
+    pairs = len(group) * (len(group) - 1) // 2
+    if len(group) < 2 or len(met) < pairs:
         return None
     return points
+
+
+def encounter_leaders(
+    group: Sequence[PlayerKey], table: Table
+) -> tuple[list[tuple[PlayerKey, Fraction]], list[PlayerKey]]:
+    """C.07's Direct Encounter when not every pair of the tied ``group`` met: a participant
+    who scored more against the others than any other could reach, had every missing
+    game been won, ranks first; then the same among those left, and so on. -> the
+    participants so placed, in order, each with their points; and those left, still level.
+    """
+    remaining = list(group)
+    placed: list[tuple[PlayerKey, Fraction]] = []
+    while len(remaining) > 1:
+        points, met = _encounters(remaining, table)
+        opponents = len(remaining) - 1
+        reach = {
+            p: points[p] + WIN * (opponents - sum(1 for pair in met if p in pair))
+            for p in remaining
+        }
+        leaders = [p for p in remaining if all(points[p] > reach[q] for q in remaining if q != p)]
+        if not leaders:
+            break
+        # At most one: a leader's points exceed what every other could reach.
+        placed.append((leaders[0], points[leaders[0]]))
+        remaining.remove(leaders[0])
+    return placed, remaining
 
 
 def adjusted_scores(table: Table, rounds: int) -> dict[PlayerKey, Fraction]:
@@ -247,7 +280,18 @@ def _rank_group(
         return [Standing(start, group[0], figures[group[0]], shared=False)]
     encounter = direct_encounter(group, table)
     if encounter is None:
-        return [Standing(start, p, figures[p], shared=True) for p in group]
+        placed, level = encounter_leaders(group, table)
+        leading = [
+            Standing(
+                start + i,
+                player,
+                TieBreaks(**{**figures[player].__dict__, "direct_encounter": points}),
+                shared=False,
+            )
+            for i, (player, points) in enumerate(placed)
+        ]
+        rank = start + len(leading)
+        return leading + [Standing(rank, p, figures[p], shared=len(level) > 1) for p in level]
     out: list[Standing] = []
     by_points: dict[Fraction, list[PlayerKey]] = {}
     for player in group:

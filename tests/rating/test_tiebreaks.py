@@ -21,6 +21,7 @@ from players.rating.tiebreaks import (
     buchholz,
     caps_unplayed,
     direct_encounter,
+    encounter_leaders,
     sonneborn_berger,
     standings,
     tiebreaks_for,
@@ -257,3 +258,83 @@ def test_every_standing_carries_its_players_figures() -> None:
     never_met = table_of([(1, "A", "C", H, True), (1, "B", "D", H, True)])
     figures = tiebreaks_for(never_met, 1)
     assert all(s.tiebreaks == figures[s.player] for s in standings(never_met, 1))
+
+
+def test_encounter_leaders_when_not_every_pair_met() -> None:
+    # A beat B and C, who never met: A's 2 is more than B or C could reach (1 each, had
+    # they won their missing game), so A is placed; B and C stay level.
+    table = table_of([(1, "A", "B", F(1), True), (2, "C", "A", F(0), True)])
+    assert encounter_leaders(["A", "B", "C"], table) == ([("A", F(2))], ["B", "C"])
+    # A beat B only: C could still reach 2, B 1; nobody is clear of the others.
+    table = table_of([(1, "A", "B", F(1), True), (1, "C", "Z", H, True)])
+    assert encounter_leaders(["A", "B", "C"], table) == ([], ["A", "B", "C"])
+
+
+def test_encounter_leaders_go_on_among_those_left() -> None:
+    # A beat everyone (3); then among B, C, D: B beat C and D (2), C and D never met (each
+    # could reach 1): B is placed second; C and D stay level.
+    table = table_of(
+        [
+            (1, "A", "B", F(1), True),
+            (2, "A", "C", F(1), True),
+            (3, "D", "A", F(0), True),
+            (1, "B", "C", F(1), True),
+            (2, "D", "B", F(0), True),
+        ]
+    )
+    assert encounter_leaders(["A", "B", "C", "D"], table) == (
+        [("A", F(3)), ("B", F(2))],
+        ["C", "D"],
+    )
+
+
+def test_a_group_placed_by_encounter_leaders_gets_its_ranks() -> None:
+    from players.rating.tiebreaks import TieBreaks, _rank_group
+
+    table = table_of(
+        [
+            (1, "A", "B", F(1), True),
+            (2, "A", "C", F(1), True),
+            (3, "D", "A", F(0), True),
+            (1, "B", "C", F(1), True),
+            (2, "D", "B", F(0), True),
+        ]
+    )
+    level = TieBreaks(score=F(2), buchholz=F(6), buchholz_cut1=F(4), sonneborn_berger=F(3), wins=2)
+    figures = dict.fromkeys("ABCD", level)
+    ranked = _rank_group(["A", "B", "C", "D"], table, figures, start=3)
+    assert [(s.rank, s.player, s.shared, s.tiebreaks.direct_encounter) for s in ranked] == [
+        (3, "A", False, F(3)),
+        (4, "B", False, F(2)),
+        (5, "C", True, None),
+        (5, "D", True, None),
+    ]
+    assert all(s.tiebreaks.buchholz == F(6) for s in ranked)
+
+
+def test_encounter_leaders_need_more_than_the_others_can_reach() -> None:
+    # A beat B; B beat C; A and C never met. A's 1 equals what B has (1, B met both)
+    # and C could reach (0 + a win against A): not more, so nobody is placed.
+    equal = table_of([(1, "A", "B", F(1), True), (2, "B", "C", F(1), True)])
+    assert encounter_leaders(["A", "B", "C"], equal) == ([], ["A", "B", "C"])
+    # A beat B and drew C (1½); B and C never met: B could reach 1, C 1½ (the missing
+    # game counted as a win, not a draw): A is not clear of C.
+    drawn = table_of([(1, "A", "B", F(1), True), (2, "A", "C", H, True)])
+    assert encounter_leaders(["A", "B", "C"], drawn) == ([], ["A", "B", "C"])
+
+
+def test_the_last_one_left_after_the_leaders_holds_a_rank_alone() -> None:
+    from players.rating.tiebreaks import TieBreaks, _rank_group
+
+    # A beat B twice (2), B beat C; A and C never met (C could reach 1): A, then B, then C.
+    table = table_of(
+        [(1, "A", "B", F(1), True), (2, "B", "A", F(0), True), (3, "B", "C", F(1), True)]
+    )
+    assert encounter_leaders(["A", "B", "C"], table) == ([("A", F(2)), ("B", F(1))], ["C"])
+    level = TieBreaks(score=F(2), buchholz=F(6), buchholz_cut1=F(4), sonneborn_berger=F(3), wins=2)
+    ranked = _rank_group(["A", "B", "C"], table, dict.fromkeys("ABC", level), start=1)
+    assert [(s.rank, s.player, s.shared) for s in ranked] == [
+        (1, "A", False),
+        (2, "B", False),
+        (3, "C", False),
+    ]
