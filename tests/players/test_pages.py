@@ -356,3 +356,32 @@ def test_unknown_path_gets_the_site_404_page(client: Client) -> None:
     response = client.get("/clubs/riverside/nothing-here/")
     assert response.status_code == 404
     assert "There is no page at /clubs/riverside/nothing-here/" in text(response)
+
+
+def test_a_replayed_list_is_ranked_from_its_new_ratings(
+    client: Client, data: ClubData, settings: Any
+) -> None:
+    # The rank histogram of a period is kept in the cache (every page, sort and filter of
+    # it reads the same one); a replay writes new rows, and the page must rank those.
+    from players.models import RatingPeriod
+    from tournaments.models import Game
+    from tournaments.services import game_update, list_replay, period_reopen
+
+    settings.PUBLISHED_CACHE_SECONDS = 0  # the pages themselves rendered each time
+    url = "/clubs/riverside/lists/standard/"
+    before = list_rows(client.get(url))
+    period = RatingPeriod.objects.get(
+        rating_list__club=data.club, month__month=3, rating_list__kind="standard"
+    )
+    game = Game.objects.filter(period=period, result="1-0").order_by("id").first()
+    assert game is not None
+    period_reopen(period=period, by=data.owner)
+    game_update(game=game, by=data.owner, result="0-1")
+    list_replay(rating_list=period.rating_list, by=data.owner)
+
+    response = client.get(url)
+    assert response.status_code == 200
+    rows = list_rows(response)
+    ratings = [int(row[4]) for row in rows]
+    assert [int(row[0]) for row in rows] == [1 + sum(r > own for r in ratings) for own in ratings]
+    assert ratings != [int(row[4]) for row in before]
