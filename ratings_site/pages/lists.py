@@ -330,9 +330,7 @@ def rating_list_page(
 HISTOGRAM_SECONDS = 24 * 3600
 
 
-def _rank_histogram(
-    period: RatingPeriod, listed: QuerySet[RatingChange]
-) -> list[tuple[int, int]]:
+def _rank_histogram(period: RatingPeriod, listed: QuerySet[RatingChange]) -> list[tuple[int, int]]:
     """The list's ranks as a histogram of its ratings, best first: one (rating, players)
     pair per distinct rating, counted by the database on the (period, current,
     rating_after) index, not read row by row.
