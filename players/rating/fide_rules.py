@@ -6,9 +6,15 @@ The timeline is the one our reference keeps (FIDE Rating Regulations, section 10
 ../shared/reference/fide-rules.md); an entry marked sure or likely there is taken as it
 stands. Where the timeline is open or silent, the choice made here:
 
-- 400-point rule, January 2022 to February 2024: FIDE's text lets a player benefit from the
-  cap in only one game per tournament, and how that applies to the lower-rated side is
-  open. Not applied: the cap counts in every game, as before 2022 and since March 2024.
+- 400-point rule, January 2022 to February 2024 (standard list): "a player may benefit
+  from only one upgrade under this rule, for the game in which the rating difference is
+  greatest" in each tournament. Applied to the player it benefits, the higher-rated one:
+  of their games more than 400 above the opponent, only the one with the largest
+  difference is capped, the others count the real difference (the first of equal ones, in
+  the order the period lists its games). How it applies to the lower-rated side is open:
+  the cap is no benefit to them (it lowers what they can win), so they keep it in every
+  game. A month's games outside tournaments count as one event. Rapid and blitz keep the
+  cap in every game (the text is the standard regulations').
 - Junior limit before July 2017 ("until the 18th birthday", start date likely): the
   tracker knows birth years only, so a player is junior through the year of their 17th
   birthday (never longer than the rule allowed); since July 2017, through the year of the
@@ -56,12 +62,19 @@ class FideRuleSet:
     junior_max_age: int
     # Rapid and blitz: one K of 20 for everyone (else the standard list's K rules).
     fast_k_20: bool
+    # Standard, 2022-01 to 2024-02: the 400-point cap helps a player in one game per event.
+    cap_once_per_event: bool = False
 
 
 RULE_SETS: tuple[FideRuleSet, ...] = (
     FideRuleSet("2014-07", datetime.date(2014, 7, 1), False, False, 1000, False, False, 17, True),
     FideRuleSet("2017-07", datetime.date(2017, 7, 1), False, False, 1000, False, True, 18, True),
-    FideRuleSet("2022-10", datetime.date(2022, 10, 1), False, False, 1000, False, True, 18, False),
+    FideRuleSet(
+        "2022-01", datetime.date(2022, 1, 1), False, False, 1000, False, True, 18, True, True
+    ),
+    FideRuleSet(
+        "2022-10", datetime.date(2022, 10, 1), False, False, 1000, False, True, 18, False, True
+    ),
     FideRuleSet("2024-03", datetime.date(2024, 3, 1), False, False, 1400, True, True, 18, False),
     FideRuleSet("2024-12", datetime.date(2024, 12, 1), False, True, 1400, True, True, 18, False),
     FideRuleSet("2025-10", datetime.date(2025, 10, 1), True, True, 1400, True, True, 18, False),

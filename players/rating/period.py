@@ -90,6 +90,7 @@ class ListSettings:
             exception_2650=dated.exception_2650,
             fast_gap=dated.fast_gap,
             cap_700=dated.cap_700,
+            cap_once_per_event=dated.cap_once_per_event and self.kind is ListKind.STANDARD,
         )
 
     def rules_name(self) -> str:

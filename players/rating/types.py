@@ -116,6 +116,9 @@ class RatingRules:
     exception_2650: bool = True
     fast_gap: bool = True
     cap_700: bool = True
+    # Standard, 2022-01 to 2024-02: a player benefits from the 400-point cap in one game
+    # per event only (elo_games.sort_games decides which).
+    cap_once_per_event: bool = False
 
 
 @dataclass(frozen=True, slots=True)

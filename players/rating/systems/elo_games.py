@@ -9,9 +9,11 @@ up in arrays first (``period_sums.table_sums``).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
+from players.rating.differences import CAP, counted_difference
 from players.rating.months import month_label
 from players.rating.period import (
     GAME_RESULTS,
@@ -137,10 +139,22 @@ def sort_games(
                 sides.cache(black_score, counted),
             )
 
+    # January 2022 to February 2024: the cap helps a player in one game per event only;
+    # such a month is added up game by game (the arrays know no events).
+    once = month_rules.cap_once_per_event or any(
+        rules.cap_once_per_event for rules in other_rules.values()
+    )
     columns = inputs.games
     rows: Iterable[tuple[int, int, str, bool, int | None]]
     sums: Mapping[int, PeriodSums] = {}
-    if array_sums is not None and len(columns.white):
+    # (game's position, its white side?) -> the rules without the cap, for that side.
+    uncapped: dict[tuple[int, bool], RatingRules] = {}
+    if once:
+        rows = list(zip(*columns, strict=True))
+        uncapped = _upgrades_after_the_first(
+            rows, start_rating, tournament_view, month_event, month_rules, other_rules
+        )
+    elif array_sums is not None and len(columns.white):
         this_month = {tid for tid, (began, _) in inputs.tournaments.items() if began >= month}
         sums, rest = array_sums(columns, start_rating, this_month, inputs.settings.rules())
         rows = (
@@ -151,7 +165,7 @@ def sort_games(
         rows = zip(*columns, strict=True)
 
     side = sides.side
-    for white, black, result, rated, tournament_id in rows:
+    for index, (white, black, result, rated, tournament_id) in enumerate(rows):
         white_score, black_score, played, white_cache, black_cache = by_result[result, rated]
         white_own = start_rating[white]
         black_own = start_rating[black]
@@ -162,15 +176,80 @@ def sort_games(
             view, event = tournament_view[tournament_id]
             white_view = view.get(white)
             black_view = view.get(black)
-            if other_rules and tournament_id in other_rules:
-                rules = other_rules[tournament_id]
-                sides.side_under(
-                    rules, white, white_own, white_view, black_view, white_score, played, event
-                )
-                sides.side_under(
-                    rules, black, black_own, black_view, white_view, black_score, played, event
-                )
-                continue
-        side(white, white_own, white_view, black_view, white_score, played, white_cache, event)
-        side(black, black_own, black_view, white_view, black_score, played, black_cache, event)
+        if not uncapped and not (other_rules and tournament_id in other_rules):
+            side(white, white_own, white_view, black_view, white_score, played, white_cache, event)
+            side(black, black_own, black_view, white_view, black_score, played, black_cache, event)
+            continue
+        # A side's rules: its tournament's (begun under other rules), else the month's;
+        # without the cap where the side has had its one upgrade of the event already.
+        side_rules = other_rules.get(tournament_id) if tournament_id is not None else None
+        white_rules = uncapped.get((index, True), side_rules)
+        black_rules = uncapped.get((index, False), side_rules)
+        if white_rules is None:
+            side(white, white_own, white_view, black_view, white_score, played, white_cache, event)
+        else:
+            sides.side_under(
+                white_rules, white, white_own, white_view, black_view, white_score, played, event
+            )
+        if black_rules is None:
+            side(black, black_own, black_view, white_view, black_score, played, black_cache, event)
+        else:
+            sides.side_under(
+                black_rules, black, black_own, black_view, white_view, black_score, played, event
+            )
     return sides, sums
+
+
+def _upgrades_after_the_first(
+    rows: Sequence[tuple[int, int, str, bool, int | None]],
+    start_rating: Mapping[int, int | None],
+    tournament_view: Mapping[int, tuple[Mapping[int, int | None], tuple[str, Any]]],
+    month_event: tuple[str, Any],
+    month_rules: RatingRules,
+    other_rules: Mapping[int, RatingRules],
+) -> dict[tuple[int, bool], RatingRules]:
+    """FIDE 8.3.1 from January 2022 to February 2024: "a player may benefit from only one
+    upgrade under this rule, for the game in which the rating difference is greatest" in
+    each event. The sides that lose the cap -> the rules they are scored with instead.
+
+    The cap benefits the higher-rated player (it raises the opponent they are scored
+    against to 400 below them), so only their sides are looked at; of a player's rated
+    games in one event that the cap would change, the one with the largest difference
+    (the first of equal ones) keeps it. See fide_rules for the choices.
+    """
+    best: dict[tuple[int, str], tuple[int, int, bool]] = {}
+    beyond: list[tuple[int, str, int, bool, RatingRules]] = []
+    for index, (white, black, result, rated, tournament_id) in enumerate(rows):
+        if not (rated and GAME_RESULTS[result][2]):
+            continue
+        if tournament_id is None:
+            white_view, black_view = start_rating[white], start_rating[black]
+            event = month_event[0]
+        else:
+            view, (event, _) = tournament_view[tournament_id]
+            white_view, black_view = view.get(white), view.get(black)
+        rules = (
+            month_rules if tournament_id is None else other_rules.get(tournament_id, month_rules)
+        )
+        if not (rules.cap_once_per_event and rules.apply_400_rule):
+            continue
+        for player, own_start, own_view, opponent, is_white in (
+            (white, start_rating[white], white_view, black_view, True),
+            (black, start_rating[black], black_view, white_view, False),
+        ):
+            own = own_rating_for_game(own_start, own_view)
+            if own is None or opponent is None:
+                continue
+            difference = counted_difference(own, opponent, rules=rules)
+            if difference.raw <= CAP or not difference.capped:
+                continue
+            beyond.append((player, event, index, is_white, rules))
+            held = best.get((player, event))
+            if held is None or difference.raw > held[0]:
+                best[player, event] = (difference.raw, index, is_white)
+    uncapped: dict[tuple[int, bool], RatingRules] = {}
+    for player, event, index, is_white, rules in beyond:
+        _, best_index, best_white = best[player, event]
+        if (index, is_white) != (best_index, best_white):
+            uncapped[index, is_white] = replace(rules, apply_400_rule=False)
+    return uncapped
