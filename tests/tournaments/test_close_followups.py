@@ -207,7 +207,10 @@ def test_replay_uses_the_k_override_in_force_in_each_month() -> None:
     assert (row_of(a, "2026-03").k_factor, row_of(a, "2026-03").k_reason) == (30, "manual")
 
     period_reopen(period=period_of(club, "2026-01"), by=owner)
-    list_replay(rating_list=RatingList.objects.get(club=club, kind="standard"), by=owner)
+    run = list_replay(rating_list=RatingList.objects.get(club=club, kind="standard"), by=owner)
+    # The run says where its time went, step by step, as a close's run does.
+    assert set(run.summary["seconds"]) == {"retire", "read", "compute", "write", "report"}
+    assert all(seconds >= 0 for seconds in run.summary["seconds"].values())
     used = {m: (row_of(a, m).k_factor, row_of(a, m).k_reason) for m in ("2026-01", "2026-02")}
     assert used == {"2026-01": (20, "standard"), "2026-02": (20, "standard")}
     march = row_of(a, "2026-03")
@@ -242,6 +245,9 @@ def test_a_lifted_override_ends_in_its_month() -> None:
     used = {m: (row_of(a, m).k_factor, row_of(a, m).k_reason) for m in expected}
     assert used == expected
     period_reopen(period=period_of(club, "2026-01"), by=owner)
-    list_replay(rating_list=RatingList.objects.get(club=club, kind="standard"), by=owner)
+    run = list_replay(rating_list=RatingList.objects.get(club=club, kind="standard"), by=owner)
+    # The run says where its time went, step by step, as a close's run does.
+    assert set(run.summary["seconds"]) == {"retire", "read", "compute", "write", "report"}
+    assert all(seconds >= 0 for seconds in run.summary["seconds"].values())
     used = {m: (row_of(a, m).k_factor, row_of(a, m).k_reason) for m in expected}
     assert used == expected

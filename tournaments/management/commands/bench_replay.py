@@ -71,7 +71,11 @@ def run_benchmark(
 
         def close(period: RatingPeriod = period) -> dict[str, Any]:
             run = period_close(period=period, by=user)
-            return {"month": period.label, "players_changed": run.players_changed}
+            return {
+                "month": period.label,
+                "players_changed": run.players_changed,
+                "steps": run.summary["seconds"],
+            }
 
         closes.append(measure("close_month", close))
         emit(json.dumps({**closes[-1], **size}))
@@ -83,6 +87,11 @@ def run_benchmark(
             **size,
             "seconds": closes_seconds,
             "cpu_seconds": round(sum(line["cpu_seconds"] for line in closes), 3),
+            # Each step summed over the months, to set beside the replay's own steps.
+            "steps": {
+                step: round(sum(line["steps"][step] for line in closes), 3)
+                for step in closes[0]["steps"]
+            },
             "peak_mb": max(line["peak_mb"] for line in closes),
         }
     )
@@ -95,7 +104,11 @@ def run_benchmark(
 
         def replay() -> dict[str, Any]:
             run = list_replay(rating_list=rating_list, by=user)
-            return {"periods": len(run.periods), "players_changed": run.players_changed}
+            return {
+                "periods": len(run.periods),
+                "players_changed": run.players_changed,
+                "steps": run.summary["seconds"],
+            }
 
         line = {**measure("replay_run", replay), "run": number, **size}
         line["ratio_vs_closes"] = round(line["seconds"] / closes_seconds, 2)

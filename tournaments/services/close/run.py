@@ -247,16 +247,26 @@ def list_replay(
                 )
             )
         )
+        # Where a replay spends its time, summed over its periods (as a close records).
+        seconds = dict.fromkeys(("retire", "read", "compute", "write", "report"), 0.0)
         for target in targets:
-            report.add(target.label, _replay_period(target, locked_list, run, by, progress))
+            replayed = _replay_period(target, locked_list, run, by, progress, seconds)
+            clock = time.perf_counter()
+            report.add(target.label, replayed)
+            seconds["report"] += time.perf_counter() - clock
+        clock = time.perf_counter()
         update_player_ratings(
             list_id=locked_list.pk,
             period_id=targets[-1].pk,
             uncertain=locked_list.system == GLICKO2,
         )
+        seconds["write"] += time.perf_counter() - clock
         run.finished = timezone.now()
         run.players_changed = len(report.changed_players)
-        run.summary = report.summary()
+        run.summary = {
+            **report.summary(),
+            "seconds": {k: round(v, 3) for k, v in seconds.items()},
+        }
         run.report = report.text()
         run.save()
         if dry_run:
@@ -272,13 +282,25 @@ def _replay_period(
     run: RatingRun,
     by: User,
     progress: Progress | None,
+    seconds: dict[str, float],
 ) -> tuple[dict[int, int | None], PeriodPlan]:
     """Recompute one period of a replay: its current rows become history, the plan's rows
-    are written in their place. Returns the ratings published before, and the plan."""
+    are written in their place. Returns the ratings published before, and the plan; adds
+    each step's time to ``seconds``."""
+    clock = time.perf_counter()
     old = retire_current(period_id=target.pk)
-    plan = compute_plan(read_inputs(rating_list=rating_list, period=target), progress=progress)
+    seconds["retire"] += time.perf_counter() - clock
+    clock = time.perf_counter()
+    inputs = read_inputs(rating_list=rating_list, period=target)
+    seconds["read"] += time.perf_counter() - clock
+    clock = time.perf_counter()
+    plan = compute_plan(inputs, progress=progress)
+    del inputs
+    seconds["compute"] += time.perf_counter() - clock
+    clock = time.perf_counter()
     ids = {"period_id": target.pk, "list_id": rating_list.pk, "run_id": run.pk}
     insert_changes(plan, **ids)
     insert_k_changes(plan, **ids, by_id=by.pk)
     _mark_closed(target, by)
+    seconds["write"] += time.perf_counter() - clock
     return old, plan
