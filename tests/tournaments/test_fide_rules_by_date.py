@@ -14,6 +14,7 @@ from players.rating.expected import table_pd_hundredths
 from players.rating.fide_rules import BY_DATE, TODAY, rules_in_force
 from players.rating.months import add_months
 from players.rating.rounding import round_ratio_half_away
+from players.selectors import rules_rated_under
 from players.services import rating_list_update
 from tests.tournaments.helpers import (
     change_of,
@@ -23,6 +24,7 @@ from tests.tournaments.helpers import (
     make_player,
     period_of,
     play,
+    standard,
 )
 from tournaments.services import list_replay, period_reopen, tournament_create
 
@@ -249,3 +251,41 @@ def test_the_list_page_and_the_api_say_which_rules(client: Any) -> None:
     assert "Rated under: FIDE 2022-10." in page
     period = client.get(f"/api/v1/clubs/{club.slug}/lists/standard/periods/2023-05/").json()
     assert period["rules"] == "FIDE 2022-10"
+
+
+def test_a_closed_period_keeps_the_rules_it_was_rated_under_when_the_list_is_pinned(
+    client: Any,
+) -> None:
+    # The close rated May 2023 under 2022-10's rules; pinning the list afterwards changes
+    # what the next close uses, not what the published list was rated under.
+    owner, club = _club()
+    a = make_player(club, owner, "A", 1800)
+    b = make_player(club, owner, "B", 1700)
+    play(club, owner, [(a, b, "1-0")], date=D(2023, 5, 6))
+    close(club, owner, "2023-05")
+    play(club, owner, [(a, b, "0-1")], date=D(2023, 6, 6))
+    rating_list_update(rating_list=standard(club), by=owner, fide_rules=TODAY.name)
+    client.force_login(owner)
+    page = client.get(f"/clubs/{club.slug}/lists/standard/?period=2023-05").content.decode()
+    assert "Rated under: FIDE 2022-10." in page
+    base = f"/api/v1/clubs/{club.slug}/lists/standard/periods/"
+    assert client.get(f"{base}2023-05/").json()["rules"] == "FIDE 2022-10"
+    rules = {row["period"]: row["rules"] for row in client.get(base).json()["results"]}
+    # The open June 2023 is rated by the next close, under the list's rules as they are now.
+    assert rules == {"2023-05": "FIDE 2022-10", "2023-06": f"FIDE {TODAY.name}"}
+
+
+def test_a_replayed_period_names_the_rules_of_the_replay() -> None:
+    # A replay records one rule set per period: the period shows the one of its own label.
+    owner, club = _club()
+    a = make_player(club, owner, "A", 1800)
+    b = make_player(club, owner, "B", 1700)
+    play(club, owner, [(a, b, "1-0")], date=D(2023, 5, 6))
+    play(club, owner, [(a, b, "1-0")], date=D(2024, 5, 6))
+    close(club, owner, "2023-05")
+    close(club, owner, "2024-05")
+    period_reopen(period=period_of(club, "2023-05"), by=owner)
+    list_replay(rating_list=standard(club), by=owner)
+    rating_list_update(rating_list=standard(club), by=owner, fide_rules=TODAY.name)
+    assert rules_rated_under(period_of(club, "2023-05")) == "FIDE 2022-10"
+    assert rules_rated_under(period_of(club, "2024-05")) == "FIDE 2024-03"
