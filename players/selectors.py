@@ -16,7 +16,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import BooleanField, Exists, ExpressionWrapper, Min, OuterRef, Q, QuerySet
+from django.db.models import (
+    BooleanField,
+    Exists,
+    ExpressionWrapper,
+    JSONField,
+    Min,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+)
 from django.utils import timezone
 
 from players.errors import NotFoundError, PermissionDeniedError, ValidationFailed
@@ -33,6 +43,7 @@ from players.models import (
     RatingChange,
     RatingList,
     RatingPeriod,
+    RatingRun,
     Role,
     inactive_cutoff,
 )
@@ -173,6 +184,39 @@ def latest_closed_period(
     if before is not None:
         periods = periods.filter(month__lt=before)
     return periods.order_by("-month").first()
+
+
+def with_rules_rated_under(periods: QuerySet[RatingPeriod]) -> QuerySet[RatingPeriod]:
+    """``periods`` with what ``rules_rated_under`` reads, in the same query: the ``rules``
+    of the run that wrote each period's current rows. A close's or a replay's run writes
+    all of a period's current rows (a replay retires the old ones first), so any one row
+    names it: one index probe and one key lookup per period."""
+    run_id = (
+        RatingChange.objects.filter(period=OuterRef(OuterRef("pk")), current=True)
+        .order_by()
+        .values("run_id")[:1]
+    )
+    rules = RatingRun.objects.filter(pk=Subquery(run_id)).order_by().values("summary__rules")
+    return periods.annotate(rated_rules=Subquery(rules[:1], output_field=JSONField()))
+
+
+def rules_rated_under(period: RatingPeriod) -> str:
+    """The rules a closed period was rated under, as its close or replay recorded them
+    (a close: one name; a replay: one name per period label), even when the list's rules
+    have changed since. An open or reopened period: the rules its next close or replay
+    would use, from the list's settings as they are now (as for a period whose run
+    recorded none)."""
+    if period.status == RatingPeriod.Status.CLOSED:
+        if hasattr(period, "rated_rules"):
+            rules = period.rated_rules
+        else:
+            found = with_rules_rated_under(RatingPeriod.objects.filter(pk=period.pk)).only("id")
+            rules = getattr(found.first(), "rated_rules", None)
+        if isinstance(rules, dict):
+            rules = rules.get(period.label)
+        if isinstance(rules, str):
+            return rules
+    return period.rating_list.settings().for_month(period.month).rules_name()
 
 
 def published_list(

@@ -10,13 +10,15 @@ from dataclasses import dataclass
 from django.db.models import Count, Q, QuerySet
 
 from players.models import Club, PlayerRating, RatingList, RatingPeriod, add_months
+from players.selectors import with_rules_rated_under
 from tournaments.models import Game, Tournament
 
 
 def periods_with_counts(*, rating_list: RatingList) -> QuerySet[RatingPeriod]:
-    """The list's periods, oldest first, each annotated with ``games_count``."""
+    """The list's periods, oldest first, each annotated with ``games_count`` and with
+    what ``rules_rated_under`` reads."""
     return (
-        RatingPeriod.objects.filter(rating_list=rating_list)
+        with_rules_rated_under(RatingPeriod.objects.filter(rating_list=rating_list))
         .select_related("rating_list")
         .annotate(games_count=Count("games"))
         .order_by("month")

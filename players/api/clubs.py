@@ -4,7 +4,7 @@
 /api/v1/clubs/{club}/                 GET, PATCH (owner)
 /api/v1/clubs/{club}/members/         GET (viewer), POST (owner: add or change a role)
 /api/v1/clubs/{club}/members/{user}/  GET (viewer), PATCH (owner), DELETE (owner)
-/api/v1/clubs/{club}/lists/           GET
+/api/v1/clubs/{club}/lists/           GET, POST (owner: add a list)
 /api/v1/clubs/{club}/lists/{list}/    GET, PATCH (owner: rules or a preset)
 """
 

@@ -35,7 +35,13 @@ from players.models import (
 )
 from players.rating import categories as engine_categories
 from players.rating.rounding import round_half_away
-from players.selectors import User, clubs_visible_to, parse_month, with_inactive
+from players.selectors import (
+    User,
+    clubs_visible_to,
+    parse_month,
+    with_inactive,
+    with_rules_rated_under,
+)
 from tournaments.models import Tournament
 
 LIST_PAGE_SIZE = 100
@@ -157,10 +163,12 @@ def rating_list_for_page(*, club: Club, kind: str) -> RatingList:
 def closed_period_for_page(*, rating_list: RatingList, label: str | None) -> RatingPeriod | None:
     """The closed period named ``YYYY-MM`` (ValidationFailed when malformed, NotFoundError
     when the list has no such closed period); None means the latest, or None if none."""
+    # The rules it was rated under come in the same query (rules_rated_under).
+    periods = with_rules_rated_under(closed_periods_query(rating_list))
     if label is None or label == "":
-        return closed_periods_query(rating_list).first()
+        return periods.first()
     month = parse_month(label)
-    period = closed_periods_query(rating_list).filter(month=month).first()
+    period = periods.filter(month=month).first()
     if period is None:
         raise NotFoundError(
             gettext(

@@ -12,7 +12,7 @@ from players.api.calculator_glicko2 import run_glicko2
 from players.charts import history_chart
 from players.errors import ValidationFailed
 from players.models import Club, Player
-from players.selectors import membership_role
+from players.selectors import membership_role, rules_rated_under
 from ratings_site.pages.base import error_page, published_club_page
 from ratings_site.pages.forms import (
     LIST_FILTERS,
@@ -176,8 +176,9 @@ def rating_list(request: HttpRequest, club: Club, kind: str) -> HttpResponse:
             "query_without_page": keep.urlencode(),
             "sort_links": sort_links(request.GET, filters.sort),
             "junior_year": period.month.year - JUNIOR_MAX_AGE if period else None,
-            # Which rules the period was rated under (FIDE's by the month, Glicko-2, Elo).
-            "rules": the_list.settings().for_month(period.month).rules_name() if period else "",
+            # Which rules the period was rated under (FIDE's by the month, Glicko-2, Elo),
+            # as its run recorded them: the list's rules may have changed since.
+            "rules": rules_rated_under(period) if period else "",
         },
     )
 

@@ -14,6 +14,7 @@ from players.rating.expected import table_pd_hundredths
 from players.rating.fide_rules import BY_DATE, TODAY, rules_in_force
 from players.rating.months import add_months
 from players.rating.rounding import round_ratio_half_away
+from players.selectors import rules_rated_under
 from players.services import rating_list_update
 from tests.tournaments.helpers import (
     change_of,
@@ -23,6 +24,7 @@ from tests.tournaments.helpers import (
     make_player,
     period_of,
     play,
+    standard,
 )
 from tournaments.services import list_replay, period_reopen, tournament_create
 
@@ -249,3 +251,106 @@ def test_the_list_page_and_the_api_say_which_rules(client: Any) -> None:
     assert "Rated under: FIDE 2022-10." in page
     period = client.get(f"/api/v1/clubs/{club.slug}/lists/standard/periods/2023-05/").json()
     assert period["rules"] == "FIDE 2022-10"
+
+
+def test_a_closed_period_keeps_the_rules_it_was_rated_under_when_the_list_is_pinned(
+    client: Any,
+) -> None:
+    # The close rated May 2023 under 2022-10's rules; pinning the list afterwards changes
+    # what the next close uses, not what the published list was rated under.
+    owner, club = _club()
+    a = make_player(club, owner, "A", 1800)
+    b = make_player(club, owner, "B", 1700)
+    play(club, owner, [(a, b, "1-0")], date=D(2023, 5, 6))
+    close(club, owner, "2023-05")
+    play(club, owner, [(a, b, "0-1")], date=D(2023, 6, 6))
+    rating_list_update(rating_list=standard(club), by=owner, fide_rules=TODAY.name)
+    client.force_login(owner)
+    page = client.get(f"/clubs/{club.slug}/lists/standard/?period=2023-05").content.decode()
+    assert "Rated under: FIDE 2022-10." in page
+    base = f"/api/v1/clubs/{club.slug}/lists/standard/periods/"
+    assert client.get(f"{base}2023-05/").json()["rules"] == "FIDE 2022-10"
+    rules = {row["period"]: row["rules"] for row in client.get(base).json()["results"]}
+    # The open June 2023 is rated by the next close, under the list's rules as they are now.
+    assert rules == {"2023-05": "FIDE 2022-10", "2023-06": f"FIDE {TODAY.name}"}
+
+
+def test_a_replayed_period_names_the_rules_of_the_replay() -> None:
+    # A replay records one rule set per period: the period shows the one of its own label.
+    owner, club = _club()
+    a = make_player(club, owner, "A", 1800)
+    b = make_player(club, owner, "B", 1700)
+    play(club, owner, [(a, b, "1-0")], date=D(2023, 5, 6))
+    play(club, owner, [(a, b, "1-0")], date=D(2024, 5, 6))
+    close(club, owner, "2023-05")
+    close(club, owner, "2024-05")
+    period_reopen(period=period_of(club, "2023-05"), by=owner)
+    list_replay(rating_list=standard(club), by=owner)
+    rating_list_update(rating_list=standard(club), by=owner, fide_rules=TODAY.name)
+    assert rules_rated_under(period_of(club, "2023-05")) == "FIDE 2022-10"
+    assert rules_rated_under(period_of(club, "2024-05")) == "FIDE 2024-03"
+
+
+def _by_date_club_without_the_march_2024_adjustment() -> tuple[Any, Any]:
+    # The close of February 2024 would also raise every rating below 2000 (FIDE's one-off
+    # of 1 March 2024): off, so February shows only the rules of its date.
+    owner, club = _club()
+    rating_list_update(rating_list=standard(club), by=owner, adjust_march_2024=False)
+    assert standard(club).fide_rules == BY_DATE
+    return owner, club
+
+
+@pytest.mark.parametrize(
+    ("month", "after", "event", "rules"),
+    [
+        ("2024-02", 1396, "rated", "FIDE 2022-10"),
+        ("2024-03", None, "below_floor", "FIDE 2024-03"),
+    ],
+)
+def test_the_1400_floor_from_march_2024_through_the_close(
+    month: str, after: int | None, event: str, rules: str
+) -> None:
+    # 1405 loses to 1455 (K 20): D -50 -> PD .43; 20 x -.43 = -8.6 -> -9: 1396, above
+    # February's floor of 1000 (published), below March's 1400 (dropped).
+    owner, club = _by_date_club_without_the_march_2024_adjustment()
+    a = make_player(club, owner, "A", 1405)
+    b = make_player(club, owner, "B", 1455)
+    year, number = (int(part) for part in month.split("-"))
+    play(club, owner, [(a, b, "0-1")], date=D(year, number, 6))
+    run = close(club, owner, month)
+    row = change_of(a, month)
+    assert (row.rating_before, row.change, row.rating_after, row.event) == (
+        1405,
+        -9,
+        after,
+        event,
+    )
+    assert run.summary["rules"] == rules
+    assert run.summary["events"].get("below_floor", 0) == (1 if event == "below_floor" else 0)
+
+
+@pytest.mark.parametrize(
+    ("month", "expected", "rules"),
+    [("2024-02", 1920, "FIDE 2022-10"), ("2024-03", 1921, "FIDE 2024-03")],
+)
+def test_the_first_rating_formula_changes_in_march_2024_through_the_close(
+    month: str, expected: int, rules: str
+) -> None:
+    # Section 10's worked example on both sides of 1 March 2024: five games against 1900s,
+    # 3 points. 2014 rule: 1900 + 20 per half point above 50% -> 1920. 2024 rule: two 1800
+    # draws join, (9500 + 3600) / 7 = 1871.43, p 4/7 -> .57, dp 50 -> 1921.
+    owner, club = _by_date_club_without_the_march_2024_adjustment()
+    new = make_player(club, owner, "New", None, rated_games=0)
+    others = [make_player(club, owner, f"O{i}", 1900) for i in range(5)]
+    results = ["1-0", "1-0", "1-0", "0-1", "0-1"]
+    year, number = (int(part) for part in month.split("-"))
+    play(
+        club,
+        owner,
+        [(new, o, r) for o, r in zip(others, results, strict=True)],
+        date=D(year, number, 6),
+    )
+    run = close(club, owner, month)
+    row = change_of(new, month)
+    assert (row.event, row.rating_after) == ("first_rating", expected)
+    assert run.summary["rules"] == rules

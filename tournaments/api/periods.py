@@ -32,7 +32,13 @@ from players.api.jobs import WAIT_PARAM, job_answer, job_responses, parse_wait
 from players.errors import NotFoundError
 from players.models import RatingChange, RatingList, RatingPeriod, RatingRun, Role, add_months
 from players.names import display_name
-from players.selectors import parse_month, period_get, published_list, rating_list_get
+from players.selectors import (
+    parse_month,
+    period_get,
+    published_list,
+    rating_list_get,
+    rules_rated_under,
+)
 from players.services import job_start
 from tournaments.interchange.text import csv_cell
 from tournaments.selectors import periods_with_counts
@@ -73,16 +79,17 @@ class PeriodOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
     rules = serializers.SerializerMethodField(
-        help_text="The rules the list rates this month under: a FIDE rule set by its start "
-        '("FIDE 2024-03"), Glicko-2 with its tau, or the list\'s own ("elo"). Each '
-        "close and replay also records the rules it used in its run."
+        help_text='A FIDE rule set by its start ("FIDE 2024-03"), Glicko-2 with its tau, or '
+        'the list\'s own ("elo"). A closed period: the rules its close or latest replay '
+        "rated it under (recorded in that run), even if the list's rules changed since. "
+        "An open or reopened period: the rules its next close or replay would use."
     )
 
     def get_published(self, period: RatingPeriod) -> datetime.date:
         return add_months(period.month, 1)
 
     def get_rules(self, period: RatingPeriod) -> str:
-        return period.rating_list.settings().for_month(period.month).rules_name()
+        return rules_rated_under(period)
 
 
 class PeriodOpenSerializer(serializers.Serializer):  # type: ignore[type-arg]
