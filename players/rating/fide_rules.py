@@ -22,8 +22,11 @@ stands. Where the timeline is open or silent, the choice made here:
 - Rapid and blitz K before October 2022: 20 for everyone (reported from about 2018; taken
   from July 2014, the start of this timeline), with the 700 rule.
 - The 700 rule from July 2017 (start date likely), on every list.
-- The rapid/blitz one-off of October 2022 (ratings more than 100 below standard raised)
-  is not applied: it is marked likely only, and sources disagree on its details.
+- The rapid/blitz one-off of 1 October 2022 (a rating more than 100 below the standard
+  rating raised to standard - 100, marked likely) is applied on lists that follow the
+  rules by date, in the close of September 2022, against the club's own standard list
+  of 1 October 2022 (players.rating.adjustment). A list pinned to one rule set skips it,
+  as it skips every change of date.
 - Before July 2014 (other K values, a 1200 floor, nine games for a first rating) is out of
   scope: such months are rated with the July 2014 rules.
 - FIDE's adjustment of 1 March 2024 is not a rule set: it stays the list's own setting

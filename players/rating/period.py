@@ -166,6 +166,10 @@ class PeriodInputs:
     # Rapid and blitz: player id -> the standard rating in force at the period's start, for
     # the players unrated on the list who count as rated with it (their K depends on it).
     standard_ratings: Mapping[int, int] = field(default_factory=dict)
+    # Rapid and blitz, the close that publishes the lists of 1 October 2022 under FIDE's
+    # rules by date: player id -> the standard rating on that day's standard list, for
+    # FIDE's one-off raise to 100 below it (adjustment.october_2022_adjustment).
+    standard_on_next_list: Mapping[int, int] = field(default_factory=dict)
 
 
 class Uncertainty(NamedTuple):
@@ -198,7 +202,8 @@ class PlannedChange(NamedTuple):
     # None: the system has no K (Glicko-2).
     k_next: KFactor | None
     last_active_month: datetime.date | None
-    # FIDE's one-off adjustment of 1 March 2024, already inside rating_after.
+    # FIDE's one-off adjustment (1 March 2024; 1 October 2022 on rapid and blitz),
+    # already inside rating_after.
     adjustment: int = 0
     # Glicko-2 lists: RD and volatility before and after (None on the Elo family's).
     uncertainty: Uncertainty | None = None

@@ -245,6 +245,12 @@ class PeriodReport:
     next: RatingPeriod | None
 
     @property
+    def raised_to_standard(self) -> bool:
+        """The close of September 2022: its adjustments are FIDE's rapid and blitz one-off
+        of 1 October 2022, not the one of 1 March 2024."""
+        return self.period.month == datetime.date(2022, 9, 1)
+
+    @property
     def average_before(self) -> float | None:
         return self.sum_before / self.listed_before if self.listed_before else None
 

@@ -3,6 +3,7 @@ template logic, so a 100-row list page renders quickly."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from html import escape
 
@@ -221,16 +222,21 @@ def _games_head() -> SafeString:
 
 
 _RATED_EVENTS = {RatingChange.Event.RATED, RatingChange.Event.BELOW_FLOOR}
+_OCTOBER_2022_CLOSE = datetime.date(2022, 9, 1)
 
 
 def _event_note(change: RatingChange) -> str:
     event = "" if change.event == RatingChange.Event.RATED else str(change.get_event_display())
     if not change.adjustment:
         return event
-    # The published rating is more than before + change: say why.
-    adjusted = gettext("FIDE adjustment of 1 March 2024: +%(points)s") % {
-        "points": change.adjustment
-    }
+    # The published rating is more than before + change: say why (the close of September
+    # 2022 publishes the rapid and blitz lists of 1 October 2022, February 2024's the
+    # lists of 1 March 2024).
+    if change.period.month == _OCTOBER_2022_CLOSE:
+        text = gettext("FIDE one-off of 1 October 2022, to 100 below standard: +%(points)s")
+    else:
+        text = gettext("FIDE adjustment of 1 March 2024: +%(points)s")
+    adjusted = text % {"points": change.adjustment}
     return f"{event}; {adjusted}" if event else adjusted
 
 

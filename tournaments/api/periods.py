@@ -102,7 +102,9 @@ class ChangeOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     rating_after = serializers.IntegerField(allow_null=True)
     change = serializers.IntegerField(allow_null=True)
     adjustment = serializers.IntegerField(
-        help_text="FIDE's one-off adjustment of 1 March 2024, inside rating_after (else 0)."
+        help_text="FIDE's one-off adjustment inside rating_after (else 0): 1 March 2024 "
+        "(ratings below 2000), or 1 October 2022 on rapid and blitz (to 100 below the "
+        "standard rating; the close of 2022-09)."
     )
     change_unrounded = serializers.FloatField(allow_null=True)
     k_factor = serializers.IntegerField(allow_null=True, help_text="The K used.")

@@ -17,9 +17,15 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from players.rating.adjustment import ADJUSTED_LIST, march_2024_adjustment
+from players.rating.adjustment import (
+    ADJUSTED_LIST,
+    RAISED_TO_STANDARD_LIST,
+    march_2024_adjustment,
+    october_2022_adjustment,
+)
 from players.rating.change import period_change
 from players.rating.classes import apply_floor
+from players.rating.fide_rules import BY_DATE
 from players.rating.first_rating import first_rating, first_rating_2014, first_rating_games
 from players.rating.k_factor import (
     JUNIOR_MAX_AGE,
@@ -49,6 +55,7 @@ from players.rating.types import (
     GameInput,
     KFactor,
     KReason,
+    ListKind,
     Number,
     PeriodSums,
     PlayerState,
@@ -99,6 +106,9 @@ class _Month:
     oldest_pool_month: str
     # The close that publishes the list of 1 March 2024 applies FIDE's one-off adjustment.
     adjusting: bool
+    # The close that publishes the rapid and blitz lists of 1 October 2022 under FIDE's
+    # rules by date applies FIDE's one-off raise to 100 below the standard rating.
+    raising_to_standard: bool
     first_minimum: int
 
     @classmethod
@@ -113,6 +123,11 @@ class _Month:
             label=month_label(month),
             oldest_pool_month=month_label(add_months(month, 1 - POOL_MONTHS)),
             adjusting=settings.adjust_march_2024 and next_month == ADJUSTED_LIST,
+            raising_to_standard=(
+                settings.fide_rules == BY_DATE
+                and settings.kind is not ListKind.STANDARD
+                and next_month == RAISED_TO_STANDARD_LIST
+            ),
             first_minimum=settings.floor if settings.floor is not None else _LOWEST_RATING,
         )
 
@@ -181,7 +196,7 @@ def _finish_in_arrays(
 ) -> tuple[set[int], list[tuple[PlannedChange, PlannedKChange | None]]]:
     """The players ``array_finish`` can plan: rated on the list with their own rating,
     every game in the array sums, no K override now or next, no adjustment this month."""
-    if array_finish is None or at.adjusting:
+    if array_finish is None or at.adjusting or at.raising_to_standard:
         return set(), []
     start_ratings = inputs.start_ratings
     loop_players = sides.rated.keys() | sides.other_groups.keys()
@@ -249,6 +264,11 @@ def _plan_player(
     adjustment = 0
     if at.adjusting and rating_after is not None:
         adjustment = march_2024_adjustment(rating_after)
+        rating_after += adjustment
+    if at.raising_to_standard and rating_after is not None:
+        adjustment = october_2022_adjustment(
+            rating_after, inputs.standard_on_next_list.get(player_id)
+        )
         rating_after += adjustment
     k_next = k_for(
         at.settings,

@@ -28,6 +28,8 @@ from players.models import (
     RatingRun,
     add_months,
 )
+from players.rating.adjustment import RAISED_TO_STANDARD_LIST
+from players.rating.fide_rules import BY_DATE
 from players.rating.period import PeriodGames, PeriodInputs, PlayerStart
 from players.selectors import ratings_in_force, with_fixed_start
 from tournaments.models import Game, Tournament
@@ -241,4 +243,26 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> PeriodInput
             m: with_fixed_start(rating_list, in_force[(rating_list.pk, m)]) for m in early_months
         },
         standard_ratings=standard_ratings,
+        standard_on_next_list=_standard_on_next_list(rating_list, month),
     )
+
+
+def _standard_on_next_list(rating_list: RatingList, month: datetime.date) -> dict[int, int]:
+    """FIDE's one-off of 1 October 2022 (players.rating.adjustment): for the close of
+    September 2022 of a rapid or blitz list under FIDE's rules by date, each player's
+    rating on the club's standard list of 1 October 2022 (the same rule as every rating
+    in force); empty for every other close."""
+    if (
+        rating_list.kind == ListKind.STANDARD
+        or rating_list.fide_rules != BY_DATE
+        or add_months(month, 1) != RAISED_TO_STANDARD_LIST
+    ):
+        return {}
+    standard = RatingList.objects.filter(
+        club_id=rating_list.club_id, slug=ListKind.STANDARD
+    ).first()
+    if standard is None:
+        return {}
+    key = (standard.pk, RAISED_TO_STANDARD_LIST)
+    in_force = ratings_in_force(lists={standard.pk: standard}, months=[key], fixed_start=False)
+    return {pid: rating for pid, rating in in_force[key].items() if rating is not None}

@@ -26,11 +26,16 @@ def close_summary(plan: PeriodPlan) -> dict[str, Any]:
 def close_report(summary: dict[str, Any]) -> str:
     """The run's report of a close, from its ``close_summary``."""
     events = ", ".join(f"{count} {event}" for event, count in sorted(summary["events"].items()))
-    adjusted = (
-        f" FIDE's adjustment of 1 March 2024 raised {summary['adjusted']} ratings below 2000."
-        if summary["adjusted"]
-        else ""
-    )
+    adjusted = ""
+    if summary["adjusted"] and summary["period"] == "2022-09":
+        adjusted = (
+            f" FIDE's one-off of 1 October 2022 raised {summary['adjusted']} ratings to 100 "
+            "below the standard rating."
+        )
+    elif summary["adjusted"]:
+        adjusted = (
+            f" FIDE's adjustment of 1 March 2024 raised {summary['adjusted']} ratings below 2000."
+        )
     return (
         f"Closed {summary['period']}: {summary['games']} games, {summary['players']} players "
         f"({events}); {summary['players_changed']} ratings changed; "
