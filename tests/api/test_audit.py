@@ -4,6 +4,7 @@ GET .../audit/ reads them (officers, paginated, one club's rows only)."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
@@ -11,7 +12,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from players.models import Player
+from players.services import player_create
 from tests.api.conftest import World, client_for
+from tests.tournaments.fide_files import Row, txt
+from tests.tournaments.helpers import make_club, make_owner
 from tests.tournaments.import_world import build_import_world, read
 from tournaments import services as game_services
 from tournaments.models import Game, Tournament
@@ -159,3 +163,39 @@ def test_audit_is_paginated_and_filtered_by_object(world: World) -> None:
     # Another club's object through this club: nothing.
     foreign = audit(north.users["officer"], "north", model="game", object=world.south.open_game.pk)
     assert foreign["count"] == 0
+
+
+FIDE_ROWS = [
+    Row(1503014, "Carlsen, Magnus", "NOR", "M", "GM", "", 2837, 2820, 2886, 1990),
+    Row(1500010, "Berg, Ola", "NOR", "M", "FM", "", 2290, 2250, None, 1994),
+]
+
+
+def test_fide_list_import_records_the_players_it_changed() -> None:
+    owner = make_owner("fide-owner")
+    club = make_club(owner, "fide")
+    magnus = player_create(club=club, by=owner, name="Magnus Carlsen", fide_id=1503014)
+    gone = player_create(club=club, by=owner, name="Old Member", fide_id=999999)
+
+    def post() -> int:
+        upload = io.BytesIO(txt(FIDE_ROWS))
+        upload.name = "players_list_foa.txt"
+        response = client_for(owner).post(
+            "/api/v1/clubs/fide/fide-list/",
+            {"file": upload, "month": "2026-11"},
+            format="multipart",
+        )
+        return int(response.status_code)
+
+    assert post() == 200
+    row = audit(owner, "fide", model="player", object=magnus.pk)["results"][0]
+    assert (row["action"], row["via"], row["user"]) == ("changed", "api", "fide-owner")
+    assert row["changes"]["title"] == {"before": "", "after": "GM"}
+    assert row["changes"]["fide_standard"] == {"before": None, "after": 2837}
+    assert row["values"]["fide_list_month"] == "2026-11-01"
+    # A player the list does not have is not changed, so not recorded.
+    assert list(Player.history.filter(id=gone.pk).values_list("history_type", flat=True)) == ["+"]
+    # The same list again changes nobody: no rows.
+    before = Player.history.filter(club_id=club.pk).count()
+    assert post() == 200
+    assert Player.history.filter(club_id=club.pk).count() == before
