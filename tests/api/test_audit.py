@@ -4,6 +4,7 @@ GET .../audit/ reads them (officers, paginated, one club's rows only)."""
 
 from __future__ import annotations
 
+import datetime
 import io
 from typing import Any
 
@@ -15,12 +16,14 @@ from players.models import Player
 from players.services import player_create
 from tests.api.conftest import World, client_for
 from tests.tournaments.fide_files import Row, txt
-from tests.tournaments.helpers import make_club, make_owner
+from tests.tournaments.helpers import make_club, make_owner, make_player, play
 from tests.tournaments.import_world import build_import_world, read
 from tournaments import services as game_services
 from tournaments.models import Game, Tournament
 
 pytestmark = pytest.mark.django_db
+
+OCTOBER = datetime.date(2026, 10, 10)
 
 
 def audit(user: Any, slug: str, **query: Any) -> dict[str, Any]:
@@ -199,3 +202,30 @@ def test_fide_list_import_records_the_players_it_changed() -> None:
     before = Player.history.filter(club_id=club.pk).count()
     assert post() == 200
     assert Player.history.filter(club_id=club.pk).count() == before
+
+
+def test_merge_records_the_moved_games_and_the_deleted_duplicate() -> None:
+    owner = make_owner("merge-owner")
+    club = make_club(owner, "merge")
+    kept = make_player(club, owner, "Viktor Aronsen", 1800)
+    twin = make_player(club, owner, "Aronsen, Viktor", None, rated_games=0)
+    other = make_player(club, owner, "Ola Berg", 1700)
+    play(club, owner, [(twin, other, "1-0"), (other, twin, "0-1")], date=OCTOBER)
+    moved_ids = set(Game.objects.filter(club=club).values_list("id", flat=True))
+    play(club, owner, [(kept, other, "1/2-1/2")], date=OCTOBER)
+    untouched = Game.objects.get(club=club, result="1/2-1/2")
+
+    response = client_for(owner).post(
+        f"/api/v1/clubs/merge/players/{kept.pk}/merge/", {"duplicate": twin.pk}, format="json"
+    )
+
+    assert response.status_code == 200, response.content
+    for game in Game.objects.filter(pk__in=moved_ids):
+        row = audit(owner, "merge", model="game", object=game.pk)["results"][0]
+        assert (row["action"], row["via"], row["user"]) == ("changed", "api", "merge-owner")
+        side = "white_id" if game.white_id == kept.pk else "black_id"
+        assert row["changes"] == {side: {"before": twin.pk, "after": kept.pk}}
+    # The game that did not move keeps its one row.
+    assert Game.history.filter(id=untouched.pk).count() == 1
+    row = audit(owner, "merge", model="player", object=twin.pk)["results"][0]
+    assert (row["action"], row["via"], row["user"]) == ("deleted", "api", "merge-owner")
