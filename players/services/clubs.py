@@ -71,10 +71,10 @@ def club_create(*, name: str, slug: str, public: bool = False, by: User) -> Club
         except IntegrityError:
             raise invalid_field("slug", f"The slug {slug!r} is taken.") from None
         Membership.objects.create(user_id=by.pk, club=club, role=Role.OWNER)
-        RatingList.objects.bulk_create(
-            RatingList(club=club, slug=kind, preset=preset, **LIST_PRESETS[preset])
-            for kind, preset in FIDE_PRESET_FOR_KIND.items()
-        )
+        # One save each rather than bulk_create: a save writes the list's "created" audit
+        # row, without which its first edit would show every field changed from nothing.
+        for kind, preset in FIDE_PRESET_FOR_KIND.items():
+            RatingList.objects.create(club=club, slug=kind, preset=preset, **LIST_PRESETS[preset])
     return club
 
 

@@ -229,3 +229,23 @@ def test_merge_records_the_moved_games_and_the_deleted_duplicate() -> None:
     assert Game.history.filter(id=untouched.pk).count() == 1
     row = audit(owner, "merge", model="player", object=twin.pk)["results"][0]
     assert (row["action"], row["via"], row["user"]) == ("deleted", "api", "merge-owner")
+
+
+def test_a_new_clubs_lists_are_recorded_as_created() -> None:
+    owner = make_owner("lists-owner")
+    response = client_for(owner).post(
+        "/api/v1/clubs/", {"name": "Lists Club", "slug": "lists"}, format="json"
+    )
+    assert response.status_code == 201, response.content
+    created = audit(owner, "lists", model="list")["results"]
+    assert sorted(row["values"]["slug"] for row in created) == ["blitz", "rapid", "standard"]
+    assert {(row["action"], row["via"], row["user"]) for row in created} == {
+        ("created", "api", "lists-owner")
+    }
+    # The first edit then shows what it changed (the floor, and the list is off its
+    # preset), not every field from nothing.
+    client_for(owner).patch("/api/v1/clubs/lists/lists/standard/", {"floor": 1200}, format="json")
+    row = audit(owner, "lists", model="list")["results"][0]
+    assert (row["action"], row["values"]["slug"]) == ("changed", "standard")
+    assert row["changes"].keys() == {"floor", "preset"}
+    assert row["changes"]["floor"] == {"before": 1400, "after": 1200}
