@@ -249,3 +249,29 @@ def test_a_new_clubs_lists_are_recorded_as_created() -> None:
     assert (row["action"], row["values"]["slug"]) == ("changed", "standard")
     assert row["changes"].keys() == {"floor", "preset"}
     assert row["changes"]["floor"] == {"before": 1400, "after": 1200}
+
+
+def test_a_tournaments_new_dates_record_the_games_they_move() -> None:
+    owner = make_owner("dates-owner")
+    club = make_club(owner, "dates")
+    a, b = make_player(club, owner, "Ada Berg", 1800), make_player(club, owner, "Bo Dahl", 1700)
+    cup = game_services.tournament_create(
+        club=club,
+        by=owner,
+        name="Autumn Cup",
+        rating_list="standard",
+        start_date=OCTOBER,
+        end_date=OCTOBER,
+    )
+    play(club, owner, [(a, b, "1-0"), (b, a, "0-1")], date=OCTOBER, tournament=cup)
+    october = Game.objects.get(club=club, result="1-0").period_id
+
+    response = client_for(owner).patch(
+        f"/api/v1/clubs/dates/tournaments/{cup.pk}/", {"end_date": "2026-11-02"}, format="json"
+    )
+
+    assert response.status_code == 200, response.content
+    for game in Game.objects.filter(club=club):
+        row = audit(owner, "dates", model="game", object=game.pk)["results"][0]
+        assert (row["action"], row["via"], row["user"]) == ("changed", "api", "dates-owner")
+        assert row["changes"] == {"period_id": {"before": october, "after": game.period_id}}
