@@ -1,15 +1,18 @@
-"""The audit trail: an API edit, an admin edit and an import each leave rows saying who,
-when, through what, and the values before and after; the close's bulk writes leave none;
-GET .../audit/ reads them (officers, paginated, one club's rows only)."""
+"""The audit trail: an API edit, an admin edit, an import and a management command each
+leave rows saying who, when, through what, and the values before and after, the bulk
+writes (FIDE list, merge, a tournament's new dates) too; the close's bulk writes leave
+none; GET .../audit/ reads them (officers, paginated, one club's rows only)."""
 
 from __future__ import annotations
 
 import datetime
 import io
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
 from django.test import Client
 
 from players.models import Player
@@ -275,3 +278,38 @@ def test_a_tournaments_new_dates_record_the_games_they_move() -> None:
         row = audit(owner, "dates", model="game", object=game.pk)["results"][0]
         assert (row["action"], row["via"], row["user"]) == ("changed", "api", "dates-owner")
         assert row["changes"] == {"period_id": {"before": october, "after": game.period_id}}
+
+
+def test_a_command_is_on_the_record_as_command(tmp_path: Path) -> None:
+    owner = make_owner("command-owner")
+    club = make_club(owner, "command")
+    magnus = player_create(club=club, by=owner, name="Magnus Carlsen", fide_id=1503014)
+    path = tmp_path / "players_list_foa.txt"
+    path.write_bytes(txt(FIDE_ROWS))
+
+    call_command(
+        "import_fide_list",
+        str(path),
+        "--club",
+        "command",
+        "--month",
+        "2026-11",
+        "--add-federation",
+        "NOR",
+        "--user",
+        "command-owner",
+        verbosity=0,
+        stdout=io.StringIO(),
+    )
+
+    row = audit(owner, "command", model="player", object=magnus.pk)["results"][0]
+    assert (row["action"], row["via"], row["user"]) == ("changed", "command", "command-owner")
+    assert row["changes"]["fide_rapid"] == {"before": None, "after": 2820}
+    # The federation's player the command added: created, then given FIDE's ratings.
+    ola = Player.objects.get(club=club, fide_id=1500010)
+    rows = audit(owner, "command", model="player", object=ola.pk)["results"]
+    assert [(r["action"], r["via"], r["user"]) for r in rows] == [
+        ("changed", "command", "command-owner"),
+        ("created", "command", "command-owner"),
+    ]
+    assert rows[0]["values"]["fide_standard"] == 2290
