@@ -25,6 +25,8 @@ from django.utils import timezone
 # Bound parameters per statement: SQLite allows 32,766, PostgreSQL 65,535.
 _MAX_PARAMETERS = 30_000
 _MAX_ROWS = 2_000
+# Ids per `pk IN (...)` of an audit copy (one bound parameter each).
+_MAX_IDS = 10_000
 
 
 def insert_rows(
@@ -273,6 +275,28 @@ def history_rows_copy(
     with connection.cursor() as cursor:
         cursor.execute(sql, [timezone.now(), history_type, user_id, via, *params])
         count: int = cursor.rowcount
+    return count
+
+
+def history_rows_copy_ids(
+    model: type[models.Model],
+    ids: Sequence[int],
+    *,
+    via: str,
+    user_id: int | None,
+    history_type: str = "~",
+) -> int:
+    """:func:`history_rows_copy` for rows named by id (rows just changed in bulk): one
+    INSERT ... SELECT per batch of ids, a list of ids longer than the bound parameters a
+    statement may have (SQLite: 32,766) split across several."""
+    count = 0
+    for start in range(0, len(ids), _MAX_IDS):
+        count += history_rows_copy(
+            model._default_manager.filter(pk__in=ids[start : start + _MAX_IDS]),
+            via=via,
+            user_id=user_id,
+            history_type=history_type,
+        )
     return count
 
 

@@ -11,7 +11,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 
-from ratings_site.env import env_bool, env_database, env_list
+from ratings_site.env import env_bool, env_database, env_email, env_list
 
 
 @pytest.mark.parametrize(
@@ -52,6 +52,93 @@ def test_env_database_parses_postgres_and_rejects_other_schemes(
     monkeypatch.setenv("X_DB", "nonsense")
     with pytest.raises(ImproperlyConfigured, match="X_DB"):
         env_database("X_DB", default="sqlite:///x.db")
+
+
+_SMTP = "django.core.mail.backends.smtp.EmailBackend"
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        # A password with reserved characters arrives percent-encoded, and is read back.
+        (
+            "smtp+tls://mailer%40club.org:p%40ss%3Aw%2Frd@mail.example.org:587",
+            ("mail.example.org", 587, "mailer@club.org", "p@ss:w/rd", True, False),
+        ),
+        ("smtp+ssl://mail.example.org", ("mail.example.org", 465, "", "", False, True)),
+        ("smtp://relay.local", ("relay.local", 25, "", "", False, False)),
+        ("smtp://u:pw@relay.local:2525", ("relay.local", 2525, "u", "pw", False, False)),
+    ],
+)
+def test_env_email_reads_an_smtp_url(
+    monkeypatch: pytest.MonkeyPatch, url: str, expected: tuple[object, ...]
+) -> None:
+    monkeypatch.setenv("X_EMAIL", url)
+    config = env_email("X_EMAIL")
+    assert config["EMAIL_BACKEND"] == _SMTP
+    names = ("HOST", "PORT", "HOST_USER", "HOST_PASSWORD", "USE_TLS", "USE_SSL")
+    assert tuple(config[f"EMAIL_{name}"] for name in names) == expected
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "smtps://mail.example.org",
+        "http://mail.example.org",
+        "smtp://",
+        "smtp://h:99999",
+        "smtp://h:x",
+    ],
+)
+def test_env_email_refuses_what_is_not_an_smtp_url(
+    monkeypatch: pytest.MonkeyPatch, url: str
+) -> None:
+    monkeypatch.setenv("X_EMAIL", url)
+    with pytest.raises(ImproperlyConfigured, match="X_EMAIL"):
+        env_email("X_EMAIL")
+
+
+def test_env_email_without_a_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("X_EMAIL", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_USE_TLS", "EMAIL_USE_SSL"):
+        monkeypatch.delenv(name, raising=False)
+    # Nothing set: mail is printed (development).
+    assert env_email("X_EMAIL") == {
+        "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"
+    }
+    # The usual EMAIL_* variables instead of a URL.
+    monkeypatch.setenv("EMAIL_HOST", "relay.local")
+    monkeypatch.setenv("EMAIL_PORT", "587")
+    monkeypatch.setenv("EMAIL_USE_TLS", "1")
+    config = env_email("X_EMAIL")
+    assert (config["EMAIL_BACKEND"], config["EMAIL_HOST"], config["EMAIL_PORT"]) == (
+        _SMTP,
+        "relay.local",
+        587,
+    )
+    assert (config["EMAIL_USE_TLS"], config["EMAIL_USE_SSL"]) == (True, False)
+    monkeypatch.setenv("EMAIL_PORT", "submission")
+    with pytest.raises(ImproperlyConfigured, match="EMAIL_PORT"):
+        env_email("X_EMAIL")
+
+
+def test_email_url_reaches_the_settings() -> None:
+    code = (
+        "import ratings_site.settings.production as s; "
+        "print(s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_HOST_USER, s.EMAIL_USE_TLS)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        env={
+            "PATH": "/usr/bin:/bin",
+            "SECRET_KEY": "k" * 20 + "abcdefghijklmnopqrstuvwxyz0123456789",
+            "EMAIL_URL": "smtp+tls://mailer:pw@mail.example.org:587",
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [_SMTP, "mail.example.org", "587", "mailer", "True"]
 
 
 def _import_production(env: dict[str, str]) -> subprocess.CompletedProcess[str]:

@@ -53,7 +53,8 @@ def club_create(*, name: str, slug: str, public: bool = False, by: User) -> Club
 
     Who may create clubs is ``settings.CLUB_CREATORS`` ("signed_in", "staff" or
     "superusers"); anyone but a superuser creates at most ``settings.CLUBS_PER_DAY`` a day.
-    Slugs are unique without regard to case, and the site's own path names are reserved."""
+    Slugs and names are unique without regard to case, and the site's own path names
+    are reserved."""
     if not by.is_authenticated:
         raise ValidationFailed("Only a signed-in user can create a club.")
     _require_club_creator(by)
@@ -65,17 +66,28 @@ def club_create(*, name: str, slug: str, public: bool = False, by: User) -> Club
     with transaction.atomic(durable=True):
         if Club.objects.filter(slug__iexact=slug).exists():
             raise invalid_field("slug", f"The slug {slug!r} is taken.")
+        _refuse_taken_name(name)
         try:
             with transaction.atomic():
                 club = Club.objects.create(name=name, slug=slug, public=public)
         except IntegrityError:
             raise invalid_field("slug", f"The slug {slug!r} is taken.") from None
         Membership.objects.create(user_id=by.pk, club=club, role=Role.OWNER)
-        RatingList.objects.bulk_create(
-            RatingList(club=club, slug=kind, preset=preset, **LIST_PRESETS[preset])
-            for kind, preset in FIDE_PRESET_FOR_KIND.items()
-        )
+        # One save each rather than bulk_create: a save writes the list's "created" audit
+        # row, without which its first edit would show every field changed from nothing.
+        for kind, preset in FIDE_PRESET_FOR_KIND.items():
+            RatingList.objects.create(club=club, slug=kind, preset=preset, **LIST_PRESETS[preset])
     return club
+
+
+def _refuse_taken_name(name: str, *, other_than: int | None = None) -> None:
+    """Two clubs named alike ("Riverside", "riverside") would read as one in every list
+    and page, whatever their slugs: a name is the club's alone, ignoring case."""
+    alike = Club.objects.filter(name__iexact=name)
+    if other_than is not None:
+        alike = alike.exclude(pk=other_than)
+    if alike.exists():
+        raise invalid_field("name", f"A club named {name!r} exists already; choose another name.")
 
 
 def _require_club_creator(by: User) -> None:
@@ -101,6 +113,7 @@ def club_update(
         if name is not None:
             if not name.strip():
                 raise invalid_field("name", "A club needs a name.")
+            _refuse_taken_name(name.strip(), other_than=club.pk)
             club.name = name.strip()
         if public is not None:
             club.public = public

@@ -5,7 +5,8 @@
 - lockout after ten wrong passwords: site login, admin login, token endpoint (django-axes);
 - API tokens die with a password change (tests/accounts/test_accounts.py);
 - deeply nested JSON is a 400, an API 500 is in the error shape;
-- club slugs unique ignoring case, reserved names, who may create clubs and how many;
+- club slugs and names unique ignoring case, reserved names, who may create clubs and
+  how many;
 - production settings serve a page without collectstatic, with a CSP and no inline script.
 """
 
@@ -161,11 +162,16 @@ def test_token_endpoint_locks_out_too_in_the_error_shape(settings: Any) -> None:
 
 def test_deeply_nested_json_is_a_400_in_the_error_shape() -> None:
     body = "[" * 50_000 + "]" * 50_000
-    for url in ("/api/v1/calculate/", TOKEN_URL, "/api/v1/clubs/"):
-        response = APIClient().post(url, body, content_type="application/json")
-        assert response.status_code in (400, 401), (url, response.status_code)
-        if response.status_code == 400:
-            assert response.json()["error"]["code"] == "parse_error", url
+    # Anonymous: the open endpoints parse the body; creating a club asks for a sign-in
+    # first. Signed in, every one of them must parse it, and refuse it as a 400.
+    anonymous = {"/api/v1/calculate/": 400, TOKEN_URL: 400, "/api/v1/clubs/": 401}
+    signed_in = api_as(make_user("nesting"))
+    for url, status in anonymous.items():
+        for client, expected in ((APIClient(), status), (signed_in, 400)):
+            response = client.post(url, body, content_type="application/json")
+            assert response.status_code == expected, (url, response.status_code)
+            code = "parse_error" if expected == 400 else "not_authenticated"
+            assert response.json()["error"]["code"] == code, url
 
 
 def test_an_api_500_is_in_the_error_shape_without_internals(monkeypatch: Any) -> None:
@@ -199,6 +205,45 @@ def test_slugs_are_unique_ignoring_case_and_some_are_reserved() -> None:
         assert response.status_code == 400, slug
         assert "slug" in response.json()["error"]["fields"], slug
     assert Club.objects.count() == 1
+
+
+def test_club_names_are_unique_ignoring_case() -> None:
+    owner = make_user("olga")
+    assert (
+        api_as(owner).post("/api/v1/clubs/", {"name": "Riverside", "slug": "riverside"}).status_code
+        == 201
+    )
+    for name in ("riverside", "RiverSide", " RIVERSIDE "):
+        response = api_as(owner).post("/api/v1/clubs/", {"name": name, "slug": "riverside-2"})
+        assert response.status_code == 400, name
+        assert response.json()["error"]["fields"].keys() == {"name"}, name
+    # Renamed: another club may not take the name; the club itself may change its case.
+    other = api_as(owner).post("/api/v1/clubs/", {"name": "Northgate", "slug": "northgate"})
+    assert other.status_code == 201
+    taken = api_as(owner).patch("/api/v1/clubs/northgate/", {"name": "RIVERSIDE"})
+    assert taken.status_code == 400
+    assert taken.json()["error"]["fields"].keys() == {"name"}
+    assert api_as(owner).patch("/api/v1/clubs/riverside/", {"name": "RiverSide"}).status_code == 200
+    # The admin's form says it on the name field.
+    admin = make_user("root", is_staff=True, is_superuser=True)
+    client = Client()
+    client.force_login(admin)
+    page = client.post(
+        "/admin/players/club/add/",
+        {
+            "name": "riverside",
+            "slug": "riverside-3",
+            "public": "",
+            "memberships-TOTAL_FORMS": "0",
+            "memberships-INITIAL_FORMS": "0",
+        },
+    )
+    assert page.status_code == 200
+    assert "name" in page.context["adminform"].form.errors
+    assert list(Club.objects.order_by("slug").values_list("name", flat=True)) == [
+        "Northgate",
+        "RiverSide",
+    ]
 
 
 def test_the_database_refuses_a_second_slug_differing_in_case() -> None:

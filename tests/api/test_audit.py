@@ -1,22 +1,32 @@
-"""The audit trail: an API edit, an admin edit and an import each leave rows saying who,
-when, through what, and the values before and after; the close's bulk writes leave none;
-GET .../audit/ reads them (officers, paginated, one club's rows only)."""
+"""The audit trail: an API edit, an admin edit, an import and a management command each
+leave rows saying who, when, through what, and the values before and after, the bulk
+writes (FIDE list, merge, a tournament's new dates) too; the close's bulk writes leave
+none; GET .../audit/ reads them (officers, paginated, one club's rows only)."""
 
 from __future__ import annotations
 
+import datetime
+import io
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
 from django.test import Client
 
 from players.models import Player
+from players.services import player_create
 from tests.api.conftest import World, client_for
+from tests.tournaments.fide_files import Row, txt
+from tests.tournaments.helpers import make_club, make_owner, make_player, play
 from tests.tournaments.import_world import build_import_world, read
 from tournaments import services as game_services
 from tournaments.models import Game, Tournament
 
 pytestmark = pytest.mark.django_db
+
+OCTOBER = datetime.date(2026, 10, 10)
 
 
 def audit(user: Any, slug: str, **query: Any) -> dict[str, Any]:
@@ -159,3 +169,147 @@ def test_audit_is_paginated_and_filtered_by_object(world: World) -> None:
     # Another club's object through this club: nothing.
     foreign = audit(north.users["officer"], "north", model="game", object=world.south.open_game.pk)
     assert foreign["count"] == 0
+
+
+FIDE_ROWS = [
+    Row(1503014, "Carlsen, Magnus", "NOR", "M", "GM", "", 2837, 2820, 2886, 1990),
+    Row(1500010, "Berg, Ola", "NOR", "M", "FM", "", 2290, 2250, None, 1994),
+]
+
+
+def test_fide_list_import_records_the_players_it_changed() -> None:
+    owner = make_owner("fide-owner")
+    club = make_club(owner, "fide")
+    magnus = player_create(club=club, by=owner, name="Magnus Carlsen", fide_id=1503014)
+    gone = player_create(club=club, by=owner, name="Old Member", fide_id=999999)
+
+    def post() -> int:
+        upload = io.BytesIO(txt(FIDE_ROWS))
+        upload.name = "players_list_foa.txt"
+        response = client_for(owner).post(
+            "/api/v1/clubs/fide/fide-list/",
+            {"file": upload, "month": "2026-11"},
+            format="multipart",
+        )
+        return int(response.status_code)
+
+    assert post() == 200
+    row = audit(owner, "fide", model="player", object=magnus.pk)["results"][0]
+    assert (row["action"], row["via"], row["user"]) == ("changed", "api", "fide-owner")
+    assert row["changes"]["title"] == {"before": "", "after": "GM"}
+    assert row["changes"]["fide_standard"] == {"before": None, "after": 2837}
+    assert row["values"]["fide_list_month"] == "2026-11-01"
+    # A player the list does not have is not changed, so not recorded.
+    assert list(Player.history.filter(id=gone.pk).values_list("history_type", flat=True)) == ["+"]
+    # The same list again changes nobody: no rows.
+    before = Player.history.filter(club_id=club.pk).count()
+    assert post() == 200
+    assert Player.history.filter(club_id=club.pk).count() == before
+
+
+def test_merge_records_the_moved_games_and_the_deleted_duplicate() -> None:
+    owner = make_owner("merge-owner")
+    club = make_club(owner, "merge")
+    kept = make_player(club, owner, "Viktor Aronsen", 1800)
+    twin = make_player(club, owner, "Aronsen, Viktor", None, rated_games=0)
+    other = make_player(club, owner, "Ola Berg", 1700)
+    play(club, owner, [(twin, other, "1-0"), (other, twin, "0-1")], date=OCTOBER)
+    moved_ids = set(Game.objects.filter(club=club).values_list("id", flat=True))
+    play(club, owner, [(kept, other, "1/2-1/2")], date=OCTOBER)
+    untouched = Game.objects.get(club=club, result="1/2-1/2")
+
+    response = client_for(owner).post(
+        f"/api/v1/clubs/merge/players/{kept.pk}/merge/", {"duplicate": twin.pk}, format="json"
+    )
+
+    assert response.status_code == 200, response.content
+    for game in Game.objects.filter(pk__in=moved_ids):
+        row = audit(owner, "merge", model="game", object=game.pk)["results"][0]
+        assert (row["action"], row["via"], row["user"]) == ("changed", "api", "merge-owner")
+        side = "white_id" if game.white_id == kept.pk else "black_id"
+        assert row["changes"] == {side: {"before": twin.pk, "after": kept.pk}}
+    # The game that did not move keeps its one row.
+    assert Game.history.filter(id=untouched.pk).count() == 1
+    row = audit(owner, "merge", model="player", object=twin.pk)["results"][0]
+    assert (row["action"], row["via"], row["user"]) == ("deleted", "api", "merge-owner")
+
+
+def test_a_new_clubs_lists_are_recorded_as_created() -> None:
+    owner = make_owner("lists-owner")
+    response = client_for(owner).post(
+        "/api/v1/clubs/", {"name": "Lists Club", "slug": "lists"}, format="json"
+    )
+    assert response.status_code == 201, response.content
+    created = audit(owner, "lists", model="list")["results"]
+    assert sorted(row["values"]["slug"] for row in created) == ["blitz", "rapid", "standard"]
+    assert {(row["action"], row["via"], row["user"]) for row in created} == {
+        ("created", "api", "lists-owner")
+    }
+    # The first edit then shows what it changed (the floor, and the list is off its
+    # preset), not every field from nothing.
+    client_for(owner).patch("/api/v1/clubs/lists/lists/standard/", {"floor": 1200}, format="json")
+    row = audit(owner, "lists", model="list")["results"][0]
+    assert (row["action"], row["values"]["slug"]) == ("changed", "standard")
+    assert row["changes"].keys() == {"floor", "preset"}
+    assert row["changes"]["floor"] == {"before": 1400, "after": 1200}
+
+
+def test_a_tournaments_new_dates_record_the_games_they_move() -> None:
+    owner = make_owner("dates-owner")
+    club = make_club(owner, "dates")
+    a, b = make_player(club, owner, "Ada Berg", 1800), make_player(club, owner, "Bo Dahl", 1700)
+    cup = game_services.tournament_create(
+        club=club,
+        by=owner,
+        name="Autumn Cup",
+        rating_list="standard",
+        start_date=OCTOBER,
+        end_date=OCTOBER,
+    )
+    play(club, owner, [(a, b, "1-0"), (b, a, "0-1")], date=OCTOBER, tournament=cup)
+    october = Game.objects.get(club=club, result="1-0").period_id
+
+    response = client_for(owner).patch(
+        f"/api/v1/clubs/dates/tournaments/{cup.pk}/", {"end_date": "2026-11-02"}, format="json"
+    )
+
+    assert response.status_code == 200, response.content
+    for game in Game.objects.filter(club=club):
+        row = audit(owner, "dates", model="game", object=game.pk)["results"][0]
+        assert (row["action"], row["via"], row["user"]) == ("changed", "api", "dates-owner")
+        assert row["changes"] == {"period_id": {"before": october, "after": game.period_id}}
+
+
+def test_a_command_is_on_the_record_as_command(tmp_path: Path) -> None:
+    owner = make_owner("command-owner")
+    club = make_club(owner, "command")
+    magnus = player_create(club=club, by=owner, name="Magnus Carlsen", fide_id=1503014)
+    path = tmp_path / "players_list_foa.txt"
+    path.write_bytes(txt(FIDE_ROWS))
+
+    call_command(
+        "import_fide_list",
+        str(path),
+        "--club",
+        "command",
+        "--month",
+        "2026-11",
+        "--add-federation",
+        "NOR",
+        "--user",
+        "command-owner",
+        verbosity=0,
+        stdout=io.StringIO(),
+    )
+
+    row = audit(owner, "command", model="player", object=magnus.pk)["results"][0]
+    assert (row["action"], row["via"], row["user"]) == ("changed", "command", "command-owner")
+    assert row["changes"]["fide_rapid"] == {"before": None, "after": 2820}
+    # The federation's player the command added: created, then given FIDE's ratings.
+    ola = Player.objects.get(club=club, fide_id=1500010)
+    rows = audit(owner, "command", model="player", object=ola.pk)["results"]
+    assert [(r["action"], r["via"], r["user"]) for r in rows] == [
+        ("changed", "command", "command-owner"),
+        ("created", "command", "command-owner"),
+    ]
+    assert rows[0]["values"]["fide_standard"] == 2290

@@ -100,7 +100,9 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/api/v1/clubs/"): Rule(UNSCOPED),
     ("POST", "/api/v1/clubs/"): Rule(UNSCOPED),
     ("GET", "/api/v1/clubs/{club}/"): Rule(READ),
-    ("PATCH", "/api/v1/clubs/{club}/"): Rule(Role.OWNER, body=lambda cw, o: {"name": "Renamed"}),
+    ("PATCH", "/api/v1/clubs/{club}/"): Rule(
+        Role.OWNER, body=lambda cw, o: {"name": f"Renamed {cw.slug}"}
+    ),
     ("GET", "/api/v1/clubs/{club}/members/"): Rule(Role.VIEWER, rows=usernames, row_key="username"),
     ("POST", "/api/v1/clubs/{club}/members/"): Rule(
         Role.OWNER, body=lambda cw, o: {"username": "stranger", "role": "viewer"}

@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth import get_user_model
 
+from players import bulk
 from players.bulk import copy_value, insert_rows, insert_rows_returning_ids
 from players.models import Club, Player
 from players.services import club_create
@@ -58,3 +59,24 @@ def test_ids_come_back_in_the_order_of_the_rows() -> None:
     )
     # Fields not named get their defaults.
     assert set(Player.objects.filter(club=club).values_list("active", "sex")) == {(True, "")}
+
+
+@pytest.mark.django_db
+def test_audit_rows_by_id_cover_every_id_across_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    owner = get_user_model().objects.create_user("ids-owner")
+    club: Club = club_create(name="Ids", slug="ids", by=owner)
+    insert_rows(
+        Player, ("club", "name", "name_key"), [(club.pk, f"P{i}", f"p{i}") for i in range(5)]
+    )
+    ids = list(Player.objects.filter(club=club).order_by("id").values_list("id", flat=True))
+    # Two ids a statement: five ids need three, none left out or copied twice.
+    monkeypatch.setattr(bulk, "_MAX_IDS", 2)
+
+    count = bulk.history_rows_copy_ids(Player, ids, via="command", user_id=owner.pk)
+
+    rows = Player.history.filter(club_id=club.pk)
+    assert count == 5
+    assert sorted(rows.values_list("id", flat=True)) == ids
+    assert set(rows.values_list("history_type", "via", "history_user")) == {
+        ("~", "command", owner.pk)
+    }

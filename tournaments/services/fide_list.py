@@ -26,7 +26,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from players import rating as engine
-from players.bulk import update_rows
+from players.bulk import history_rows_copy_ids, update_rows
 from players.errors import invalid_field
 from players.models import (
     Club,
@@ -39,6 +39,7 @@ from players.models import (
     month_label,
     month_start,
 )
+from players.models.audit import audit_user_id, audit_via
 from players.names import name_key
 from players.rating.k_factor import has_reached_2400
 from players.selectors import User, require_role
@@ -156,7 +157,7 @@ def fide_list_import(
         raise invalid_field("file", f"Not FIDE's rating list: {error}") from None
     try:
         with transaction.atomic(durable=True):
-            _update(players, records, month, report)
+            _update(players, records, month, report, by)
             if add_federation:
                 _add(club, by, records, players, add_federation, month, seed_ratings, report)
             if seed_ratings:
@@ -175,6 +176,7 @@ def _update(
     records: dict[int, FideRecord],
     month: datetime.date,
     report: FideListReport,
+    by: User,
 ) -> None:
     changed: list[Player] = []
     for fide_id, player in sorted(players.items(), key=lambda item: item[1].pk):
@@ -213,11 +215,20 @@ def _update(
             changed.append(player)
             if fields != ["fide_list_month"]:
                 report.updated.append({"player": player.pk, "name": player.name, "fields": fields})
-    _write(changed)
+    _write(changed, by)
 
 
-def _write(players: list[Player]) -> None:
+def _write(players: list[Player], by: User) -> None:
+    """Store the FIDE fields of ``players`` (each changed) and their audit rows: the
+    bulk UPDATE skips the ORM's saves, so the rows are copied in bulk afterwards."""
     update_rows(Player, _UPDATED, ([p.pk, *(getattr(p, f) for f in _UPDATED)] for p in players))
+    history_rows_copy_ids(
+        Player,
+        [p.pk for p in players],
+        via=audit_via(),
+        user_id=audit_user_id() or by.pk,
+        history_type="~",
+    )
 
 
 def _details(record: FideRecord, month: datetime.date) -> dict[str, Any]:
@@ -289,7 +300,7 @@ def _add(
             for rating_list in seeded_lists
             if getattr(record, rating_list.kind) is not None
         ]
-    _write(created)
+    _write(created, by)
     if seeded_lists and created:
         PlayerRating.objects.filter(
             player__in=created, rating_list__in=seeded_lists, entry_rating__isnull=False

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from players.bulk import history_rows_copy_ids
 from players.errors import ConflictError, ValidationFailed
 from players.models import (
     KFactorChange,
@@ -33,6 +34,7 @@ from players.models import (
     Role,
     month_label,
 )
+from players.models.audit import audit_user_id, audit_via
 from players.names import name_key
 from players.selectors import User, require_role
 from players.services import club_published_changed
@@ -132,9 +134,16 @@ def _merge(kept: Player, duplicate: Player, by: User, report: MergeReport) -> No
     keep, dup = locked[kept.pk], locked[duplicate.pk]
     _refuse_impossible(keep, dup)
     months = _affected_months(keep, dup, lists, report)
+    moved = list(
+        Game.objects.filter(Q(white=dup) | Q(black=dup)).order_by("id").values_list("id", flat=True)
+    )
     report.games_moved = Game.objects.filter(white=dup).update(white=keep) + Game.objects.filter(
         black=dup
     ).update(black=keep)
+    # The UPDATEs skip the ORM's saves: the moved games' audit rows are copied after them.
+    history_rows_copy_ids(
+        Game, moved, via=audit_via(), user_id=audit_user_id() or by.pk, history_type="~"
+    )
     report.byes_moved = TournamentBye.objects.filter(player=dup).update(player=keep)
     report.history_moved = RatingChange.objects.filter(player=dup).update(
         player=keep, current=False

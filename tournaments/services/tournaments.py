@@ -8,8 +8,10 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from players.bulk import history_rows_copy_ids
 from players.errors import ConflictError, invalid_field
 from players.models import Club, RatingList, Role, date_out_of_bounds, month_start
+from players.models.audit import audit_user_id, audit_via
 from players.selectors import User, require_role
 from players.services import club_published_changed
 from tournaments.models import Game, Tournament
@@ -163,7 +165,13 @@ def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> To
             periods = _periods_locked(
                 rating_list_id=tournament.rating_list_id, months=old_months | {new_month}
             )
-            games.exclude(period=periods[new_month]).update(period=periods[new_month])
+            moving = games.exclude(period=periods[new_month])
+            moved = list(moving.order_by("id").values_list("id", flat=True))
+            moving.update(period=periods[new_month])
+            # The UPDATE skips the ORM's saves: the moved games' audit rows are copied.
+            history_rows_copy_ids(
+                Game, moved, via=audit_via(), user_id=audit_user_id() or by.pk, history_type="~"
+            )
         for field, value in values.items():
             setattr(tournament, field, value)
         tournament.save()
