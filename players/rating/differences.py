@@ -9,6 +9,7 @@ tests/rating/test_bulk.py proves the two equal over the whole input range.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from typing import TypeAlias
 
@@ -112,3 +113,36 @@ def not_rated_reason(own: int, opponent: int, *, rules: RatingRules) -> str | No
     """Why a played game between two rated players is not rated (``score_game``'s reason):
     on rapid and blitz, 600 or more points apart with a player above 2600. None when rated."""
     return score_game(own, opponent, LOSS, True, rules)[4]
+
+
+# One side of a game for ``cap_lost``: (the player and event it belongs to, the player's
+# own rating for the game, the opponent's, whether it is rated, the rules it is scored
+# with).
+CappedSide: TypeAlias = tuple[Hashable, "int | None", "int | None", bool, RatingRules]
+
+
+def cap_lost(sides: Sequence[CappedSide]) -> set[int]:
+    """FIDE 8.3.1 from January 2022 to February 2024 (``RatingRules.cap_once_per_event``):
+    "a player may benefit from only one upgrade under this rule, for the game in which the
+    rating difference is greatest", in each tournament. The positions in ``sides`` of the
+    games that count the real difference instead of the cap.
+
+    The cap benefits the higher-rated player (it raises the opponent they are scored
+    against to 400 below them), so only their sides are looked at; of one player's rated
+    games in one event that the cap changes, the one with the largest difference keeps
+    it (the first of equal ones). The lower-rated side keeps the cap in every game: how
+    the rule applies to them is open, and the cap is no benefit to them (fide_rules).
+    """
+    best: dict[Hashable, tuple[int, int]] = {}
+    beyond: list[tuple[Hashable, int]] = []
+    for position, (key, own, opponent, played, rules) in enumerate(sides):
+        if not (played and rules.cap_once_per_event) or own is None or opponent is None:
+            continue
+        difference = counted_difference(own, opponent, rules=rules)
+        if difference.raw <= CAP or not difference.capped:
+            continue
+        beyond.append((key, position))
+        held = best.get(key)
+        if held is None or difference.raw > held[0]:
+            best[key] = (difference.raw, position)
+    return {position for key, position in beyond if best[key][1] != position}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -21,6 +21,7 @@ from django.db.models import Count, F, Q, Sum
 
 from players import rating as engine
 from players.models import Player, RatingChange, RatingList, RatingPeriod
+from players.rating.differences import CappedSide, cap_lost
 from players.rating.period import GAME_RESULTS, SCORES, own_rating_for_game, view_month
 from players.selectors import ratings_in_force
 from tournaments.models import Game, Tournament
@@ -198,15 +199,32 @@ def _period_games(
         return PeriodGames(change, details, toward_first_rating=True)
     # The close's grouping (the engine's own_rating_for_game): games scored with an older
     # own rating (a tournament begun before a list on which the player's rating changed)
-    # form their own group; K is the K the close recorded.
-    groups: dict[int, list[GameDetail]] = defaultdict(list)
+    # or under other FIDE rules (FIDE's rules by date: a tournament keeps the rules of its
+    # start) form their own group; K is the K the close recorded.
+    settings = rating_list.settings()
+    month = change.period.month
+    month_rules = settings.for_month(month).rules()
+    sides: list[CappedSide] = []
     for detail in details:
         own = own_rating_for_game(own_start, detail.own_rating)
+        tournament = detail.game.tournament
+        rules = (
+            month_rules
+            if tournament is None or tournament.start_date >= month
+            else settings.for_month(tournament.start_date).rules()
+        )
+        key = detail.game.tournament_id
+        sides.append((key, own, detail.opponent_rating, detail.played, rules))
+    # January 2022 to February 2024: the 400-point cap in one game per tournament.
+    lost = cap_lost(sides)
+    groups: dict[tuple[int, engine.RatingRules], list[GameDetail]] = defaultdict(list)
+    for position, (detail, (_, own, _, _, rules)) in enumerate(zip(details, sides, strict=True)):
         assert own is not None  # own_start is not None
-        groups[own].append(detail)
-    rules = rating_list.rules()
+        if position in lost:
+            rules = replace(rules, apply_400_rule=False)
+        groups[own, rules].append(detail)
     total: engine.Number = 0
-    for own, group in groups.items():
+    for (own, rules), group in groups.items():
         result = engine.period_change(
             rating=own,
             games=[engine.GameInput(d.opponent_rating, d.score, d.played) for d in group],

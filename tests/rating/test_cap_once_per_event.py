@@ -58,15 +58,17 @@ def plan(
     began: dict[int, datetime.date] | None = None,
     list_settings: ListSettings | None = None,
     ratings_at: dict[datetime.date, dict[int, int | None]] | None = None,
+    ratings: dict[int, int | None] | None = None,
 ) -> dict[int, PlannedChange]:
-    starts = {pid: PlayerStart(r, 50, False, [], 1980, None, None) for pid, r in RATINGS.items()}
+    ratings = ratings or RATINGS
+    starts = {pid: PlayerStart(r, 50, False, [], 1980, None, None) for pid, r in ratings.items()}
     tournaments = {tid: (day, day) for tid, day in (began or {7: month, 8: month}).items()}
     result = elo.plan_period(
         PeriodInputs(
             settings=list_settings or settings(),
             month=month,
             starts=starts,
-            start_ratings=dict(RATINGS),
+            start_ratings=dict(ratings),
             games=PeriodGames(
                 white=[g[0] for g in games],
                 black=[g[1] for g in games],
@@ -174,3 +176,65 @@ def test_a_list_pinned_to_2022_applies_it_on_any_date() -> None:
         WINS, month=datetime.date(2026, 5, 1), list_settings=settings(fide_rules="2022-01")
     )
     assert changes[1].expected == Fraction(285, 100)
+
+
+def test_the_lower_rated_side_keeps_the_cap_in_every_game() -> None:
+    # Player 4 (1400) loses to 1 (2000, -600) and to 5 (1850, -450) in one tournament:
+    # both count -400 (.08 each), not the real -600 (.02) for one of them.
+    ratings = {**RATINGS, 5: 1850}
+    changes = plan([(1, 4, "1-0", 7), (5, 4, "1-0", 7)], ratings=ratings)
+    assert changes[4].expected == Fraction(8 + 8, 100)
+
+
+def test_a_tournament_under_other_rules_does_not_lend_the_rule_to_the_months_games() -> None:
+    # March 2024: a tournament begun in February keeps the one-upgrade rule, while a
+    # tournament begun in March, listed first, caps every game (.92 x 3).
+    feb = datetime.date(2024, 2, 25)
+    changes = plan(
+        [(1, 2, "1-0", 8), (1, 3, "1-0", 8), (1, 4, "1-0", 8), *WINS],
+        month=MARCH_2024,
+        began={7: feb, 8: datetime.date(2024, 3, 5)},
+        ratings_at={datetime.date(2024, 2, 1): dict(RATINGS)},
+    )
+    assert changes[1].expected == Fraction(276 + 285, 100)
+
+
+@pytest.mark.parametrize("white", [True, False])
+def test_the_difference_is_the_one_at_the_tournaments_start(white: bool) -> None:
+    # Player 1 was 2000 when the tournament began last month and is 1880 now: against
+    # 1500 and 1450 the differences are 500 and 550 (both beyond 400: the 550 game is the
+    # upgrade, the 500 game counts in full, .92 + .96), not 380 and 430 (one upgrade only).
+    april = datetime.date(2023, 4, 1)
+    games = [(1, 2, "1-0", 7), (1, 3, "1-0", 7)] if white else [(2, 1, "0-1", 7), (3, 1, "0-1", 7)]
+    changes = plan(
+        games,
+        began={7: datetime.date(2023, 4, 28)},
+        ratings={**RATINGS, 1: 1880},
+        ratings_at={april: dict(RATINGS)},
+    )
+    assert changes[1].expected == Fraction(92 + 96, 100)
+
+
+def test_a_player_rated_since_the_tournament_began_has_their_upgrade_too() -> None:
+    # Player 1 had no rating when the tournament began last month and has 2000 now: their
+    # opponents score them as unrated (not rated for them), but they score their games
+    # with their own 2000 (FIDE 8.2.4): 500 and 550, one upgrade, .96 + .92.
+    april = datetime.date(2023, 4, 1)
+    changes = plan(
+        [(2, 1, "0-1", 7), (3, 1, "0-1", 7)],
+        began={7: datetime.date(2023, 4, 28)},
+        ratings_at={april: {**RATINGS, 1: None}},
+    )
+    assert changes[1].expected == Fraction(92 + 96, 100)
+    assert changes[2].games == 0
+
+
+def test_a_forfeit_in_a_tournament_under_earlier_rules_is_not_rated() -> None:
+    # May 2023, a tournament begun in 2021 (the cap in every game): the forfeit win
+    # against 1400 is recorded, not rated; the 1450 game is.
+    changes = plan(
+        [(1, 4, "+-", 7), (1, 3, "1-0", 7)],
+        began={7: datetime.date(2021, 12, 30)},
+        ratings_at={datetime.date(2021, 12, 1): dict(RATINGS)},
+    )
+    assert (changes[1].games, changes[1].expected) == (1, Fraction(92, 100))

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from players.models import RatingList, RatingRun
+from players.models import Player, RatingList, RatingRun
 from players.services import rating_list_update
 from tests.tournaments.helpers import change_of, close, make_club, make_owner, make_player, play
 from tournaments.services import tournament_create
@@ -78,3 +78,27 @@ def test_a_list_pinned_to_todays_rules_caps_every_game_in_2023() -> None:
     for rating_list in RatingList.objects.filter(club=club):
         rating_list_update(rating_list=rating_list, by=owner, fide_rules="2025-10")
     assert _month(club, owner, D(2023, 5, 2), D(2023, 5, 3)) == EVERY_GAME
+
+
+@pytest.mark.parametrize(
+    ("start", "counted", "change"),
+    [(D(2023, 5, 2), [500, 550, 400], ONE_UPGRADE), (D(2024, 3, 2), [400, 400, 400], EVERY_GAME)],
+)
+def test_the_player_page_scores_each_game_as_the_close_did(
+    start: datetime.date, counted: list[int], change: int
+) -> None:
+    # The page's per-game lines (the 1500, 1450 and 1400 games, in that order) use the
+    # rules of the month, the one upgrade included, and add up to the published change.
+    from ratings_site.pages.games import player_games
+    from ratings_site.pages.lists import player_lists
+
+    owner = make_owner()
+    club = make_club(owner)
+    RatingList.objects.filter(club=club).update(adjust_march_2024=False)
+    assert _month(club, owner, start, start + datetime.timedelta(days=1)) == change
+    player = Player.objects.get(name=f"A{start}")
+    lists = player_lists(player=player)
+    games = player_games(player=player, lists=lists.lists, history=lists.history)
+    (period,) = games.periods.values()
+    assert [detail.line.counted_difference for detail in period.games] == counted  # type: ignore[union-attr]
+    assert period.engine_change == period.change.change == change

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from players.rating.differences import CAP, counted_difference
+from players.rating.differences import CappedSide, cap_lost
 from players.rating.months import month_label
 from players.rating.period import (
     GAME_RESULTS,
@@ -208,48 +208,38 @@ def _upgrades_after_the_first(
     month_rules: RatingRules,
     other_rules: Mapping[int, RatingRules],
 ) -> dict[tuple[int, bool], RatingRules]:
-    """FIDE 8.3.1 from January 2022 to February 2024: "a player may benefit from only one
-    upgrade under this rule, for the game in which the rating difference is greatest" in
-    each event. The sides that lose the cap -> the rules they are scored with instead.
-
-    The cap benefits the higher-rated player (it raises the opponent they are scored
-    against to 400 below them), so only their sides are looked at; of a player's rated
-    games in one event that the cap would change, the one with the largest difference
-    (the first of equal ones) keeps it. See fide_rules for the choices.
-    """
-    best: dict[tuple[int, str], tuple[int, int, bool]] = {}
-    beyond: list[tuple[int, str, int, bool, RatingRules]] = []
-    for index, (white, black, result, rated, tournament_id) in enumerate(rows):
-        if not (rated and GAME_RESULTS[result][2]):
-            continue
+    """The game sides that lose the 400-point cap under the January 2022 to February 2024
+    rule (``differences.cap_lost``) -> the rules they are scored with instead. A month's
+    games outside tournaments are one event."""
+    sides: list[CappedSide] = []
+    for white, black, result, rated, tournament_id in rows:
+        played = rated and GAME_RESULTS[result][2]
         if tournament_id is None:
             white_view, black_view = start_rating[white], start_rating[black]
-            event = month_event[0]
+            event, rules = month_event[0], month_rules
         else:
             view, (event, _) = tournament_view[tournament_id]
             white_view, black_view = view.get(white), view.get(black)
-        rules = (
-            month_rules if tournament_id is None else other_rules.get(tournament_id, month_rules)
+            rules = other_rules.get(tournament_id, month_rules)
+        sides.append(
+            (
+                (white, event),
+                own_rating_for_game(start_rating[white], white_view),
+                black_view,
+                played,
+                rules,
+            )
         )
-        if not (rules.cap_once_per_event and rules.apply_400_rule):
-            continue
-        for player, own_start, own_view, opponent, is_white in (
-            (white, start_rating[white], white_view, black_view, True),
-            (black, start_rating[black], black_view, white_view, False),
-        ):
-            own = own_rating_for_game(own_start, own_view)
-            if own is None or opponent is None:
-                continue
-            difference = counted_difference(own, opponent, rules=rules)
-            if difference.raw <= CAP or not difference.capped:
-                continue
-            beyond.append((player, event, index, is_white, rules))
-            held = best.get((player, event))
-            if held is None or difference.raw > held[0]:
-                best[player, event] = (difference.raw, index, is_white)
-    uncapped: dict[tuple[int, bool], RatingRules] = {}
-    for player, event, index, is_white, rules in beyond:
-        _, best_index, best_white = best[player, event]
-        if (index, is_white) != (best_index, best_white):
-            uncapped[index, is_white] = replace(rules, apply_400_rule=False)
-    return uncapped
+        sides.append(
+            (
+                (black, event),
+                own_rating_for_game(start_rating[black], black_view),
+                white_view,
+                played,
+                rules,
+            )
+        )
+    return {
+        (position // 2, position % 2 == 0): replace(sides[position][4], apply_400_rule=False)
+        for position in cap_lost(sides)
+    }
