@@ -338,3 +338,42 @@ def test_the_last_one_left_after_the_leaders_holds_a_rank_alone() -> None:
         (2, "B", False),
         (3, "C", False),
     ]
+
+
+def test_every_figure_of_an_event_from_2026_is_capped() -> None:
+    """tiebreaks_for and standings pass the 2026 cap on: C's forfeit win over D brings
+    min(2½, D's ½) = ½, not C's own 2½ (test_the_2026_rules_cap_the_dummy_opponent).
+    Buchholz ½ + 2 + 1 = 3½ (uncapped 5½); Cut-1 drops the ½ -> 3 (uncapped drops 1 ->
+    4½); Sonneborn-Berger ½ x 1 + 2 x ½ + 1 x 1 = 2½ (uncapped 4½)."""
+    capped = tiebreaks_for(UNPLAYED, 3, capped=True)["C"]
+    assert (capped.buchholz, capped.buchholz_cut1, capped.sonneborn_berger) == (
+        F(7, 2),
+        F(3),
+        F(5, 2),
+    )
+    plain = tiebreaks_for(UNPLAYED, 3)["C"]
+    assert (plain.buchholz, plain.buchholz_cut1, plain.sonneborn_berger) == (
+        F(11, 2),
+        F(9, 2),
+        F(9, 2),
+    )
+    ranked = {s.player: s.tiebreaks for s in standings(UNPLAYED, 3, capped=True)}
+    assert ranked["C"] == capped
+
+
+def test_cut_1_drops_a_recorded_voluntary_unplayed_round_first() -> None:
+    """P: a half-point bye in round 1 (voluntary: less than a win, C.07 16.2), a win over
+    Q in round 2, a loss to R in round 3. P scores 1½, which the bye's dummy brings; Q
+    brings ½ (0, and the round after leaving as a draw), R 1 (C.07 16.3). Cut-1 drops the
+    bye (14.6), not the lowest value: ½ + 1 = 1½ (dropping Q's ½ would give 2½)."""
+    table = {
+        "P": [
+            RoundResult(1, H, None, False),
+            RoundResult(2, F(1), "Q", True),
+            RoundResult(3, F(0), "R", True),
+        ],
+        "Q": [RoundResult(2, F(0), "P", True)],
+        "R": [RoundResult(3, F(1), "P", True)],
+    }
+    assert buchholz("P", table, 3) == F(3, 2) + H + F(1)
+    assert buchholz("P", table, 3, cut=1) == H + F(1)
