@@ -211,3 +211,15 @@ def test_progress_counts_every_player_once() -> None:
     calls = []
     plan({pid: start(1500, 100.0) for pid in range(1, 2000)}, [], progress=calls)
     assert calls == [1000, 999]
+
+
+def test_a_players_own_volatility_is_the_start() -> None:
+    # The same game from a volatility of 0.09 instead of 0.06: step 5 starts from the
+    # player's own sigma, so sigma' stays near 0.09, and RD' is wider (step 6: phi* =
+    # sqrt(phi^2 + sigma'^2)), so r moves further.
+    usual, _ = plan({1: start(1500, 200.0), 2: start(1400, 30.0)}, [(1, 2, "1-0", True)])
+    own, _ = plan({1: start(1500, 200.0, 0.09), 2: start(1400, 30.0)}, [(1, 2, "1-0", True)])
+    assert own[1].uncertainty.volatility_before == 0.09
+    assert own[1].uncertainty.volatility_after == pytest.approx(0.09, abs=0.0005)
+    assert own[1].uncertainty.rd_after > usual[1].uncertainty.rd_after
+    assert own[1].change_unrounded > usual[1].change_unrounded

@@ -229,6 +229,20 @@ def test_progress_counts_every_player_once(league: dict[str, Any], arrays: bool)
     assert all(0 < count <= 1000 for count in told[1:])
 
 
+@settings(max_examples=20, deadline=None)
+@given(league=leagues())
+def test_the_registered_systems_report_progress(league: dict[str, Any]) -> None:
+    """The close reaches the plan through the registry (``system_for``): its progress must
+    get through too, or a job's progress bar stands still through a federation close."""
+    from players.rating.systems import system_for
+
+    inputs = month_inputs(league, 0, first_starts(league), {})
+    for system in ("fide", "elo"):
+        told: list[int] = []
+        system_for(system).plan_period(inputs, progress=told.append)
+        assert sum(told) == len(inputs.starts), system
+
+
 def _shifted(inputs: PeriodInputs, months: int) -> PeriodInputs:
     """The same month ``months`` earlier, rated by FIDE's rules by date."""
 
