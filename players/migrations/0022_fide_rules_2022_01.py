@@ -4,20 +4,49 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('players', '0021_audit_trail_names_fide'),
+        ("players", "0021_audit_trail_names_fide"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='historicalratinglist',
-            name='fide_rules',
-            field=models.CharField(choices=[('by_date', 'By date (the rules in force when each event started)'), ('2014-07', 'Always the rules of 2014-07'), ('2017-07', 'Always the rules of 2017-07'), ('2022-01', 'Always the rules of 2022-01'), ('2022-10', 'Always the rules of 2022-10'), ('2024-03', 'Always the rules of 2024-03'), ('2024-12', 'Always the rules of 2024-12'), ('2025-10', 'Always the rules of 2025-10')], default='by_date', help_text="FIDE lists: the rules in force when each tournament (and each month) started, or always one rule set (the latest: today's rules).", max_length=16, verbose_name='FIDE rules'),
+            model_name="historicalratinglist",
+            name="fide_rules",
+            field=models.CharField(
+                choices=[
+                    ("by_date", "By date (the rules in force when each event started)"),
+                    ("2014-07", "Always the rules of 2014-07"),
+                    ("2017-07", "Always the rules of 2017-07"),
+                    ("2022-01", "Always the rules of 2022-01"),
+                    ("2022-10", "Always the rules of 2022-10"),
+                    ("2024-03", "Always the rules of 2024-03"),
+                    ("2024-12", "Always the rules of 2024-12"),
+                    ("2025-10", "Always the rules of 2025-10"),
+                ],
+                default="by_date",
+                help_text="FIDE lists: the rules in force when each tournament (and each month) started, or always one rule set (the latest: today's rules).",
+                max_length=16,
+                verbose_name="FIDE rules",
+            ),
         ),
         migrations.AlterField(
-            model_name='ratinglist',
-            name='fide_rules',
-            field=models.CharField(choices=[('by_date', 'By date (the rules in force when each event started)'), ('2014-07', 'Always the rules of 2014-07'), ('2017-07', 'Always the rules of 2017-07'), ('2022-01', 'Always the rules of 2022-01'), ('2022-10', 'Always the rules of 2022-10'), ('2024-03', 'Always the rules of 2024-03'), ('2024-12', 'Always the rules of 2024-12'), ('2025-10', 'Always the rules of 2025-10')], default='by_date', help_text="FIDE lists: the rules in force when each tournament (and each month) started, or always one rule set (the latest: today's rules).", max_length=16, verbose_name='FIDE rules'),
+            model_name="ratinglist",
+            name="fide_rules",
+            field=models.CharField(
+                choices=[
+                    ("by_date", "By date (the rules in force when each event started)"),
+                    ("2014-07", "Always the rules of 2014-07"),
+                    ("2017-07", "Always the rules of 2017-07"),
+                    ("2022-01", "Always the rules of 2022-01"),
+                    ("2022-10", "Always the rules of 2022-10"),
+                    ("2024-03", "Always the rules of 2024-03"),
+                    ("2024-12", "Always the rules of 2024-12"),
+                    ("2025-10", "Always the rules of 2025-10"),
+                ],
+                default="by_date",
+                help_text="FIDE lists: the rules in force when each tournament (and each month) started, or always one rule set (the latest: today's rules).",
+                max_length=16,
+                verbose_name="FIDE rules",
+            ),
         ),
     ]
