@@ -6,7 +6,9 @@ A generated list of FIDE's size (1,900,000 players; BENCH_SCALE=small: 19,000) a
 "fide_list_txt" | "fide_list_txt_zip" | "fide_list_xml", "players_in_file", "club_players",
 "seconds", "baseline_seconds", "ratio", "peak_mb", "peak_scope": "process", "file_mb"}.
 ``baseline_seconds`` is a minimal read of the same file (every line's ID sliced, or
-every XML element parsed and cleared by ElementTree's iterparse) in the same process; ``ratio`` = seconds / baseline.
+every XML element parsed and cleared by ElementTree's iterparse) in the same process, after
+the import (so ``peak_mb``, the process's peak when the import ends, is the generation's
+and the import's); ``ratio`` = seconds / baseline.
 The issue's target: under 60 s and 300 MB for the full list. Run one at a time (``-k``) for
 a ``peak_mb`` of its own (``report.py``).
 """
@@ -85,8 +87,13 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _baseline(kind: str, path: Path) -> float:
     started = time.perf_counter()
     if kind == "xml":
-        for _event, element in iterparse(str(path)):  # noqa: S314 - the file generated above
-            element.clear()
+        events = iterparse(str(path), events=("start", "end"))  # noqa: S314 - generated above
+        _, root = next(events)
+        for event, element in events:
+            if event == "end":
+                element.clear()
+                # Cleared elements stay the root's children until it lets them go.
+                root.clear()
     else:
         with path.open("rb") as raw:
             stream: IO[bytes] = raw
@@ -115,11 +122,13 @@ def test_fide_list_speed(folder: Path, kind: str) -> None:
         players=[{"name": f"Member {i}", "fide_id": FIRST_ID + i * step} for i in range(CLUB)],
     )
     path = _write(kind, folder)
-    baseline = _baseline(kind, path)
     started = time.perf_counter()
     with path.open("rb") as stream:
         report = fide_list_import(club=club, stream=stream, by=owner)
     seconds = time.perf_counter() - started
+    # Before the baseline, which has its own peak: the import's peak is what is asked for.
+    peak = process_peak_mb()
+    baseline = _baseline(kind, path)
     emit(
         {
             "name": f"fide_list_{kind}",
@@ -128,7 +137,7 @@ def test_fide_list_speed(folder: Path, kind: str) -> None:
             "seconds": round(seconds, 3),
             "baseline_seconds": round(baseline, 3),
             "ratio": ratio(seconds, baseline),
-            "peak_mb": process_peak_mb(),
+            "peak_mb": peak,
             "peak_scope": "process",
             "file_mb": round(path.stat().st_size / 2**20, 1),
         }
