@@ -485,7 +485,7 @@ def player_lists(*, player: Player) -> PlayerLists:
     history: dict[int, list[RatingChange]] = defaultdict(list)
     # Each published period's rank rides along: one place per higher rating in the same
     # period (the list's own ranking), counted by the database with the
-    # (period, current, rating_after) index.
+    # current rows' (period, rating_after) index.
     above = (
         RatingChange.objects.filter(
             period_id=OuterRef("period_id"),

@@ -142,7 +142,7 @@ def build(players: int) -> tuple[Club, Player]:
         # analysed the tables long before anyone reads a year-old list.
         # VACUUM too: autovacuum processes a table after a big insert (PostgreSQL 13+),
         # and the visibility map it sets lets the list's rank histogram be read from the
-        # (period, current, rating_after) index alone.
+        # current rows' (period, rating_after) index alone.
         with connection.cursor() as cursor:
             cursor.execute("VACUUM ANALYZE")
     return club, created[0]
