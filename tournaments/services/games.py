@@ -143,6 +143,10 @@ def _validate_games(
     *, club: Club, items: Sequence[Mapping[str, Any]], prefix_items: bool
 ) -> list[_ValidGame]:
     """Every item checked (set-based lookups); a ValidationFailed names the first bad one."""
+    # Over 80 lines on purpose: one loop over what may be an import's 100,000 items, each
+    # field checked inline in the order the errors name them, with the per-value caches
+    # beside it; split up, it would make a call per item and field in an import's
+    # hottest loop.
     lists = {rl.slug: rl for rl in RatingList.objects.filter(club=club)}
     lists_by_id = {rl.pk: rl for rl in lists.values()}
     # One pass for the ids to look up (an import's items are built as they are read).

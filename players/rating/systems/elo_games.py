@@ -105,6 +105,9 @@ def sort_games(
 ) -> tuple[Sides, Mapping[int, PeriodSums]]:
     """Every game's two sides, each scored with the ratings in force at its tournament's
     start; on FIDE-table lists most games are added up in arrays (``array_sums``) first."""
+    # Over 80 lines on purpose: the loop below is the close's hottest Python loop (every
+    # game the arrays leave, a million on a formula list), so the lookups it needs are
+    # built here beside it and each side's dispatch stays inline, not a call per game.
     month = inputs.month
     label = month_label(month)
     start_rating = inputs.start_ratings
