@@ -22,6 +22,8 @@ from typing import Any
 from django.db import connection, models
 from django.utils import timezone
 
+from players.models.audit import audit_user_id, audit_via
+
 # Bound parameters per statement: SQLite allows 32,766, PostgreSQL 65,535.
 _MAX_PARAMETERS = 30_000
 _MAX_ROWS = 2_000
@@ -282,13 +284,14 @@ def history_rows_copy_ids(
     model: type[models.Model],
     ids: Sequence[int],
     *,
-    via: str,
-    user_id: int | None,
+    by_id: int | None,
     history_type: str = "~",
 ) -> int:
-    """:func:`history_rows_copy` for rows named by id (rows just changed in bulk): one
-    INSERT ... SELECT per batch of ids, a list of ids longer than the bound parameters a
-    statement may have (SQLite: 32,766) split across several."""
+    """:func:`history_rows_copy` for rows named by id (rows a service just changed in
+    bulk, for ``by_id``): through the channel in force, by the acting user where one is
+    known, else ``by_id``. One INSERT ... SELECT per batch of ids, a list of ids longer
+    than the bound parameters a statement may have (SQLite: 32,766) split across several."""
+    via, user_id = audit_via(), audit_user_id() or by_id
     count = 0
     for start in range(0, len(ids), _MAX_IDS):
         count += history_rows_copy(

@@ -37,8 +37,10 @@ def march_2024_adjustment(rating: int) -> int:
     return round_half_away(Fraction(2 * (ADJUSTED_BELOW - rating), 5))
 
 
-# The lists it applied to: rapid and blitz, published from 1 October 2022.
+# The lists it applied to: rapid and blitz, published from 1 October 2022, by the close
+# of the month before.
 RAISED_TO_STANDARD_LIST = datetime.date(2022, 10, 1)
+RAISED_TO_STANDARD_CLOSE = datetime.date(2022, 9, 1)
 RAISED_TO_BELOW_STANDARD = 100
 
 

@@ -21,6 +21,7 @@ from django.db.models import Count, F, Q, Sum
 
 from players import rating as engine
 from players.models import Player, RatingChange, RatingList, RatingPeriod
+from players.rating.adjustment import RAISED_TO_STANDARD_CLOSE
 from players.rating.differences import CappedSide, cap_lost
 from players.rating.period import GAME_RESULTS, SCORES, own_rating_for_game, view_month
 from players.selectors import ratings_in_force
@@ -266,7 +267,7 @@ class PeriodReport:
     def raised_to_standard(self) -> bool:
         """The close of September 2022: its adjustments are FIDE's rapid and blitz one-off
         of 1 October 2022, not the one of 1 March 2024."""
-        return self.period.month == datetime.date(2022, 9, 1)
+        return self.period.month == RAISED_TO_STANDARD_CLOSE
 
     @property
     def average_before(self) -> float | None:

@@ -340,8 +340,8 @@ HISTOGRAM_SECONDS = 24 * 3600
 
 def _rank_histogram(period: RatingPeriod, listed: QuerySet[RatingChange]) -> list[tuple[int, int]]:
     """The list's ranks as a histogram of its ratings, best first: one (rating, players)
-    pair per distinct rating, counted by the database on the (period, current,
-    rating_after) index, not read row by row.
+    pair per distinct rating, counted by the database on the current rows'
+    (period, rating_after) index, not read row by row.
 
     Counting 200,000 rows took most of a list page's time, and every page, sort, filter
     and language of a period reads the same histogram, so it is kept in the cache. A

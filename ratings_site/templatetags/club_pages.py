@@ -3,7 +3,6 @@ template logic, so a 100-row list page renders quickly."""
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Sequence
 from html import escape
 
@@ -15,6 +14,7 @@ from django.utils.translation import gettext, pgettext
 
 from players.models import Club, KReason, Player, RatingChange, Title
 from players.names import display_name
+from players.rating.adjustment import RAISED_TO_STANDARD_CLOSE
 from ratings_site.pages.engine_text import engine_text
 from ratings_site.pages.games import PeriodGames
 from ratings_site.pages.lists import RankedRow
@@ -222,7 +222,6 @@ def _games_head() -> SafeString:
 
 
 _RATED_EVENTS = {RatingChange.Event.RATED, RatingChange.Event.BELOW_FLOOR}
-_OCTOBER_2022_CLOSE = datetime.date(2022, 9, 1)
 
 
 def _event_note(change: RatingChange) -> str:
@@ -232,7 +231,7 @@ def _event_note(change: RatingChange) -> str:
     # The published rating is more than before + change: say why (the close of September
     # 2022 publishes the rapid and blitz lists of 1 October 2022, February 2024's the
     # lists of 1 March 2024).
-    if change.period.month == _OCTOBER_2022_CLOSE:
+    if change.period.month == RAISED_TO_STANDARD_CLOSE:
         text = gettext("FIDE one-off of 1 October 2022, to 100 below standard: +%(points)s")
     else:
         text = gettext("FIDE adjustment of 1 March 2024: +%(points)s")

@@ -72,7 +72,7 @@ def test_audit_rows_by_id_cover_every_id_across_batches(monkeypatch: pytest.Monk
     # Two ids a statement: five ids need three, none left out or copied twice.
     monkeypatch.setattr(bulk, "_MAX_IDS", 2)
 
-    count = bulk.history_rows_copy_ids(Player, ids, via="command", user_id=owner.pk)
+    count = bulk.history_rows_copy_ids(Player, ids, by_id=owner.pk)
 
     rows = Player.history.filter(club_id=club.pk)
     assert count == 5

@@ -39,7 +39,6 @@ from players.models import (
     month_label,
     month_start,
 )
-from players.models.audit import audit_user_id, audit_via
 from players.names import name_key
 from players.rating.k_factor import has_reached_2400
 from players.selectors import User, require_role
@@ -222,13 +221,7 @@ def _write(players: list[Player], by: User) -> None:
     """Store the FIDE fields of ``players`` (each changed) and their audit rows: the
     bulk UPDATE skips the ORM's saves, so the rows are copied in bulk afterwards."""
     update_rows(Player, _UPDATED, ([p.pk, *(getattr(p, f) for f in _UPDATED)] for p in players))
-    history_rows_copy_ids(
-        Player,
-        [p.pk for p in players],
-        via=audit_via(),
-        user_id=audit_user_id() or by.pk,
-        history_type="~",
-    )
+    history_rows_copy_ids(Player, [p.pk for p in players], by_id=by.pk)
 
 
 def _details(record: FideRecord, month: datetime.date) -> dict[str, Any]:

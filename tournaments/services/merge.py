@@ -34,7 +34,6 @@ from players.models import (
     Role,
     month_label,
 )
-from players.models.audit import audit_user_id, audit_via
 from players.names import name_key
 from players.selectors import User, require_role
 from players.services import club_published_changed
@@ -141,9 +140,7 @@ def _merge(kept: Player, duplicate: Player, by: User, report: MergeReport) -> No
         black=dup
     ).update(black=keep)
     # The UPDATEs skip the ORM's saves: the moved games' audit rows are copied after them.
-    history_rows_copy_ids(
-        Game, moved, via=audit_via(), user_id=audit_user_id() or by.pk, history_type="~"
-    )
+    history_rows_copy_ids(Game, moved, by_id=by.pk)
     report.byes_moved = TournamentBye.objects.filter(player=dup).update(player=keep)
     report.history_moved = RatingChange.objects.filter(player=dup).update(
         player=keep, current=False

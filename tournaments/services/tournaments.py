@@ -11,7 +11,6 @@ from django.db import IntegrityError, transaction
 from players.bulk import history_rows_copy_ids
 from players.errors import ConflictError, invalid_field
 from players.models import Club, RatingList, Role, date_out_of_bounds, month_start
-from players.models.audit import audit_user_id, audit_via
 from players.selectors import User, require_role
 from players.services import club_published_changed
 from tournaments.models import Game, Tournament
@@ -169,9 +168,7 @@ def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> To
             moved = list(moving.order_by("id").values_list("id", flat=True))
             moving.update(period=periods[new_month])
             # The UPDATE skips the ORM's saves: the moved games' audit rows are copied.
-            history_rows_copy_ids(
-                Game, moved, via=audit_via(), user_id=audit_user_id() or by.pk, history_type="~"
-            )
+            history_rows_copy_ids(Game, moved, by_id=by.pk)
         for field, value in values.items():
             setattr(tournament, field, value)
         tournament.save()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from players.rating.adjustment import RAISED_TO_STANDARD_CLOSE
+from players.rating.months import month_label
 from players.rating.period import PeriodPlan
 
 
@@ -27,7 +29,7 @@ def close_report(summary: dict[str, Any]) -> str:
     """The run's report of a close, from its ``close_summary``."""
     events = ", ".join(f"{count} {event}" for event, count in sorted(summary["events"].items()))
     adjusted = ""
-    if summary["adjusted"] and summary["period"] == "2022-09":
+    if summary["adjusted"] and summary["period"] == month_label(RAISED_TO_STANDARD_CLOSE):
         adjusted = (
             f" FIDE's one-off of 1 October 2022 raised {summary['adjusted']} ratings to 100 "
             "below the standard rating."
