@@ -49,6 +49,12 @@ PLAYER_FIELDS = (
 )
 
 
+# Built once: an enum's ``values`` makes a new list on every access, and an import cleans
+# thousands of players.
+_SEXES = frozenset((None, "", *Sex.values))
+_TITLES = frozenset((None, "", *Title.values))
+
+
 def _clean_player_fields(values: Mapping[str, Any]) -> dict[str, Any]:
     cleaned = dict(values)
     if "name" in cleaned:
@@ -66,9 +72,9 @@ def _clean_player_fields(values: Mapping[str, Any]) -> dict[str, Any]:
     year = cleaned.get("birth_year")
     if year is not None and not 1850 <= year <= 2200:
         raise invalid_field("birth_year", "Not a plausible birth year.")
-    if cleaned.get("sex") not in (None, "", *Sex.values):
+    if cleaned.get("sex") not in _SEXES:
         raise invalid_field("sex", f"Use one of {', '.join(Sex.values)} or leave it blank.")
-    if cleaned.get("title") not in (None, "", *Title.values):
+    if cleaned.get("title") not in _TITLES:
         raise invalid_field("title", f"Use one of {', '.join(Title.values)} or leave it blank.")
     for field in ("sex", "title", "federation"):
         if field in cleaned and cleaned[field] is None:
@@ -380,6 +386,9 @@ def _ratings_create(
         list_facts.append((rating_list, month, has_history))
     rating_rows: list[tuple[Any, ...]] = []
     k_rows: list[tuple[Any, ...]] = []
+    # The K rules are pure and an import's players share a few states (most are unrated
+    # with no games): each distinct state is worked out once per list.
+    k_of: dict[tuple[Any, ...], engine.KFactor] = {}
     for player, entries in new:
         standard = _entered_standard(entries)
         for rating_list, month, has_history in list_facts:
@@ -390,14 +399,17 @@ def _ratings_create(
             if rating_list.system == GLICKO2:
                 rating_rows.append(_glicko_row(player, rating_list, entry, month, has_history))
                 continue
-            state = engine.PlayerState(rating, rated_games, player.birth_year, reached)
-            k = k_for(
-                rating_list=rating_list,
-                state=state,
-                k_override=None,
-                period_year=month.year,
-                standard_rating=standard,
-            )
+            key = (rating_list.pk, rating, rated_games, player.birth_year, reached, standard)
+            k = k_of.get(key)
+            if k is None:
+                state = engine.PlayerState(rating, rated_games, player.birth_year, reached)
+                k = k_of[key] = k_for(
+                    rating_list=rating_list,
+                    state=state,
+                    k_override=None,
+                    period_year=month.year,
+                    standard_rating=standard,
+                )
             # entry_*: the start of the history. A list with published history: the player
             # appears from the next list on (entry_month).
             rating_rows.append(
