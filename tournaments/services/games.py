@@ -8,7 +8,7 @@ before the close reads the games or is refused; it is never lost.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from django.db import transaction
@@ -139,32 +139,69 @@ def _prepare_games(
     ]
 
 
+class _Lookups(NamedTuple):
+    """What the items name, looked up once per call (set-based)."""
+
+    lists: dict[str, RatingList]
+    lists_by_id: dict[int, RatingList]
+    players: dict[int, Player]
+    tournaments: dict[int, Tournament]
+    # The distinct (list as given, tournament id, date) of the items, when asked for:
+    # what their periods are, before the items are read again.
+    keys: set[tuple[Any, Any, Any]]
+
+
+def _lookups(*, club: Club, items: Sequence[Mapping[str, Any]], with_keys: bool) -> _Lookups:
+    lists = {rl.slug: rl for rl in RatingList.objects.filter(club=club)}
+    # One pass for the ids to look up (an import's items are built as they are read).
+    player_ids: set[Any] = set()
+    tournament_ids: set[Any] = set()
+    keys: set[tuple[Any, Any, Any]] = set()
+    for item in items:
+        player_ids.add(_id_of(item.get("white")))
+        player_ids.add(_id_of(item.get("black")))
+        tournament = _id_of(item.get("tournament"))
+        tournament_ids.add(tournament)
+        if with_keys:
+            keys.add((_hashable(item.get("list")), tournament, _hashable(item.get("date"))))
+    return _Lookups(
+        lists=lists,
+        lists_by_id={rl.pk: rl for rl in lists.values()},
+        players=_lookup_by_id(Player, club, player_ids),
+        tournaments=_lookup_by_id(Tournament, club, tournament_ids),
+        keys=keys,
+    )
+
+
+def _hashable(value: Any) -> Any:
+    return value if value is None or isinstance(value, str | datetime.date | RatingList) else None
+
+
 def _validate_games(
     *, club: Club, items: Sequence[Mapping[str, Any]], prefix_items: bool
 ) -> list[_ValidGame]:
     """Every item checked (set-based lookups); a ValidationFailed names the first bad one."""
+    lookups = _lookups(club=club, items=items, with_keys=False)
+    return list(_validated(items=items, lookups=lookups, prefix_items=prefix_items))
+
+
+def _validated(
+    *, items: Sequence[Mapping[str, Any]], lookups: _Lookups, prefix_items: bool
+) -> Iterator[_ValidGame]:
+    """The items checked one by one, in order; a ValidationFailed names the first bad one.
+    A generator, so that an import writes each game as soon as it is checked."""
     # Over 80 lines on purpose: one loop over what may be an import's 100,000 items, each
     # field checked inline in the order the errors name them, with the per-value caches
     # beside it; split up, it would make a call per item and field in an import's
     # hottest loop.
-    lists = {rl.slug: rl for rl in RatingList.objects.filter(club=club)}
-    lists_by_id = {rl.pk: rl for rl in lists.values()}
-    # One pass for the ids to look up (an import's items are built as they are read).
-    player_ids: set[Any] = set()
-    tournament_ids: set[Any] = set()
-    for item in items:
-        player_ids.add(_id_of(item.get("white")))
-        player_ids.add(_id_of(item.get("black")))
-        tournament_ids.add(_id_of(item.get("tournament")))
-    players = _lookup_by_id(Player, club, player_ids)
-    tournaments = _lookup_by_id(Tournament, club, tournament_ids)
+    lists, lists_by_id = lookups.lists, lookups.lists_by_id
+    players, tournaments = lookups.players, lookups.tournaments
     result_values = frozenset(Result.values)  # Result.values builds a new list per access
     # A file's 100,000 games have a few dozen dates and one list: each check and derivation
     # below is made once per distinct value, not once per game.
     date_problems: dict[datetime.date, str] = {}
     list_answers: dict[tuple[Any, int | None], RatingList | str] = {}
     months: dict[tuple[datetime.date, int | None], datetime.date] = {}
-    prepared: list[_ValidGame] = []
     index = 0
 
     def bad(field: str, message: str) -> ValidationFailed:
@@ -224,20 +261,40 @@ def _validate_games(
         rated = item.get("rated", True)
         if not isinstance(rated, bool):
             raise bad("rated", "True or false.")
-        prepared.append(
-            _ValidGame(
-                rating_list=rating_list,
-                tournament=tournament,
-                date=date,
-                round=round_,
-                white=white,
-                black=black,
-                result=result,
-                rated=rated,
-                month=_month_of(date, tournament, months),
-            )
+        yield _ValidGame(
+            rating_list=rating_list,
+            tournament=tournament,
+            date=date,
+            round=round_,
+            white=white,
+            black=black,
+            result=result,
+            rated=rated,
+            month=_month_of(date, tournament, months),
         )
-    return prepared
+
+
+def _periods_wanted(lookups: _Lookups) -> dict[int, set[datetime.date]]:
+    """The months of each list that the items' distinct (list, tournament, date) fall in,
+    derived as :func:`_validated` derives them; an item it would refuse is left out (it
+    refuses it when it gets there)."""
+    months: dict[tuple[datetime.date, int | None], datetime.date] = {}
+    wanted: dict[int, set[datetime.date]] = {}
+    for raw_list, tournament_id, date in lookups.keys:
+        tournament = lookups.tournaments.get(tournament_id) if tournament_id is not None else None
+        if tournament_id is not None and tournament is None:
+            continue
+        rating_list = _list_of(raw_list, tournament, lookups.lists, lookups.lists_by_id)
+        if isinstance(rating_list, str):
+            continue
+        if not isinstance(date, datetime.date) or isinstance(date, datetime.datetime):
+            continue
+        if date_out_of_bounds(date) or (
+            tournament is not None and not tournament.start_date <= date <= tournament.end_date
+        ):
+            continue
+        wanted.setdefault(rating_list.pk, set()).add(_month_of(date, tournament, months))
+    return wanted
 
 
 def _month_of(
@@ -295,22 +352,23 @@ def games_add(*, club: Club, games: Sequence[Mapping[str, Any]]) -> int:
     returns how many games were stored.
 
     The caller checks the role (arbiter or above) and owns the durable transaction. The
-    rows are written as plain multi-row INSERTs (no model instances), so 100,000 games
-    take a second or two rather than half a minute.
+    periods are locked first (from the items' distinct lists, tournaments and dates); then
+    each game goes to the database as soon as it is checked (COPY on PostgreSQL), so the
+    server stores one game while the next is checked. A bad item stops the write and the
+    caller's transaction rolls back what came before it.
     """
     if not games:
         return 0
-    valid = _validate_games(club=club, items=games, prefix_items=True)
-    by_list: dict[int, set[datetime.date]] = {}
-    for game in valid:
-        by_list.setdefault(game.rating_list.pk, set()).add(game.month)
+    lookups = _lookups(club=club, items=games, with_keys=True)
     periods: dict[tuple[int, datetime.date], int] = {}
     club_id = club.pk
-    for list_id in sorted(by_list):
+    wanted = _periods_wanted(lookups)
+    for list_id in sorted(wanted):
         for month, period in _periods_locked(
-            rating_list_id=list_id, months=by_list[list_id]
+            rating_list_id=list_id, months=wanted[list_id]
         ).items():
             periods[(list_id, month)] = period.pk
+    valid = _validated(items=games, lookups=lookups, prefix_items=True)
     latest = Game.objects.aggregate(latest=Max("id"))["latest"] or 0
     stored = insert_rows(
         Game,
