@@ -292,6 +292,27 @@ def test_identical_game_lines_are_stored_once_and_listed(world: ImportWorld) -> 
     assert "identical to line 2" in report.identical_games[0].message
 
 
+def test_only_lines_alike_in_every_part_are_identical(world: ImportWorld) -> None:
+    # Line 2 and its copies on lines 8 and 9; each line between differs from it in one
+    # part (colours, result, round, event, date), so only 8 and 9 name line 2.
+    data = (
+        b"date,white,black,result,tournament,round\n"
+        b"2026-10-05,Aronsen Viktor,Berg Ola,1-0,Ladder,1\n"
+        b"2026-10-05,Berg Ola,Aronsen Viktor,1-0,Ladder,1\n"
+        b"2026-10-05,Aronsen Viktor,Berg Ola,0-1,Ladder,1\n"
+        b"2026-10-05,Aronsen Viktor,Berg Ola,1-0,Ladder,2\n"
+        b"2026-10-05,Aronsen Viktor,Berg Ola,1-0,Cup,1\n"
+        b"2026-10-06,Aronsen Viktor,Berg Ola,1-0,Ladder,1\n"
+        b"2026-10-05,Aronsen Viktor,Berg Ola,1-0,Ladder,1\n"
+        b"2026-10-05,ARONSEN viktor,berg ola,1-0,Ladder,1\n"
+    )
+    report = import_csv(club=world.club, rating_list="standard", data=data, by=world.arbiter)
+
+    assert report.errors == []
+    assert [(m.line, m.other_line) for m in report.identical_games] == [(8, 2), (9, 2)]
+    assert report.games_created == 6
+
+
 def test_keep_identical_stores_both(world: ImportWorld) -> None:
     report = import_csv(
         club=world.club,

@@ -90,13 +90,16 @@ def import_file(
         report.error_code = "invalid"
         return report
     report.warnings = [LineMessage(w.line, w.message) for w in parsed.warnings]
-    plan = (
-        plan_trf(parsed, digest, report)
-        if isinstance(parsed, ParsedTournament)
-        else plan_games(parsed, digest, report)
-    )
-    # The plan holds what is stored; the parsed records can go before the writes begin.
-    del parsed
+    # The plan holds what is stored; the parsed records go before the writes begin.
+    if isinstance(parsed, ParsedTournament):
+        plan = plan_trf(parsed, digest, report)
+        del parsed
+    else:
+        # PGN and CSV: the games in a list of their own that the plan consumes, the parse
+        # result let go first, so each parsed game is freed as its planned game is made.
+        games = list(parsed.games)
+        del parsed
+        plan = plan_games(games, digest, report)
     if report.errors:
         report.error_code = "invalid"
         return report
