@@ -9,7 +9,8 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from players.rating import ExpectedMethod, ListKind
+from players.rating import ExpectedMethod, KFactor, KReason, ListKind
+from players.rating.fide_rules import BY_DATE
 from players.rating.period import (
     ListSettings,
     PeriodEvent,
@@ -165,3 +166,66 @@ def test_what_a_first_ratings_row_records() -> None:
     # The rated opponents played an unrated player: not rated for them (8.2).
     assert result.counts_by_event() == {"first_rating": 1, "no_rated_games": 5}
     assert row(result, 11).games == 0
+
+
+def by_date_plan(starts: dict[int, PlayerStart], month: datetime.date) -> PeriodPlan:
+    """P beats each of the other players once, outside tournaments, on a list rated by
+    FIDE's rules by date."""
+    others = [pid for pid in starts if pid != P]
+    return elo.plan_period(
+        PeriodInputs(
+            settings=ListSettings(
+                system="fide",
+                kind=ListKind.STANDARD,
+                method=ExpectedMethod.FIDE_TABLE,
+                apply_400_rule=True,
+                fixed_k=None,
+                floor=None,
+                adjust_march_2024=False,
+                fide_rules=BY_DATE,
+            ),
+            month=month,
+            starts=starts,
+            start_ratings={pid: s.rating for pid, s in starts.items()},
+            games=PeriodGames(
+                white=[P] * len(others),
+                black=others,
+                result=["1-0"] * len(others),
+                rated=[True] * len(others),
+                tournament=[None] * len(others),
+            ),
+            tournaments={},
+            ratings_at={},
+        )
+    )
+
+
+def test_a_first_rating_of_2400_reaches_2400_and_k_10() -> None:
+    # May 2023, FIDE's 2014 first rating: five wins against 2300s. Ra = 2300 (the rated
+    # opponents alone); 5 of 5 is 2 x 5 - 5 = 5 half points above 50%, 20 each: +100
+    # -> 2400, with no 2200 cap. A published 2400 reaches 2400 for good (8.3.3): K 10
+    # next, not the 40 of a player with 5 rated games.
+    starts = {P: start(None), **{11 + i: start(2300) for i in range(5)}}
+    first = row(by_date_plan(starts, datetime.date(2023, 5, 1)))
+    assert (first.event, first.rating_after) == (PeriodEvent.FIRST_RATING, 2400)
+    assert first.reached_2400_after is True
+    assert first.k_next == KFactor(10, KReason.REACHED_2400)
+
+
+def test_a_player_who_had_reached_2400_keeps_it_through_a_first_rating() -> None:
+    # Reached 2400 once, later unrated (below a floor): 8.3.3's K 10 stays for good.
+    # Five wins against 1500s in 2023 (2014 rule): 1500 + 5 x 20 = 1600, and K 10 next.
+    lapsed = PlayerStart(None, 0, True, [], 1980, None, None)
+    starts = {P: lapsed, **{11 + i: start(1500) for i in range(5)}}
+    first = row(by_date_plan(starts, datetime.date(2023, 5, 1)))
+    assert (first.event, first.rating_after) == (PeriodEvent.FIRST_RATING, 1600)
+    assert first.reached_2400_after is True
+    assert first.k_next == KFactor(10, KReason.REACHED_2400)
+
+
+def test_a_months_games_outside_tournaments_are_pooled_as_that_months_event() -> None:
+    # Two draws with 1800s in 2026-10 outside tournaments: too few for a first rating, so
+    # they wait in the pool as one event, that month's, in PlayerRating.pool's shape.
+    first = row(plan(draws(2), opponents={11: 1800, 12: 1800}))
+    assert first.event is PeriodEvent.NOT_YET_RATED
+    assert first.pool_after == [event("2026-10", [[1800, "1/2", True], [1800, "1/2", True]])]
