@@ -22,6 +22,7 @@ from fractions import Fraction
 import pytest
 
 from players.rating import ExpectedMethod, ListKind
+from players.rating.differences import CappedSide, cap_lost
 from players.rating.fide_rules import BY_DATE, rules_in_force
 from players.rating.period import (
     ListSettings,
@@ -135,6 +136,15 @@ def test_of_equal_differences_the_first_game_keeps_the_cap() -> None:
     changes = plan([(1, 4, "1-0", 7), (1, 2, "1-0", 7), (4, 1, "0-1", 7)])
     assert changes[1].expected == Fraction(92 + 96 + 98, 100)
     assert changes[4].games == 2
+
+
+def test_of_equal_differences_the_first_game_keeps_the_cap_in_the_games_lines() -> None:
+    # The period's figures do not say which of two equal games keeps the cap (.92 + .98
+    # either way); each game's line on the games page does: the first game (position 0)
+    # keeps it, D 400 -> .92; the second (position 1) loses it, D 600 -> .98.
+    rules = settings().for_month(MAY_2023).rules()
+    sides: list[CappedSide] = [(1, 2000, 1400, True, rules), (1, 2000, 1400, True, rules)]
+    assert cap_lost(sides) == {1}
 
 
 def test_forfeits_and_unrated_games_are_no_upgrade() -> None:
