@@ -475,6 +475,14 @@ def test_negative_k_is_refused() -> None:
         period_change(rating=1800, games=[], k=-1, rules=STANDARD)
 
 
+def test_k_zero_from_the_700_rule_is_accepted() -> None:
+    # 8.3.3: K x n <= 700, so 701 rated games give K = floor(700 / 701) = 0, and the
+    # close passes that K on for each group of games. 0 x (1 - .50) = 0: no change.
+    assert cap_k(20, 701) == 0
+    result = period_change(rating=1800, games=[GameInput(1800, WIN)], k=0, rules=STANDARD)
+    assert (result.k, result.change, result.new_rating) == (0, 0, 1800)
+
+
 def test_table_totals_are_fractions_and_formula_totals_floats() -> None:
     games = [GameInput(1700, WIN)]
     table = period_change(rating=1800, games=games, k=20, rules=STANDARD)
