@@ -11,6 +11,7 @@ import datetime
 from collections.abc import Mapping
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -227,6 +228,28 @@ def test_progress_counts_every_player_once(league: dict[str, Any], arrays: bool)
     elo.plan_period(inputs, progress=told.append, **paths)
     assert sum(told) == len(inputs.starts)
     assert all(0 < count <= 1000 for count in told[1:])
+
+
+@pytest.mark.parametrize("count", [1000, 1999])
+def test_progress_of_thousands_of_players_in_steps_of_at_most_1000(count: int) -> None:
+    # The leagues above have a few players; the scalar path reports every 1000th player
+    # and then the rest: 1000 -> [1000], 1999 -> [1000, 999].
+    starts = {pid: PlayerStart(1500, 50, False, [], 1980, None) for pid in range(1, count + 1)}
+    inputs = PeriodInputs(
+        settings=settings_for(ListKind.STANDARD, ExpectedMethod.FIDE_TABLE, True),
+        month=FIRST,
+        starts=starts,
+        start_ratings=dict.fromkeys(starts, 1500),
+        games=PeriodGames([], [], [], [], []),
+        tournaments={},
+        ratings_at={},
+    )
+    told: list[int] = []
+    plan = elo.plan_period(inputs, progress=told.append)
+    assert sum(told) == count
+    assert all(0 < step <= 1000 for step in told)
+    # Without a progress callback (a preview, a test) the same plan.
+    assert elo.plan_period(inputs) == plan
 
 
 @settings(max_examples=20, deadline=None)
