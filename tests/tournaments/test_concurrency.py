@@ -6,16 +6,17 @@ pretix's habit: first show the race is real without the lock, then prove the loc
 from __future__ import annotations
 
 import datetime
+import re
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import IntegrityError, connection
+from django.db import IntegrityError, connection, transaction
 
 from players.errors import ConflictError
-from players.models import RatingChange, RatingPeriod
+from players.models import Player, RatingChange, RatingPeriod
 from tests.tournaments.helpers import make_club, make_owner, make_player, period_of, play
 from tournaments.models import Game
 from tournaments.services import games as games_module
@@ -151,3 +152,69 @@ def test_game_written_just_before_a_close_makes_it_in(monkeypatch: pytest.Monkey
     )
     assert not any(isinstance(r, Exception) for r in results), results
     assert RatingChange.objects.get(player=a).games == 2
+
+
+def _race_game_against_delete() -> tuple[Any, Any, Player]:
+    """A game naming a new player, written in a transaction held open, against the
+    player's delete in another; returns what each thread ended with, and the player."""
+    owner, club, a, _ = _setup()
+    game = Game.objects.filter(club=club).first()
+    assert game is not None
+    lone = make_player(club, owner, "Lone", 1500)
+    written = threading.Event()
+
+    def write_game() -> float:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(
+                "INSERT INTO tournaments_game (club_id, rating_list_id, period_id, date,"
+                " white_id, black_id, result, rated, created) "
+                "VALUES (%s, %s, %s, %s, %s, %s, '1-0', true, now())",
+                [club.pk, game.rating_list_id, game.period_id, OCT, lone.pk, a.pk],
+            )
+            written.set()
+            time.sleep(0.5)  # the game's transaction stays open while the delete starts
+        return time.monotonic()
+
+    def delete_player() -> float:
+        written.wait(timeout=10)
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("DELETE FROM players_playerrating WHERE player_id = %s", [lone.pk])
+            cursor.execute("DELETE FROM players_kfactorchange WHERE player_id = %s", [lone.pk])
+            cursor.execute("DELETE FROM players_player WHERE id = %s", [lone.pk])
+        return time.monotonic()
+
+    committed, deleted = _run_in_threads(write_game, delete_player)
+    return committed, deleted, lone
+
+
+def test_without_the_key_share_lock_a_game_can_name_a_deleted_player() -> None:
+    # The race is real: the same triggers without their FOR KEY SHARE locks let the delete
+    # through (the game was not committed yet), and the game then names nobody.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_get_functiondef('game_references_check'::regproc)")
+        original = cursor.fetchone()[0]
+    unlocked = re.sub(r"PERFORM 1 FROM .*?FOR KEY SHARE OF t;", "", original, flags=re.S)
+    assert unlocked != original
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(unlocked)
+        committed, deleted, lone = _race_game_against_delete()
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(original)
+    assert isinstance(committed, float), committed
+    assert isinstance(deleted, float), deleted
+    assert not Player.objects.filter(pk=lone.pk).exists()
+    assert Game.objects.filter(white_id=lone.pk).count() == 1
+
+
+def test_a_player_deleted_while_a_game_naming_them_is_written_waits_and_is_refused() -> None:
+    # A game's references are checked by triggers (tournaments/0010), which lock the rows
+    # they name FOR KEY SHARE as a foreign key's check does: the delete waits for the
+    # game's transaction, then finds the game and fails.
+    committed, refused, lone = _race_game_against_delete()
+
+    assert isinstance(committed, float), committed
+    assert isinstance(refused, IntegrityError), refused
+    assert Game.objects.filter(white=lone).count() == 1
+    assert Player.objects.filter(pk=lone.pk).exists()
