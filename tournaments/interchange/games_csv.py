@@ -34,12 +34,12 @@ from tournaments.interchange.records import (
 )
 from tournaments.interchange.source import (
     ErrorCollector,
-    Shared,
     Source,
     open_text,
     parse_iso_like_date,
     progress_ticker,
 )
+from tournaments.interchange.table import RecordTable
 
 __all__ = ["CSV_RESULTS", "parse_games_csv"]
 
@@ -96,8 +96,7 @@ def _parse(
     columns = _columns(header, errors, warnings)
     errors.raise_if_any()
 
-    games: list[ParsedGame] = []
-    shared = Shared()
+    games: RecordTable[ParsedGame] = RecordTable(ParsedGame)
     row_start = reader.line_num + 1
     while True:
         try:
@@ -116,7 +115,7 @@ def _parse(
             errors.add(line, f"{len(row)} cells but the header names {len(header)} columns")
             continue
         cells = {name: row[index].strip() if index < len(row) else "" for name, index in columns}
-        game = _game(cells, line, errors, shared)
+        game = _game(cells, line, errors)
         if game is not None:
             games.append(game)
     if progress is not None:
@@ -124,7 +123,7 @@ def _parse(
     if not games and not errors.errors:
         errors.add(0, "the file has a header row but no games")
     errors.raise_if_any()
-    return ParsedGames(games=tuple(games), warnings=tuple(warnings))
+    return ParsedGames(games=games, warnings=tuple(warnings))
 
 
 def _delimiter(header_line: str) -> str:
@@ -163,9 +162,7 @@ def _columns(
     return columns
 
 
-def _game(
-    cells: dict[str, str], line: int, errors: ErrorCollector, shared: Shared
-) -> ParsedGame | None:
+def _game(cells: dict[str, str], line: int, errors: ErrorCollector) -> ParsedGame | None:
     bad = len(errors.errors)
     day = parse_iso_like_date(cells["date"])
     if day is None:
@@ -182,26 +179,22 @@ def _game(
             f"result {cells['result']!r} is not one of {', '.join(CSV_RESULTS)}",
         )
     round_no = _number(cells, "round", line, errors)
-    white_ref = shared(
-        PlayerRef(
-            name=white,
-            fide_id=_number(cells, "white_fide_id", line, errors),
-            rating=_number(cells, "white_rating", line, errors),
-        )
+    white_ref = PlayerRef(
+        name=white,
+        fide_id=_number(cells, "white_fide_id", line, errors),
+        rating=_number(cells, "white_rating", line, errors),
     )
-    black_ref = shared(
-        PlayerRef(
-            name=black,
-            fide_id=_number(cells, "black_fide_id", line, errors),
-            rating=_number(cells, "black_rating", line, errors),
-        )
+    black_ref = PlayerRef(
+        name=black,
+        fide_id=_number(cells, "black_fide_id", line, errors),
+        rating=_number(cells, "black_rating", line, errors),
     )
     if len(errors.errors) > bad or outcome is None:
         return None
     result, rated = outcome
     return ParsedGame(
         round=round_no,
-        date=shared(day),
+        date=day,
         white=white_ref,
         black=black_ref,
         result=result,
@@ -210,8 +203,8 @@ def _game(
         if rated
         else ("double forfeit" if result == GameResult.DOUBLE_FORFEIT else "forfeit"),
         line=line,
-        tournament=shared(cells.get("tournament", "")),
-        time_control=shared(cells.get("time_control", "")),
+        tournament=cells.get("tournament", ""),
+        time_control=cells.get("time_control", ""),
     )
 
 

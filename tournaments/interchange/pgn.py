@@ -34,11 +34,11 @@ from tournaments.interchange.records import (
 from tournaments.interchange.source import (
     PROGRESS_EVERY,
     ErrorCollector,
-    Shared,
     Source,
     open_text,
     parse_iso_like_date,
 )
+from tournaments.interchange.table import RecordTable
 
 __all__ = ["parse_pgn"]
 
@@ -89,8 +89,7 @@ def _parse(
     reader: _CountingReader, warnings: list[ParseWarning], progress: ProgressCallback | None
 ) -> ParsedGames:
     errors = ErrorCollector()
-    shared = Shared()
-    games: list[ParsedGame] = []
+    games: RecordTable[ParsedGame] = RecordTable(ParsedGame)
     skipped = 0
     next_report = PROGRESS_EVERY
     while True:
@@ -106,7 +105,7 @@ def _parse(
         if progress is not None and reader.line_no >= next_report:
             progress(reader.line_no)
             next_report = reader.line_no + PROGRESS_EVERY
-        game = _game(headers, line, errors, warnings, shared)
+        game = _game(headers, line, errors, warnings)
         if game is not None:
             games.append(game)
         elif headers.get("Result", "*").strip() == "*":
@@ -116,7 +115,7 @@ def _parse(
     if not games and not skipped and not errors.errors:
         errors.add(0, "the file has no PGN games")
     errors.raise_if_any()
-    return ParsedGames(games=tuple(games), warnings=tuple(warnings), skipped=skipped)
+    return ParsedGames(games=games, warnings=tuple(warnings), skipped=skipped)
 
 
 def _game(
@@ -124,7 +123,6 @@ def _game(
     line: int,
     errors: ErrorCollector,
     warnings: list[ParseWarning],
-    shared: Shared,
 ) -> ParsedGame | None:
     """The game, or None when it is skipped (with a warning) or has errors (reported)."""
     bad = len(errors.errors)
@@ -161,33 +159,29 @@ def _game(
             errors.add(line, f"round {round_text!r} is not a number like 3 or 3.1")
         else:
             round_no = int(match.group(1))
-    white = shared(
-        PlayerRef(
-            name=white_name,
-            fide_id=_number(headers, "WhiteFideId", line, errors),
-            rating=_number(headers, "WhiteElo", line, errors),
-        )
+    white = PlayerRef(
+        name=white_name,
+        fide_id=_number(headers, "WhiteFideId", line, errors),
+        rating=_number(headers, "WhiteElo", line, errors),
     )
-    black = shared(
-        PlayerRef(
-            name=black_name,
-            fide_id=_number(headers, "BlackFideId", line, errors),
-            rating=_number(headers, "BlackElo", line, errors),
-        )
+    black = PlayerRef(
+        name=black_name,
+        fide_id=_number(headers, "BlackFideId", line, errors),
+        rating=_number(headers, "BlackElo", line, errors),
     )
     if len(errors.errors) > bad or result is None or day is None:
         return None
     return ParsedGame(
         round=round_no,
-        date=shared(day),
+        date=day,
         white=white,
         black=black,
         result=result,
         rated=True,
         note="",
         line=line,
-        tournament=shared(_known(headers.get("Event", ""))),
-        time_control=shared(_known(headers.get("TimeControl", ""))),
+        tournament=_known(headers.get("Event", "")),
+        time_control=_known(headers.get("TimeControl", "")),
     )
 
 

@@ -12,7 +12,7 @@ because an unplayed or less-than-one-move game keeps its result but is never rat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -200,7 +200,8 @@ class ParsedTournament:
 class ParsedGames:
     """The games of a PGN or CSV file (they may belong to several events)."""
 
-    games: tuple[ParsedGame, ...]
+    #: In the file's order; the parsers keep them column by column (a RecordTable).
+    games: Sequence[ParsedGame]
     warnings: tuple[ParseWarning, ...]
     #: Games left out on purpose (e.g. unfinished "*"), each also named in ``warnings``.
     skipped: int = 0

@@ -21,8 +21,9 @@ or not as the caller's ``match`` says ("possible" or "new"); else created. A cre
 gives as their entered rating on the import's list (0 rated games: the file does not say).
 Byes are not games: they are listed in the report and kept with the tournament (TournamentBye).
 
-Modules: :mod:`.service` (the services), :mod:`.formats` (the per-format front ends: a
-parsed file -> a plan, :mod:`.plan`), :mod:`.matching` (the file's players and games
+Modules: :mod:`.service` (the services), :mod:`.formats` and :mod:`.game_files` (the
+front ends of a TRF, and of PGN and CSV games: a parsed file -> a plan, :mod:`.plan`),
+:mod:`.matching` (the file's players and games
 against the club's), :mod:`.store` (the transaction that writes), :mod:`.report` (what
 the import did). Callers import from here.
 """

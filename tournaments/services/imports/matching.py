@@ -9,10 +9,12 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numpy
+
 from players.models import Club, Player, RatingList
 from players.names import name_key
 from tournaments.models import Game
-from tournaments.services.imports.plan import Person, PlannedGame
+from tournaments.services.imports.plan import Person, PlannedGames
 from tournaments.services.imports.report import (
     ImportReport,
     LineMessage,
@@ -132,16 +134,25 @@ def _match_by_name(
 
 
 def drop_stored_games(
-    *, club: Club, rating_list: RatingList, games: list[PlannedGame], report: ImportReport
-) -> list[PlannedGame]:
+    *, club: Club, rating_list: RatingList, games: PlannedGames, report: ImportReport
+) -> PlannedGames:
     """The file's games minus those the club has stored already (same list, date,
     players, result and round): a re-import in another format stores nothing twice."""
-    known = [g for g in games if g.white.player_id and g.black.player_id]
-    if not known:
-        return list(games)
-    ids = sorted({g.white.player_id or 0 for g in known} | {g.black.player_id or 0 for g in known})
+    if not len(games):
+        return games
+    # Each game's players' club ids, through the persons' (0: a player still to create).
+    white, black = (
+        numpy.array([p.player_id or 0 for p in games.values(side)], numpy.int64)[games.column(side)]
+        for side in ("white", "black")
+    )
+    known = (white > 0) & (black > 0)
+    if not known.any():
+        return games
+    ids = numpy.union1d(white[known], black[known]).tolist()
+    days = games.values("date")
+    used = numpy.unique(games.column("date")[known]).tolist()
+    first, last = min(days[i] for i in used), max(days[i] for i in used)
     stored: Counter[tuple[Any, ...]] = Counter()
-    first, last = min(g.date for g in known), max(g.date for g in known)
     for chunk in _chunks(ids):
         rows = Game.objects.filter(
             club=club,
@@ -151,18 +162,18 @@ def drop_stored_games(
         ).values_list("date", "white_id", "black_id", "result", "round")
         stored.update(rows)
     if not stored:
-        return list(games)
-    kept: list[PlannedGame] = []
-    for game in games:
-        key = (game.date, game.white.player_id, game.black.player_id, game.result, game.round)
+        return games
+    keep = numpy.ones(len(games), dtype=bool)
+    planned = games.rows("date", "white", "black", "result", "round", "line")
+    for position, (day, white_person, black_person, result, round_, line) in enumerate(planned):
+        key = (day, white_person.player_id, black_person.player_id, result, round_)
         if stored[key] > 0:
             stored[key] -= 1
+            keep[position] = False
             report.games_skipped.append(
-                LineMessage(game.line, f"{game.white.name} - {game.black.name} is stored already")
+                LineMessage(line, f"{white_person.name} - {black_person.name} is stored already")
             )
-        else:
-            kept.append(game)
-    return kept
+    return games if keep.all() else games.select(keep)
 
 
 def _birth_agrees(person: Person, row: _Row) -> bool:

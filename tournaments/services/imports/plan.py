@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from players.models import month_start
+from tournaments.interchange.table import RecordTable
 from tournaments.models import Tournament
 
 
@@ -68,11 +69,20 @@ class PlannedBye:
     kind: str
 
 
+#: The plan's games, column by column (a file may hold a million): persons and
+#: tournaments are the plan's own objects, so they are told apart by identity.
+PlannedGames = RecordTable[PlannedGame]
+
+
+def planned_games() -> PlannedGames:
+    return RecordTable(PlannedGame, by_identity=("white", "black", "tournament"))
+
+
 @dataclass
 class Plan:
     persons: list[Person]
     tournaments: list[PlannedTournament]
-    games: list[PlannedGame]
+    games: PlannedGames
     byes: list[PlannedBye] = field(default_factory=list)
 
 
@@ -80,5 +90,6 @@ def clean_name(name: str) -> str:
     return " ".join(name.split())
 
 
-def period_month(game: PlannedGame) -> datetime.date:
-    return month_start(game.tournament.end_date if game.tournament else game.date)
+def period_month(tournament: PlannedTournament | None, date: datetime.date) -> datetime.date:
+    """A game's period: its tournament's end month, else its own (as the game services say)."""
+    return month_start(tournament.end_date if tournament else date)

@@ -22,7 +22,9 @@ from tournaments.interchange import (
     parse_trf,
 )
 from tournaments.interchange.source import CHUNK_BYTES
-from tournaments.services.imports.formats import plan_games, plan_trf
+from tournaments.interchange.table import RecordTable
+from tournaments.services.imports.formats import plan_trf
+from tournaments.services.imports.game_files import plan_games
 from tournaments.services.imports.matching import MATCH_CHOICES
 from tournaments.services.imports.report import ImportReport, LineMessage
 from tournaments.services.imports.store import Store
@@ -95,11 +97,10 @@ def import_file(
         plan = plan_trf(parsed, digest, report)
         del parsed
     else:
-        # PGN and CSV: the games in a list of their own that the plan consumes, the parse
-        # result let go first, so each parsed game is freed as its planned game is made.
-        games = list(parsed.games)
+        # PGN and CSV: the plan shares the parsed games' columns.
+        assert isinstance(parsed.games, RecordTable)
+        plan = plan_games(parsed.games, digest, report)
         del parsed
-        plan = plan_games(games, digest, report)
     if report.errors:
         report.error_code = "invalid"
         return report

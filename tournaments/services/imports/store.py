@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, overload
 
+import numpy
 from django.db import DataError, transaction
 
 from players.bulk import insert_rows
@@ -25,7 +26,13 @@ from players.services import club_published_changed, players_add_bulk
 from tournaments.models import Tournament, TournamentBye
 from tournaments.services.games import games_add
 from tournaments.services.imports.matching import drop_stored_games, match_players
-from tournaments.services.imports.plan import Plan, PlannedGame, period_month
+from tournaments.services.imports.plan import (
+    Person,
+    Plan,
+    PlannedGames,
+    PlannedTournament,
+    period_month,
+)
 from tournaments.services.imports.report import (
     ImportReport,
     LineMessage,
@@ -41,7 +48,9 @@ class _GameItems(Sequence[Mapping[str, Any]]):
     100,000 dicts was a large part of an import's memory, and games_add reads each item
     once or twice and keeps only its validated tuple."""
 
-    def __init__(self, games: Sequence[PlannedGame], rating_list: RatingList) -> None:
+    _FIELDS = ("date", "white", "black", "result", "tournament", "round", "rated")
+
+    def __init__(self, games: PlannedGames, rating_list: RatingList) -> None:
         self._games = games
         self._list = rating_list
 
@@ -56,19 +65,35 @@ class _GameItems(Sequence[Mapping[str, Any]]):
 
     def __getitem__(self, index: int | slice) -> Mapping[str, Any] | Sequence[Mapping[str, Any]]:
         if isinstance(index, slice):
-            return [self._item(game) for game in self._games[index]]
-        return self._item(self._games[index])
+            return [self[position] for position in range(*index.indices(len(self)))]
+        game = self._games[index]
+        return self._item(*(getattr(game, name) for name in self._FIELDS))
 
-    def _item(self, game: PlannedGame) -> Mapping[str, Any]:
+    def __iter__(self) -> Iterator[Mapping[str, Any]]:
+        # Read from the columns: no planned game object is made on the way.
+        item = self._item
+        for row in self._games.rows(*self._FIELDS):
+            yield item(*row)
+
+    def _item(
+        self,
+        date: datetime.date,
+        white: Person,
+        black: Person,
+        result: str,
+        tournament: PlannedTournament | None,
+        round_: int | None,
+        rated: bool,
+    ) -> Mapping[str, Any]:
         return {
             "list": self._list,
-            "date": game.date,
-            "white": game.white.player_id,
-            "black": game.black.player_id,
-            "result": game.result,
-            "tournament": game.tournament.obj if game.tournament else None,
-            "round": game.round,
-            "rated": game.rated,
+            "date": date,
+            "white": white.player_id,
+            "black": black.player_id,
+            "result": result,
+            "tournament": tournament.obj if tournament else None,
+            "round": round_,
+            "rated": rated,
         }
 
 
@@ -93,7 +118,7 @@ class Store:
         self.report = report
         # The file lines of the items handed to the current bulk service, so that its
         # "[index].field" errors can point at a line.
-        self._item_lines: list[int] = []
+        self._item_lines: Sequence[int] | numpy.ndarray[Any, Any] = []
 
     def run(self) -> None:
         report = self.report
@@ -138,7 +163,7 @@ class Store:
         for key in error.fields:
             match = re.match(r"\[(\d+)\]", key)
             if match and int(match[1]) < len(self._item_lines):
-                return self._item_lines[int(match[1])]
+                return int(self._item_lines[int(match[1])])
         return 0
 
     def _store(self) -> None:
@@ -174,8 +199,9 @@ class Store:
                 **tournament.headers,
             )
         self._store_byes()
-        self._item_lines = [game.line for game in games]
+        self._item_lines = games.column("line")
         report.games_created = games_add(club=self.club, games=_GameItems(games, self.rating_list))
+        rated = numpy.array(games.values("rated"), dtype=bool)[games.column("rated")]
         report.games_not_rated = [
             NotRatedEntry(
                 line=game.line,
@@ -185,10 +211,18 @@ class Store:
                 result=game.result,
                 reason=game.note or "not rated",
             )
-            for game in games
-            if not game.rated
+            for game in (games[position] for position in numpy.flatnonzero(~rated).tolist())
         ]
-        counts = Counter(id(game.tournament) for game in games if game.tournament)
+        # Games per tournament, counted on the column (index 0 is "no tournament").
+        counts = dict(
+            zip(
+                (id(t) for t in games.values("tournament")),
+                numpy.bincount(
+                    games.column("tournament"), minlength=len(games.values("tournament"))
+                ).tolist(),
+                strict=True,
+            )
+        )
         report.tournaments = [
             TournamentEntry(
                 id=t.obj.pk if t.obj else None,
@@ -197,7 +231,7 @@ class Store:
                 end_date=t.end_date,
                 rounds=t.rounds,
                 city=t.city,
-                games=counts[id(t)],
+                games=counts.get(id(t), 0),
             )
             for t in plan.tournaments
         ]
@@ -227,8 +261,13 @@ class Store:
             return
         latest = max(closed)
         lines: dict[datetime.date, list[int]] = defaultdict(list)
-        for game in self.plan.games:
-            lines[period_month(game)].append(game.line)
+        months: dict[tuple[int, datetime.date], datetime.date] = {}
+        for tournament, day, line in self.plan.games.rows("tournament", "date", "line"):
+            key = (id(tournament), day)
+            month = months.get(key)
+            if month is None:
+                month = months[key] = period_month(tournament, day)
+            lines[month].append(line)
         for month in sorted(lines):
             if month in closed:
                 why = f"period {month_label(month)} is closed; reopen it to add games"
