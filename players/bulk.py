@@ -17,7 +17,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection, models
 from django.utils import timezone
@@ -31,11 +31,24 @@ _MAX_ROWS = 2_000
 _MAX_IDS = 10_000
 
 
-def insert_rows(
-    model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence[Any]]
-) -> int:
-    """Insert ``rows`` (values in the order of ``fields``; foreign keys as ids) in batches;
-    returns how many. Runs inside the caller's transaction; ids are not returned."""
+class _Columns(NamedTuple):
+    """What an insert of ``fields`` into a model's table writes, beside the caller's values."""
+
+    named: list[models.Field[Any, Any]]  # the fields of the caller's values, in order
+    # The fields the caller leaves out, with the value each row gets (prepared for the
+    # database).
+    constants: list[tuple[models.Field[Any, Any], Any]]
+    # The positions of the caller's values the driver cannot take as they are.
+    adapters: list[tuple[int, Callable[[Any], Any]]]
+    now: datetime.datetime  # what auto_now/auto_now_add fields get
+
+    @property
+    def columns(self) -> list[str]:
+        return [f.column for f in self.named] + [f.column for f, _ in self.constants]
+
+
+def _columns(model: type[models.Model], fields: Sequence[str]) -> _Columns:
+    """The named fields, their adapters, and the constant of every field not named."""
     concrete = [f for f in model._meta.concrete_fields if not f.primary_key]
     by_name = {f.name: f for f in concrete}
     pk = model._meta.pk
@@ -47,13 +60,17 @@ def insert_rows(
         raise ValueError(f"{model.__name__} has no field {unknown[0]!r}")
     now = timezone.now()
     named = [by_name[name] for name in fields]
-    adapters = [_adapter(field) for field in named]
+    adapters = [
+        (index, adapt)
+        for index, adapt in enumerate(_adapter(field) for field in named)
+        if adapt is not None
+    ]
     constants: list[tuple[models.Field[Any, Any], Any]] = []
     for field in concrete:
         if field.name in fields:
             continue
         if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
-            value = now
+            value: Any = now
         else:
             # A text field without a default gets "" (Django's own rule); anything else
             # without a default and not nullable must be named.
@@ -61,11 +78,20 @@ def insert_rows(
             if value is None and not field.null:
                 raise ValueError(f"{model.__name__}.{field.name} has no default: name it")
         constants.append((field, field.get_db_prep_save(value, connection)))
-    columns = [f.column for f in named] + [f.column for f, _ in constants]
+    return _Columns(named=named, constants=constants, adapters=adapters, now=now)
+
+
+def insert_rows(
+    model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> int:
+    """Insert ``rows`` (values in the order of ``fields``; foreign keys as ids) in batches;
+    returns how many. Runs inside the caller's transaction; ids are not returned."""
+    cols = _columns(model, fields)
+    columns = cols.columns
     quote = connection.ops.quote_name
     if connection.vendor == "postgresql":
-        return _copy_rows(model, named, columns, constants, now, rows)
-    constant_values = [value for _, value in constants]
+        return _copy_rows(model, cols, rows)
+    constant_values = [value for _, value in cols.constants]
     per_row = len(columns)
     batch = max(1, min(_MAX_ROWS, _MAX_PARAMETERS // per_row))
     head = (
@@ -73,14 +99,14 @@ def insert_rows(
         f"({', '.join(quote(column) for column in columns)}) VALUES "
     )
     placeholder = "(" + ", ".join(["%s"] * per_row) + ")"
-    indexed = [(index, adapt) for index, adapt in enumerate(adapters) if adapt is not None]
+    adapters = cols.adapters
     count = 0
     pending: list[Any] = []
     pending_rows = 0
     with connection.cursor() as cursor:
         for row in rows:
             values = list(row)
-            for index, adapt in indexed:
+            for index, adapt in adapters:
                 values[index] = adapt(values[index])
             pending.extend(values)
             pending.extend(constant_values)
@@ -122,29 +148,15 @@ def insert_rows_returning_ids(
             model, [pk.name, *fields], ((key, *row) for key, row in zip(ids, rows, strict=True))
         )
         return ids
-    concrete = [f for f in model._meta.concrete_fields if not f.primary_key]
-    by_name = {f.name: f for f in concrete}
-    named = [by_name[name] for name in fields]
-    now = timezone.now()
-    constants: list[tuple[models.Field[Any, Any], Any]] = []
-    for field in concrete:
-        if field.name in fields:
-            continue
-        if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
-            value: Any = now
-        else:
-            value = field.get_default()
-            if value is None and not field.null:
-                raise ValueError(f"{model.__name__}.{field.name} has no default: name it")
-        constants.append((field, field.get_db_prep_save(value, connection)))
+    cols = _columns(model, fields)
     quote = connection.ops.quote_name
     table = quote(model._meta.db_table)
-    columns = ", ".join(quote(f.column) for f in [*named, *(f for f, _ in constants)])
-    adapters = [_adapter(field) for field in named]
-    constant_values = [value for _, value in constants]
+    columns = ", ".join(quote(column) for column in cols.columns)
+    constant_values = [value for _, value in cols.constants]
+    adapters = cols.adapters
     ids = []
     with connection.cursor() as cursor:
-        per_row = len(named) + len(constants)
+        per_row = len(cols.named) + len(cols.constants)
         size = max(1, min(_MAX_ROWS, _MAX_PARAMETERS // per_row))
         placeholder = "(" + ", ".join(["%s"] * per_row) + ")"
         for start in range(0, len(rows), size):
@@ -152,9 +164,8 @@ def insert_rows_returning_ids(
             params: list[Any] = []
             for row in batch:
                 values = list(row)
-                for index, adapt in enumerate(adapters):
-                    if adapt is not None:
-                        values[index] = adapt(values[index])
+                for index, adapt in adapters:
+                    values[index] = adapt(values[index])
                 params.extend(values)
                 params.extend(constant_values)
             cursor.execute(
@@ -178,32 +189,25 @@ def _adapter(field: models.Field[Any, Any]) -> Callable[[Any], Any] | None:
     return None
 
 
-def _copy_rows(
-    model: type[models.Model],
-    named: list[models.Field[Any, Any]],
-    columns: list[str],
-    constants: list[tuple[models.Field[Any, Any], Any]],
-    now: Any,
-    rows: Iterable[Sequence[Any]],
-) -> int:
+def _copy_rows(model: type[models.Model], cols: _Columns, rows: Iterable[Sequence[Any]]) -> int:
     """PostgreSQL: COPY FROM STDIN, row by row through psycopg's own (compiled) encoder. A
     multi-row INSERT spent most of its time in psycopg splitting a 30,000-placeholder
     statement; for the ids, dates, short texts and flags of these rows ``write_row`` is
     faster than building COPY's text here (0.12 s against 0.30 s for 100,000 games). The
     period close, whose rows are mostly Decimals, still writes text (:func:`copy_text`)."""
-    json_columns = [i for i, field in enumerate(named) if isinstance(field, models.JSONField)]
+    json_columns = [i for i, field in enumerate(cols.named) if isinstance(field, models.JSONField)]
     tail = tuple(
         json.dumps(field.get_default())
         if isinstance(field, models.JSONField)
         else (
-            now
+            cols.now
             if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False)
             else field.get_default()
         )
-        for field, _ in constants
+        for field, _ in cols.constants
     )
     count = 0
-    with _copy(model._meta.db_table, columns) as copy:
+    with _copy(model._meta.db_table, cols.columns) as copy:
         write = copy.write_row
         for row in rows:
             count += 1

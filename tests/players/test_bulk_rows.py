@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from decimal import Decimal
 
 import pytest
@@ -80,3 +81,18 @@ def test_audit_rows_by_id_cover_every_id_across_batches(monkeypatch: pytest.Monk
     assert set(rows.values_list("history_type", "via", "history_user")) == {
         ("~", "command", owner.pk)
     }
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("insert", [insert_rows, insert_rows_returning_ids])
+def test_a_field_left_out_without_a_default_or_a_field_unknown_is_refused(
+    insert: Callable[..., object],
+) -> None:
+    owner = get_user_model().objects.create_user("refused-owner")
+    club: Club = club_create(name="Refused", slug="refused", by=owner)
+
+    with pytest.raises(ValueError, match=r"^Player\.club has no default: name it$"):
+        insert(Player, ("name",), [("Nobody's",)])
+    with pytest.raises(ValueError, match=r"^Player has no field 'nope'$"):
+        insert(Player, ("club", "name", "nope"), [(club.pk, "Nobody", 1)])
+    assert not Player.objects.filter(club=club).exists()

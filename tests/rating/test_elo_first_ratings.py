@@ -9,10 +9,9 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from players.rating import ExpectedMethod, KFactor, KReason, ListKind
+from players.rating import KFactor, KReason
 from players.rating.fide_rules import BY_DATE
 from players.rating.period import (
-    ListSettings,
     PeriodEvent,
     PeriodGames,
     PeriodInputs,
@@ -20,25 +19,10 @@ from players.rating.period import (
     PlayerStart,
 )
 from players.rating.systems import elo
+from tests.rating.elo_helpers import fide_standard, start
 
 OCT = datetime.date(2026, 10, 1)
 P = 1  # the unrated player; opponents are 11, 12, ... rated 1800 (or as given)
-
-
-def settings(floor: int | None = 1400) -> ListSettings:
-    return ListSettings(
-        system="fide",
-        kind=ListKind.STANDARD,
-        method=ExpectedMethod.FIDE_TABLE,
-        apply_400_rule=True,
-        fixed_k=None,
-        floor=floor,
-        adjust_march_2024=False,
-    )
-
-
-def start(rating: int | None, pool: list[dict[str, Any]] | None = None) -> PlayerStart:
-    return PlayerStart(rating, 0 if rating is None else 50, False, pool or [], 1980, None, None)
 
 
 def plan(
@@ -50,13 +34,13 @@ def plan(
     floor: int | None = 1400,
 ) -> PeriodPlan:
     """``games``: (white, black, result, tournament id or None)."""
-    starts = {P: start(None, pool), **{pid: start(r) for pid, r in opponents.items()}}
+    starts = {P: start(None, games=0, pool=pool), **{pid: start(r) for pid, r in opponents.items()}}
     ratings = {pid: s.rating for pid, s in starts.items()}
     tournaments = tournaments or {}
     early = {began.replace(day=1) for began, _ in tournaments.values()} - {OCT}
     return elo.plan_period(
         PeriodInputs(
-            settings=settings(floor),
+            settings=fide_standard(floor=floor),
             month=OCT,
             starts=starts,
             start_ratings=ratings,
@@ -174,16 +158,7 @@ def by_date_plan(starts: dict[int, PlayerStart], month: datetime.date) -> Period
     others = [pid for pid in starts if pid != P]
     return elo.plan_period(
         PeriodInputs(
-            settings=ListSettings(
-                system="fide",
-                kind=ListKind.STANDARD,
-                method=ExpectedMethod.FIDE_TABLE,
-                apply_400_rule=True,
-                fixed_k=None,
-                floor=None,
-                adjust_march_2024=False,
-                fide_rules=BY_DATE,
-            ),
+            settings=fide_standard(floor=None, fide_rules=BY_DATE),
             month=month,
             starts=starts,
             start_ratings={pid: s.rating for pid, s in starts.items()},
@@ -205,7 +180,7 @@ def test_a_first_rating_of_2400_reaches_2400_and_k_10() -> None:
     # opponents alone); 5 of 5 is 2 x 5 - 5 = 5 half points above 50%, 20 each: +100
     # -> 2400, with no 2200 cap. A published 2400 reaches 2400 for good (8.3.3): K 10
     # next, not the 40 of a player with 5 rated games.
-    starts = {P: start(None), **{11 + i: start(2300) for i in range(5)}}
+    starts = {P: start(None, games=0), **{11 + i: start(2300) for i in range(5)}}
     first = row(by_date_plan(starts, datetime.date(2023, 5, 1)))
     assert (first.event, first.rating_after) == (PeriodEvent.FIRST_RATING, 2400)
     assert first.reached_2400_after is True

@@ -14,10 +14,9 @@ from __future__ import annotations
 import datetime
 from fractions import Fraction
 
-from players.rating import ExpectedMethod, KChangeReason, KFactor, KReason, ListKind
+from players.rating import KChangeReason, KFactor, KReason
 from players.rating.fide_rules import BY_DATE
 from players.rating.period import (
-    ListSettings,
     PeriodEvent,
     PeriodGames,
     PeriodInputs,
@@ -26,26 +25,10 @@ from players.rating.period import (
     PlayerStart,
 )
 from players.rating.systems import elo
+from tests.rating.elo_helpers import fide_standard, start
 
 D = datetime.date
 Game = tuple[int, int, str, int | None]
-
-
-def settings(fide_rules: str | None = BY_DATE) -> ListSettings:
-    return ListSettings(
-        system="fide",
-        kind=ListKind.STANDARD,
-        method=ExpectedMethod.FIDE_TABLE,
-        apply_400_rule=True,
-        fixed_k=None,
-        floor=1000,
-        adjust_march_2024=False,
-        fide_rules=fide_rules,
-    )
-
-
-def start(rating: int | None, *, games: int = 50, born: int = 1980) -> PlayerStart:
-    return PlayerStart(rating, games, rating is not None and rating >= 2400, [], born, None, None)
 
 
 def plan(
@@ -61,7 +44,7 @@ def plan(
     start date."""
     return elo.plan_period(
         PeriodInputs(
-            settings=settings(fide_rules),
+            settings=fide_standard(floor=1000, fide_rules=fide_rules),
             month=month,
             starts=starts,
             start_ratings={pid: s.rating for pid, s in starts.items()},

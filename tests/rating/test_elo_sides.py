@@ -10,31 +10,18 @@ from __future__ import annotations
 import datetime
 from fractions import Fraction
 
-from players.rating import ExpectedMethod, ListKind
 from players.rating.fide_rules import BY_DATE
 from players.rating.period import (
-    ListSettings,
     PeriodGames,
     PeriodInputs,
     PlannedChange,
     PlayerStart,
 )
 from players.rating.systems import elo
+from tests.rating.elo_helpers import fide_standard, start
 
 OCT = datetime.date(2026, 10, 1)
-SETTINGS = ListSettings(
-    system="fide",
-    kind=ListKind.STANDARD,
-    method=ExpectedMethod.FIDE_TABLE,
-    apply_400_rule=True,
-    fixed_k=None,
-    floor=1400,
-    adjust_march_2024=False,
-)
-
-
-def start(rating: int | None) -> PlayerStart:
-    return PlayerStart(rating, 0 if rating is None else 50, False, [], 1980, None, None)
+SETTINGS = fide_standard(floor=1400)
 
 
 def changes(
@@ -94,7 +81,7 @@ def test_a_tournament_begun_on_the_first_comes_before_the_months_other_games() -
     draws = [(1, 16 + i, "1/2-1/2", True, None) for i in range(5)]
     result = changes(
         losses + draws,
-        {1: start(None), **opponents},
+        {1: start(None, games=0), **opponents},
         tournaments={7: (OCT, datetime.date(2026, 10, 5))},
     )
     assert result[1] == (1800, 5)
@@ -121,16 +108,7 @@ def test_both_sides_of_a_tournament_begun_last_month_use_that_months_ratings() -
 # (elo_games.Sides.side_under), and each side is still scored with the ratings in force at
 # the tournament's start (8.2.4).
 SEP25, OCT25 = datetime.date(2025, 9, 1), datetime.date(2025, 10, 1)
-BY_DATE_SETTINGS = ListSettings(
-    system="fide",
-    kind=ListKind.STANDARD,
-    method=ExpectedMethod.FIDE_TABLE,
-    apply_400_rule=True,
-    fixed_k=None,
-    floor=1400,
-    adjust_march_2024=False,
-    fide_rules=BY_DATE,
-).for_month(OCT25)
+BY_DATE_SETTINGS = fide_standard(floor=1400, fide_rules=BY_DATE).for_month(OCT25)
 
 
 def plan_by_date(
@@ -169,7 +147,7 @@ def test_a_tournament_under_earlier_rules_scores_with_the_ratings_at_its_start()
 
 
 def test_an_unrated_players_game_under_earlier_rules_joins_their_pool() -> None:
-    starts = {1: start(None), 2: start(1750)}
+    starts = {1: start(None, games=0), 2: start(1750)}
     changes = plan_by_date(starts, {1: None, 2: 1750}, [(1, 2, "1-0")])
     assert (changes[1].rating_after, changes[1].games) == (None, 1)
     assert changes[1].pool_after == [

@@ -191,17 +191,15 @@ def _validated(
     """The items checked one by one, in order; a ValidationFailed names the first bad one.
     A generator, so that an import writes each game as soon as it is checked."""
     # Over 80 lines on purpose: one loop over what may be an import's 100,000 items, each
-    # field checked inline in the order the errors name them, with the per-value caches
+    # field checked inline in the order the errors name them, with the per-value cache
     # beside it; split up, it would make a call per item and field in an import's
     # hottest loop.
     lists, lists_by_id = lookups.lists, lookups.lists_by_id
     players, tournaments = lookups.players, lookups.tournaments
     result_values = frozenset(Result.values)  # Result.values builds a new list per access
-    # A file's 100,000 games have a few dozen dates and one list: each check and derivation
-    # below is made once per distinct value, not once per game.
-    date_problems: dict[datetime.date, str] = {}
-    list_answers: dict[tuple[Any, int | None], RatingList | str] = {}
-    months: dict[tuple[datetime.date, int | None], datetime.date] = {}
+    # A file's 100,000 games have a few dozen dates and one list: the list, date and month
+    # of a game are derived once per distinct (list, tournament, date), not once per game.
+    placements: dict[tuple[Any, int | None, datetime.date | None], _Placed | _Refused] = {}
     index = 0
 
     def bad(field: str, message: str) -> ValidationFailed:
@@ -217,31 +215,26 @@ def _validated(
             if tournament is None:
                 raise bad("tournament", "No such tournament in this club.")
         raw_list = item.get("list")
-        list_key = (
+        date: Any = item.get("date")  # checked by _placement below
+        # Any value that is not a date is refused alike, so it needs no key of its own
+        # (and may be unhashable).
+        date_key = date if isinstance(date, datetime.date) else None
+        key = (
             ("id", raw_list.pk)
             if isinstance(raw_list, RatingList)
             else raw_list
             if raw_list is None or isinstance(raw_list, str)
             else ("object", id(raw_list)),
             tournament.pk if tournament is not None else None,
+            date_key,
         )
-        rating_list = list_answers.get(list_key)
-        if rating_list is None:
-            rating_list = list_answers[list_key] = _list_of(
-                raw_list, tournament, lists, lists_by_id
+        placed = placements.get(key)
+        if placed is None:
+            placed = placements[key] = _placement(
+                raw_list, tournament, date_key, lists, lists_by_id
             )
-        if isinstance(rating_list, str):
-            raise bad("list", rating_list)
-        date = item.get("date")
-        if not isinstance(date, datetime.date) or isinstance(date, datetime.datetime):
-            raise bad("date", "A date is required.")
-        why = date_problems.get(date)
-        if why is None:
-            why = date_problems[date] = date_out_of_bounds(date)
-        if why:
-            raise bad("date", why)
-        if tournament is not None and not tournament.start_date <= date <= tournament.end_date:
-            raise bad("date", "The date is outside the tournament's dates.")
+        if isinstance(placed, _Refused):
+            raise bad(placed.field, placed.message)
         white = players.get(_id_of(item.get("white")))
         black = players.get(_id_of(item.get("black")))
         if white is None:
@@ -262,7 +255,7 @@ def _validated(
         if not isinstance(rated, bool):
             raise bad("rated", "True or false.")
         yield _ValidGame(
-            rating_list=rating_list,
+            rating_list=placed.rating_list,
             tournament=tournament,
             date=date,
             round=round_,
@@ -270,44 +263,60 @@ def _validated(
             black=black,
             result=result,
             rated=rated,
-            month=_month_of(date, tournament, months),
+            month=placed.month,
         )
 
 
 def _periods_wanted(lookups: _Lookups) -> dict[int, set[datetime.date]]:
     """The months of each list that the items' distinct (list, tournament, date) fall in,
-    derived as :func:`_validated` derives them; an item it would refuse is left out (it
-    refuses it when it gets there)."""
-    months: dict[tuple[datetime.date, int | None], datetime.date] = {}
+    derived by :func:`_placement` as :func:`_validated` derives them; an item it would
+    refuse is left out (it refuses it when it gets there)."""
     wanted: dict[int, set[datetime.date]] = {}
     for raw_list, tournament_id, date in lookups.keys:
         tournament = lookups.tournaments.get(tournament_id) if tournament_id is not None else None
         if tournament_id is not None and tournament is None:
             continue
-        rating_list = _list_of(raw_list, tournament, lookups.lists, lookups.lists_by_id)
-        if isinstance(rating_list, str):
-            continue
-        if not isinstance(date, datetime.date) or isinstance(date, datetime.datetime):
-            continue
-        if date_out_of_bounds(date) or (
-            tournament is not None and not tournament.start_date <= date <= tournament.end_date
-        ):
-            continue
-        wanted.setdefault(rating_list.pk, set()).add(_month_of(date, tournament, months))
+        placed = _placement(raw_list, tournament, date, lookups.lists, lookups.lists_by_id)
+        if isinstance(placed, _Placed):
+            wanted.setdefault(placed.rating_list.pk, set()).add(placed.month)
     return wanted
 
 
-def _month_of(
-    date: datetime.date,
+class _Placed(NamedTuple):
+    """A game's list and the month of its period."""
+
+    rating_list: RatingList
+    month: datetime.date
+
+
+class _Refused(NamedTuple):
+    """Why a game has no list or period month: the field to name and the message."""
+
+    field: str
+    message: str
+
+
+def _placement(
+    raw_list: Any,
     tournament: Tournament | None,
-    months: dict[tuple[datetime.date, int | None], datetime.date],
-) -> datetime.date:
-    """game_period_month, remembered in ``months`` for the next game of that day and event."""
-    key = (date, tournament.pk if tournament is not None else None)
-    month = months.get(key)
-    if month is None:
-        month = months[key] = game_period_month(date=date, tournament=tournament)
-    return month
+    date: Any,
+    lists: Mapping[str, RatingList],
+    lists_by_id: Mapping[int, RatingList],
+) -> _Placed | _Refused:
+    """A game's list and period month, checked in the order the errors name them (list,
+    then date); or the first reason it has none. The tournament is already known to
+    exist."""
+    rating_list = _list_of(raw_list, tournament, lists, lists_by_id)
+    if isinstance(rating_list, str):
+        return _Refused("list", rating_list)
+    if not isinstance(date, datetime.date) or isinstance(date, datetime.datetime):
+        return _Refused("date", "A date is required.")
+    why = date_out_of_bounds(date)
+    if why:
+        return _Refused("date", why)
+    if tournament is not None and not tournament.start_date <= date <= tournament.end_date:
+        return _Refused("date", "The date is outside the tournament's dates.")
+    return _Placed(rating_list, game_period_month(date=date, tournament=tournament))
 
 
 def _list_of(
