@@ -12,11 +12,14 @@ from typing import Any
 import hypothesis
 from hypothesis import strategies as st
 
+from players.models import RatingList
 from players.names import name_key
 from tournaments.interchange import ParsedGame, PlayerRef, parse_games_csv
+from tournaments.models import Tournament
 from tournaments.services.imports.game_files import plan_games
 from tournaments.services.imports.plan import Plan
 from tournaments.services.imports.report import ImportReport
+from tournaments.services.imports.store import _GameItems
 
 DIGEST = "d" * 64
 
@@ -239,3 +242,34 @@ def test_the_plan_on_columns_is_the_plan_game_by_game(rows: list[tuple[Any, ...]
     ] == kept
     assert [(e.line, e.message) for e in report.errors] == errors
     assert [(m.line, m.other_line) for m in report.identical_games] == identical
+
+
+def test_the_items_say_what_they_name_as_reading_them_would() -> None:
+    # games_add's first look at an import's items comes from the columns: it must name the
+    # same players, tournaments and (list, tournament, date) as the items themselves.
+    plan, _report = plan_of(
+        HEADER
+        + "2026-10-01,A,B,1-0,Cup,1,,,,\n"
+        + "2026-10-02,C,A,1-0,,1,,,,\n"
+        + "2026-10-02,B,C,1-0,Ladder,1,,,,\n"
+        + "2026-10-01,A,D,1-0,Cup,2,,,,\n"
+        + "2026-10-01,A,B,1-0,Cup,1,,,,\n"  # identical to line 2: not among the items
+    )
+    for number, person in enumerate(plan.persons, start=101):
+        person.player_id = number
+    for number, tournament in enumerate(plan.tournaments, start=7):
+        tournament.obj = Tournament(pk=number)
+    standard = RatingList(pk=3, slug="standard")
+    items = _GameItems(plan.games, standard)
+    read = list(items)
+    assert len(read) == 4
+    distinct = items.distinct_values()
+    assert distinct.player_ids == {item["white"] for item in read} | {
+        item["black"] for item in read
+    }
+    assert distinct.player_ids == {101, 102, 103, 104}
+    assert distinct.tournament_ids == {t.pk if t else None for t in (i["tournament"] for i in read)}
+    assert distinct.keys == {
+        (standard, i["tournament"].pk if i["tournament"] else None, i["date"]) for i in read
+    }
+    assert len(distinct.keys) == 3

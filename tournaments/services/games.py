@@ -151,19 +151,32 @@ class _Lookups(NamedTuple):
     keys: set[tuple[Any, Any, Any]]
 
 
+class DistinctValues(NamedTuple):
+    """What a sequence of game items names, each value once: what :func:`_lookups` reads
+    from the items, given by items that know it without being read (an import's games,
+    kept column by column, have a few thousand players and a few dozen dates)."""
+
+    player_ids: set[Any]
+    tournament_ids: set[Any]
+    # The distinct (list, tournament id, date) of the items.
+    keys: set[tuple[Any, Any, Any]]
+
+
 def _lookups(*, club: Club, items: Sequence[Mapping[str, Any]], with_keys: bool) -> _Lookups:
     lists = {rl.slug: rl for rl in RatingList.objects.filter(club=club)}
-    # One pass for the ids to look up (an import's items are built as they are read).
-    player_ids: set[Any] = set()
-    tournament_ids: set[Any] = set()
-    keys: set[tuple[Any, Any, Any]] = set()
-    for item in items:
-        player_ids.add(_id_of(item.get("white")))
-        player_ids.add(_id_of(item.get("black")))
-        tournament = _id_of(item.get("tournament"))
-        tournament_ids.add(tournament)
-        if with_keys:
-            keys.add((_hashable(item.get("list")), tournament, _hashable(item.get("date"))))
+    distinct = getattr(items, "distinct_values", None)
+    if distinct is not None:
+        player_ids, tournament_ids, keys = distinct()
+    else:
+        # One pass for the ids to look up (an import's items are built as they are read).
+        player_ids, tournament_ids, keys = set(), set(), set()
+        for item in items:
+            player_ids.add(_id_of(item.get("white")))
+            player_ids.add(_id_of(item.get("black")))
+            tournament = _id_of(item.get("tournament"))
+            tournament_ids.add(tournament)
+            if with_keys:
+                keys.add((_hashable(item.get("list")), tournament, _hashable(item.get("date"))))
     return _Lookups(
         lists=lists,
         lists_by_id={rl.pk: rl for rl in lists.values()},

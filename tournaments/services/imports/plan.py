@@ -74,8 +74,11 @@ class PlannedBye:
 PlannedGames = RecordTable[PlannedGame]
 
 
+PLANNED_BY_IDENTITY = ("white", "black", "tournament")
+
+
 def planned_games() -> PlannedGames:
-    return RecordTable(PlannedGame, by_identity=("white", "black", "tournament"))
+    return RecordTable(PlannedGame, by_identity=PLANNED_BY_IDENTITY)
 
 
 @dataclass

@@ -24,7 +24,7 @@ from players.models.audit import Via, audit_context
 from players.selectors import User
 from players.services import club_published_changed, players_add_bulk
 from tournaments.models import Tournament, TournamentBye
-from tournaments.services.games import games_add
+from tournaments.services.games import DistinctValues, games_add
 from tournaments.services.imports.matching import drop_stored_games, match_players
 from tournaments.services.imports.plan import (
     Person,
@@ -74,6 +74,33 @@ class _GameItems(Sequence[Mapping[str, Any]]):
         item = self._item
         for row in self._games.rows(*self._FIELDS):
             yield item(*row)
+
+    def distinct_values(self) -> DistinctValues:
+        """The players, tournaments and (list, tournament, date) the items name, from the
+        columns: games_add's first look at the items without building them."""
+        games = self._games
+
+        def used(name: str) -> list[Any]:
+            values = games.values(name)
+            return [values[index] for index in numpy.unique(games.column(name)).tolist()]
+
+        players = {person.player_id for person in (*used("white"), *used("black"))}
+        tournaments = games.values("tournament")
+        days = games.values("date")
+        pairs = numpy.unique(
+            games.column("tournament").astype(numpy.int64) * len(days) + games.column("date")
+        ).tolist()
+        keys = set()
+        for pair in pairs:
+            tournament = tournaments[pair // len(days)]
+            keys.add(
+                (self._list, tournament.obj.pk if tournament else None, days[pair % len(days)])
+            )
+        return DistinctValues(
+            player_ids=players,
+            tournament_ids={t.obj.pk if t else None for t in used("tournament")},
+            keys=keys,
+        )
 
     def _item(
         self,
