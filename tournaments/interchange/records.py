@@ -183,7 +183,8 @@ class ParsedTournament:
     #: One entry per round, None where the file gives no date.
     round_dates: tuple[date | None, ...]
     players: tuple[ParsedPlayer, ...]
-    games: tuple[ParsedGame, ...]
+    #: Each game once, kept column by column (a RecordTable) as a PGN's or CSV's are.
+    games: Sequence[ParsedGame]
     byes: tuple[ParsedBye, ...]
     warnings: tuple[ParseWarning, ...]
     #: Header 092 (free text, e.g. "Swiss Dutch").

@@ -71,40 +71,6 @@ class RecordTable(Sequence[R], Generic[R]):
         table._seen = {}
         return table
 
-    @classmethod
-    def from_values(
-        cls,
-        record: type[R],
-        *,
-        lines: Sequence[int],
-        values: Mapping[str, Sequence[Any]],
-        by_identity: Collection[str] = (),
-    ) -> RecordTable[R]:
-        """A table of the records whose fields are given as one sequence per field (all
-        of ``len(lines)``): each field's distinct values are found a column at a time,
-        faster than appending record by record."""
-        table = cls(record, by_identity=by_identity)
-        table._lines = array("q", lines)
-        for name in table._indexed:
-            column = values[name]
-            if len(column) != len(lines):
-                raise ValueError(f"{name}: {len(column)} values for {len(lines)} lines")
-            identity = name in table._by_identity
-            seen: dict[Any, int] = {}
-            kept: list[Any] = []
-            codes = array("i")
-            for value in column:
-                key = id(value) if identity else value
-                index = seen.get(key)
-                if index is None:
-                    index = seen[key] = len(kept)
-                    kept.append(value)
-                codes.append(index)
-            table._columns[name] = codes
-            table._values[name] = kept
-            table._seen[name] = seen
-        return table
-
     def append(self, record: R) -> None:
         """Add one record (while the table is being built: :meth:`column` freezes it)."""
         self._lines.append(getattr(record, _RAW))  # type: ignore[union-attr]

@@ -106,18 +106,3 @@ def test_from_columns_needs_every_field() -> None:
             columns={"day": numpy.array([0], numpy.int32)},
             values={"day": [date(2026, 10, 1)]},
         )
-
-
-def test_a_table_from_one_sequence_per_field_is_the_appended_table() -> None:
-    fields = {name: [getattr(row, name) for row in ROWS] for name in ("day", "name", "round")}
-    table = RecordTable.from_values(Row, lines=[row.line for row in ROWS], values=fields)
-    assert list(table) == ROWS
-    assert table.values("name") == table_of(ROWS).values("name")
-    assert table.column("name").tolist() == table_of(ROWS).column("name").tolist()
-    one, other = Holder("Adams"), Holder("Adams")
-    pairings = RecordTable.from_values(
-        Pairing, lines=[1, 2, 3], values={"player": [one, other, one]}, by_identity=("player",)
-    )
-    assert pairings.column("player").tolist() == [0, 1, 0]
-    with pytest.raises(ValueError, match="2 values for 3 lines"):
-        RecordTable.from_values(Pairing, lines=[1, 2, 3], values={"player": [one, other]})

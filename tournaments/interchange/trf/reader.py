@@ -24,6 +24,7 @@ from tournaments.interchange.source import (
     open_text,
     progress_ticker,
 )
+from tournaments.interchange.table import RecordTable
 from tournaments.interchange.trf.layout import (
     HEADER_CODES,
     NO_ROUND,
@@ -78,7 +79,7 @@ def parse_trf(source: Source, *, progress: ProgressCallback | None = None) -> Pa
         rounds=rounds,
         round_dates=round_dates,
         players=tuple(players.values()),
-        games=tuple(games),
+        games=games,
         byes=tuple(byes),
         warnings=tuple(warnings),
         tournament_type=headers.get("092", (0, ""))[1],
@@ -192,9 +193,9 @@ def _pair_up(
     time_control: str,
     errors: ErrorCollector,
     warnings: list[ParseWarning],
-) -> tuple[list[ParsedGame], list[ParsedBye]]:
+) -> tuple[RecordTable[ParsedGame], list[ParsedBye]]:
     """Match both sides of every game; each game is emitted once, byes for every other round."""
-    games: list[ParsedGame] = []
+    games: RecordTable[ParsedGame] = RecordTable(ParsedGame)
     byes: list[ParsedBye] = []
     refs = {start_no: player.ref() for start_no, player in players.items()}
     numbers = f"{min(players)}-{max(players)}"

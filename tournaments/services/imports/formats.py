@@ -9,13 +9,14 @@ report with the file's line numbers.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from operator import itemgetter
+
+import numpy
 
 from players.models import Sex, Title
 from tournaments.interchange import ByeKind, ParsedGame, ParsedTournament
 from tournaments.interchange.table import RecordTable
 from tournaments.services.imports.plan import (
-    PLANNED_BY_IDENTITY,
     Person,
     Plan,
     PlannedBye,
@@ -132,59 +133,71 @@ def _trf_games(
     tournament: PlannedTournament,
     report: ImportReport,
 ) -> PlannedGames:
-    """The games, dated by their round (a round without a date: the start date)."""
+    """The games, dated by their round (a round without a date: the start date), on the
+    parse's columns: a round's dates are checked once, at its first game."""
+    games = parsed.games
+    assert isinstance(games, RecordTable)  # parse_trf keeps its games in columns
     start, end = tournament.start_date, tournament.end_date
-    fields: dict[str, list[Any]] = {
-        name: [] for name in ("white", "black", "result", "rated", "note", "round", "date")
-    }
-    white, black, result, rated = (
-        fields["white"],
-        fields["black"],
-        fields["result"],
-        fields["rated"],
-    )
-    note, round_, date = fields["note"], fields["round"], fields["date"]
-    lines: list[int] = []
+    lines, rounds, days = games.column("line"), games.values("round"), games.values("date")
     undated: set[int] = set()
     outside: set[int] = set()
-    for game in parsed.games:
-        day = game.date
+    # Each distinct (round, date) at its first game, in the file's order.
+    pairs, firsts = numpy.unique(
+        games.column("round").astype(numpy.int64) * max(len(days), 1) + games.column("date"),
+        return_index=True,
+    )
+    for pair, first in sorted(zip(pairs.tolist(), firsts.tolist(), strict=True), key=itemgetter(1)):
+        round_no, day, line = (
+            rounds[pair // max(len(days), 1)],
+            days[pair % max(len(days), 1)],
+            int(lines[first]),
+        )
         if day is None:
-            day = start
-            if game.round not in undated and game.round is not None:
-                undated.add(game.round)
+            if round_no not in undated and round_no is not None:
+                undated.add(round_no)
                 # Said at the 132 line, whose date is missing or unreadable (the first
                 # game's line when the file has no 132).
                 report.warnings.append(
                     LineMessage(
-                        parsed.round_dates_line or game.line,
-                        f"round {game.round} has no date (132); its games are dated {start}",
+                        parsed.round_dates_line or line,
+                        f"round {round_no} has no date (132); its games are dated {start}",
                     )
                 )
-        elif not start <= day <= end and game.round not in outside:
-            outside.add(game.round or 0)
+        elif not start <= day <= end and round_no not in outside:
+            outside.add(round_no or 0)
             report.errors.append(
                 LineMessage(
-                    game.line,
-                    f"round {game.round} is dated {day}, outside the tournament's dates "
+                    line,
+                    f"round {round_no} is dated {day}, outside the tournament's dates "
                     f"{start} to {end} (042/052)",
                 )
             )
-        # Field by field, made into the plan's columns at the end (faster than a planned
-        # game object per game).
-        lines.append(game.line)
-        white.append(persons[game.white.start_no])
-        black.append(persons[game.black.start_no])
-        result.append(game.result.value)
-        rated.append(game.rated)
-        note.append(game.note)
-        round_.append(game.round)
-        date.append(day)
-    return RecordTable.from_values(
+    people = list(persons.values())
+    number = {id(person): index for index, person in enumerate(people)}
+    sides = {
+        side: numpy.array(
+            [number[id(persons[ref.start_no])] for ref in games.values(side)] or [0],
+            numpy.int32,
+        )[games.column(side)]
+        for side in ("white", "black")
+    }
+    dated = [start if day is None else day for day in days]
+    return RecordTable.from_columns(
         PlannedGame,
         lines=lines,
-        values={**fields, "tournament": [tournament] * len(lines)},
-        by_identity=PLANNED_BY_IDENTITY,
+        columns={
+            **sides,
+            "tournament": numpy.zeros(len(games), numpy.int32),
+            **{name: games.column(name) for name in ("result", "rated", "note", "round", "date")},
+        },
+        values={
+            "white": people,
+            "black": people,
+            "tournament": [tournament],
+            "result": [result.value for result in games.values("result")],
+            "date": dated,
+            **{name: games.values(name) for name in ("rated", "note", "round")},
+        },
     )
 
 

@@ -1,4 +1,4 @@
-"""The PGN/CSV front end's plan, on the columns: who the persons are and in which order,
+"""The import plans, on the columns. PGN and CSV: who the persons are and in which order,
 what each event's tournament spans, which lines are identical, and the errors' lines.
 
 No database: the plan is made before anything is stored."""
@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from players.models import RatingList
 from players.names import name_key
-from tournaments.interchange import ParsedGame, PlayerRef, parse_games_csv
+from tournaments.interchange import ParsedGame, PlayerRef, parse_games_csv, parse_trf
 from tournaments.models import Tournament
+from tournaments.services.imports.formats import plan_trf
 from tournaments.services.imports.game_files import plan_games
 from tournaments.services.imports.plan import Plan
 from tournaments.services.imports.report import ImportReport
@@ -273,3 +274,47 @@ def test_the_items_say_what_they_name_as_reading_them_would() -> None:
         (standard, i["tournament"].pk if i["tournament"] else None, i["date"]) for i in read
     }
     assert len(distinct.keys) == 3
+
+
+def _trf_player(number: int, name: str, entries: str) -> str:
+    head = f"001 {number:>4} m    {name:<33} 2000 NOR {1000 + number:>11} {'1990/01/01':<10}"
+    return f"{head} {'1.5':>4} {number:>4}  {entries}"
+
+
+def test_a_trfs_rounds_are_dated_checked_once_each_and_undated_at_the_start() -> None:
+    lines = [
+        "012 Three Rounds",
+        "042 2026/10/03",
+        "052 2026/10/05",
+        # Round 1 on the 3rd, round 2 without a date, round 3 after the end date.
+        f"{'132':<91}26/10/03{'':12}26/10/09",
+        _trf_player(1, "Aronsen, Viktor", "   2 w 1     3 b 1     4 w 1"),
+        _trf_player(2, "Berg, Ola", "   1 b 0     4 b 0     3 w ="),
+        _trf_player(3, "Dahl, Kari", "   4 w =     1 w 0     2 b ="),
+        _trf_player(4, "Eide, Per", "   3 b =     2 w 1     1 b 0"),
+    ]
+    report = ImportReport(
+        format="trf", club="c", rating_list="standard", digest=DIGEST, dry_run=True
+    )
+    plan = plan_trf(parse_trf(("\n".join(lines) + "\n").encode()), DIGEST, report)
+    assert [(e.line, e.message) for e in report.errors] == [
+        (
+            5,
+            "round 3 is dated 2026-10-09, outside the tournament's dates 2026-10-03 to "
+            "2026-10-05 (042/052)",
+        ),
+    ]
+    undated = [(w.line, w.message) for w in report.warnings if "(132)" in w.message]
+    assert undated == [(4, "round 2 has no date (132); its games are dated 2026-10-03")]
+    assert [
+        (g.round, g.line, g.white.name, g.black.name, g.result, g.date) for g in plan.games
+    ] == [
+        (1, 5, "Aronsen, Viktor", "Berg, Ola", "1-0", date(2026, 10, 3)),
+        (2, 5, "Dahl, Kari", "Aronsen, Viktor", "0-1", date(2026, 10, 3)),
+        (3, 5, "Aronsen, Viktor", "Eide, Per", "1-0", date(2026, 10, 9)),
+        (2, 6, "Eide, Per", "Berg, Ola", "1-0", date(2026, 10, 3)),
+        (3, 6, "Berg, Ola", "Dahl, Kari", "1/2-1/2", date(2026, 10, 9)),
+        (1, 7, "Dahl, Kari", "Eide, Per", "1/2-1/2", date(2026, 10, 3)),
+    ]
+    assert {g.tournament.name for g in plan.games} == {"Three Rounds"}
+    assert [p.fide_id for p in plan.persons] == [1001, 1002, 1003, 1004]
