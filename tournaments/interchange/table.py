@@ -50,6 +50,11 @@ class RecordTable(Sequence[R], Generic[R]):
         }
         self._values: dict[str, list[Any]] = {name: [] for name in self._indexed}
         self._seen: dict[str, dict[Any, int]] = {name: {} for name in self._indexed}
+        # What append needs per field, looked up once: it runs a million times.
+        self._slots = [
+            (name in self._by_identity, self._seen[name], self._values[name], self._columns[name])
+            for name in self._indexed
+        ]
 
     @classmethod
     def from_columns(
@@ -69,20 +74,31 @@ class RecordTable(Sequence[R], Generic[R]):
         table._columns = dict(columns)
         table._values = {name: list(values[name]) for name in table._indexed}
         table._seen = {}
+        table._slots = []  # built from columns: no appends
         return table
 
     def append(self, record: R) -> None:
         """Add one record (while the table is being built: :meth:`column` freezes it)."""
-        self._lines.append(getattr(record, _RAW))  # type: ignore[union-attr]
-        for name in self._indexed:
-            value = getattr(record, name)
-            key = id(value) if name in self._by_identity else value
-            seen = self._seen[name]
+        self.append_fields(
+            getattr(record, _RAW), tuple(getattr(record, name) for name in self._indexed)
+        )
+
+    def append_fields(self, line: int, fields: tuple[Any, ...]) -> None:
+        """Add one record given as its line and its other fields in the record's order
+        (:attr:`fields`): what a parser's hottest loop calls, without making the record."""
+        self._lines.append(line)  # type: ignore[union-attr]
+        for (identity, seen, values, column), value in zip(self._slots, fields, strict=True):
+            key = id(value) if identity else value
             index = seen.get(key)
             if index is None:
-                index = seen[key] = len(self._values[name])
-                self._values[name].append(value)
-            self._columns[name].append(index)  # type: ignore[union-attr]
+                index = seen[key] = len(values)
+                values.append(value)
+            column.append(index)  # type: ignore[union-attr]
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The fields :meth:`append_fields` takes, in order (every field but ``line``)."""
+        return self._indexed
 
     def __len__(self) -> int:
         return len(self._lines)

@@ -196,6 +196,20 @@ def _pair_up(
 ) -> tuple[RecordTable[ParsedGame], list[ParsedBye]]:
     """Match both sides of every game; each game is emitted once, byes for every other round."""
     games: RecordTable[ParsedGame] = RecordTable(ParsedGame)
+    # A game's fields in ParsedGame's order, given to the table without making the record.
+    assert games.fields == (
+        "round",
+        "date",
+        "white",
+        "black",
+        "result",
+        "rated",
+        "note",
+        "tournament",
+        "time_control",
+        "other_line",
+    )
+    add = games.append_fields
     byes: list[ParsedBye] = []
     refs = {start_no: player.ref() for start_no, player in players.items()}
     numbers = f"{min(players)}-{max(players)}"
@@ -243,20 +257,20 @@ def _pair_up(
                 # No colours (allowed for forfeits only): the lower start number takes White.
                 white, black, white_code, black_code = start_no, opponent, code, other_code
             result, rated, note = WHITE_CODE_RESULT[(white_code, black_code)]
-            games.append(
-                ParsedGame(
-                    round=round_no,
-                    date=round_dates[index],
-                    white=refs[white],
-                    black=refs[black],
-                    result=result,
-                    rated=rated,
-                    note=note,
-                    line=line,
-                    tournament=tournament,
-                    time_control=time_control,
-                    other_line=other.line,
-                )
+            add(
+                line,
+                (
+                    round_no,
+                    round_dates[index],
+                    refs[white],
+                    refs[black],
+                    result,
+                    rated,
+                    note,
+                    tournament,
+                    time_control,
+                    other.line,
+                ),
             )
     return games, byes
 
