@@ -102,6 +102,12 @@ def _lookup_by_id(model: Any, club: Club, ids: set[Any], **extra: Any) -> dict[i
     return {obj.pk: obj for obj in model.objects.filter(club=club, pk__in=clean, **extra)}
 
 
+def _ids_in_club(model: Any, club: Club, ids: set[Any]) -> dict[int, int]:
+    clean = {value for value in ids if isinstance(value, int) and not isinstance(value, bool)}
+    found = model.objects.filter(club=club, pk__in=clean).values_list("pk", flat=True)
+    return {pk: pk for pk in found}
+
+
 class _ValidGame(NamedTuple):
     """One validated game item, before it becomes a row."""
 
@@ -109,11 +115,18 @@ class _ValidGame(NamedTuple):
     tournament: Tournament | None
     date: datetime.date
     round: int | None
-    white: Player
-    black: Player
+    # Player instances; ids (ints) where the caller writes ids only (games_add).
+    white: Player | int
+    black: Player | int
     result: str
     rated: bool
     month: datetime.date
+
+
+def _instance(player: Player | int) -> Player:
+    # _prepare_games's lookups hold instances (the games it returns show their players).
+    assert isinstance(player, Player)
+    return player
 
 
 def _prepare_games(
@@ -128,8 +141,8 @@ def _prepare_games(
                 tournament=valid.tournament,
                 date=valid.date,
                 round=valid.round,
-                white=valid.white,
-                black=valid.black,
+                white=_instance(valid.white),
+                black=_instance(valid.black),
                 result=valid.result,
                 rated=valid.rated,
             ),
@@ -144,7 +157,8 @@ class _Lookups(NamedTuple):
 
     lists: dict[str, RatingList]
     lists_by_id: dict[int, RatingList]
-    players: dict[int, Player]
+    # By id: the players (games_add: their ids, which are all it writes).
+    players: dict[int, Player] | dict[int, int]
     tournaments: dict[int, Tournament]
     # The distinct (list as given, tournament id, date) of the items, when asked for:
     # what their periods are, before the items are read again.
@@ -180,7 +194,10 @@ def _lookups(*, club: Club, items: Sequence[Mapping[str, Any]], with_keys: bool)
     return _Lookups(
         lists=lists,
         lists_by_id={rl.pk: rl for rl in lists.values()},
-        players=_lookup_by_id(Player, club, player_ids),
+        # games_add writes ids only: the club's players' ids, without 8,000 instances.
+        players=_ids_in_club(Player, club, player_ids)
+        if with_keys
+        else _lookup_by_id(Player, club, player_ids),
         tournaments=_lookup_by_id(Tournament, club, tournament_ids),
         keys=keys,
     )
@@ -254,7 +271,7 @@ def _validated(
             raise bad("white", "No such player in this club.")
         if black is None:
             raise bad("black", "No such player in this club.")
-        if white is black:  # one instance per id in ``players``
+        if white == black:
             raise bad("black", "A player cannot play themselves.")
         result = item.get("result")
         if result not in result_values:
@@ -414,8 +431,8 @@ def games_add(*, club: Club, games: Sequence[Mapping[str, Any]]) -> int:
                 game.tournament.id if game.tournament is not None else None,
                 game.date,
                 game.round,
-                game.white.id,
-                game.black.id,
+                game.white,  # ids: see _lookups
+                game.black,
                 game.result,
                 game.rated,
             )
