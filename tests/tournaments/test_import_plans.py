@@ -269,9 +269,19 @@ def test_the_items_say_what_they_name_as_reading_them_would() -> None:
         item["black"] for item in read
     }
     assert distinct.player_ids == {101, 102, 103, 104}
-    assert distinct.tournament_ids == {t.pk if t else None for t in (i["tournament"] for i in read)}
-    assert distinct.keys == {
-        (standard, i["tournament"].pk if i["tournament"] else None, i["date"]) for i in read
+    assert distinct.tournament_ids == {item["tournament"] for item in read} == {7, 8, None}
+    assert distinct.keys == {(item["list"], item["tournament"], item["date"]) for item in read}
+    # Read one by one, the items are what iterating gives.
+    assert [items[index] for index in range(len(items))] == read
+    assert read[0] == {
+        "list": "standard",
+        "date": date(2026, 10, 1),
+        "white": 101,
+        "black": 102,
+        "result": "1-0",
+        "tournament": 7,
+        "round": 1,
+        "rated": True,
     }
     assert len(distinct.keys) == 3
 

@@ -148,10 +148,15 @@ class RecordTable(Sequence[R], Generic[R]):
         """The field's distinct values, in the order first seen (the column's indices)."""
         return self._values[name]
 
-    def rows(self, *names: str) -> Iterator[tuple[Any, ...]]:
-        """The named fields' values, row by row, read a chunk at a time."""
+    def rows(
+        self, *names: str, through: Mapping[str, Sequence[Any]] | None = None
+    ) -> Iterator[tuple[Any, ...]]:
+        """The named fields' values, row by row, read a chunk at a time. ``through`` gives
+        a field's own table in place of its values (the same length: one entry for each
+        of :meth:`values`), such as each planned player's id."""
+        through = through or {}
         columns = [self.column(name) for name in names]
-        tables = [None if name == _RAW else self._values[name] for name in names]
+        tables = [None if name == _RAW else through.get(name, self._values[name]) for name in names]
         for start in range(0, len(self), _CHUNK):
             parts = []
             for column, table in zip(columns, tables, strict=True):

@@ -195,7 +195,9 @@ def _pair_up(
     warnings: list[ParseWarning],
 ) -> tuple[RecordTable[ParsedGame], list[ParsedBye]]:
     """Match both sides of every game; each game is emitted once, byes for every other round."""
-    games: RecordTable[ParsedGame] = RecordTable(ParsedGame)
+    # One reference object per start number (``refs``): told apart by identity, cheaper
+    # than hashing the reference for each of a million games.
+    games: RecordTable[ParsedGame] = RecordTable(ParsedGame, by_identity=("white", "black"))
     # A game's fields in ParsedGame's order, given to the table without making the record.
     assert games.fields == (
         "round",

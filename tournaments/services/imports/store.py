@@ -70,10 +70,28 @@ class _GameItems(Sequence[Mapping[str, Any]]):
         return self._item(*(getattr(game, name) for name in self._FIELDS))
 
     def __iter__(self) -> Iterator[Mapping[str, Any]]:
-        # Read from the columns: no planned game object is made on the way.
-        item = self._item
-        for row in self._games.rows(*self._FIELDS):
-            yield item(*row)
+        # Read from the columns with each player's and tournament's id looked up once per
+        # distinct value: no planned game object is made on the way.
+        games = self._games
+        ids = {
+            "white": [person.player_id for person in games.values("white")],
+            "black": [person.player_id for person in games.values("black")],
+            "tournament": [t.obj.pk if t and t.obj else None for t in games.values("tournament")],
+        }
+        slug = self._list.slug
+        for day, white, black, result, tournament, round_, rated in games.rows(
+            *self._FIELDS, through=ids
+        ):
+            yield {
+                "list": slug,
+                "date": day,
+                "white": white,
+                "black": black,
+                "result": result,
+                "tournament": tournament,
+                "round": round_,
+                "rated": rated,
+            }
 
     def distinct_values(self) -> DistinctValues:
         """The players, tournaments and (list, tournament, date) the items name, from the
@@ -94,11 +112,15 @@ class _GameItems(Sequence[Mapping[str, Any]]):
         for pair in pairs:
             tournament = tournaments[pair // len(days)]
             keys.add(
-                (self._list, tournament.obj.pk if tournament else None, days[pair % len(days)])
+                (
+                    self._list.slug,
+                    tournament.obj.pk if tournament and tournament.obj else None,
+                    days[pair % len(days)],
+                )
             )
         return DistinctValues(
             player_ids=players,
-            tournament_ids={t.obj.pk if t else None for t in used("tournament")},
+            tournament_ids={t.obj.pk if t and t.obj else None for t in used("tournament")},
             keys=keys,
         )
 
@@ -113,12 +135,12 @@ class _GameItems(Sequence[Mapping[str, Any]]):
         rated: bool,
     ) -> Mapping[str, Any]:
         return {
-            "list": self._list,
+            "list": self._list.slug,
             "date": date,
             "white": white.player_id,
             "black": black.player_id,
             "result": result,
-            "tournament": tournament.obj if tournament else None,
+            "tournament": tournament.obj.pk if tournament and tournament.obj else None,
             "round": round_,
             "rated": rated,
         }
