@@ -1,42 +1,33 @@
-"""Services for tournaments and games: validation, period derivation, period locks.
+"""Services for games: store, change and delete them, with their periods locked.
 
 A game write locks its period row (``select_for_update(no_key=True)``) and checks the
 period is not closed while holding it, so a game written while a close runs either lands
-before the close reads the games or is refused; it is never lost.
+before the close reads the games or is refused; it is never lost. The checks of the items
+and the derivation of their periods are in :mod:`tournaments.services.game_checks`.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
 
 from players.bulk import history_rows_copy, insert_rows
-from players.errors import ConflictError, ValidationFailed, invalid_field
-from players.models import (
-    Club,
-    Player,
-    RatingList,
-    RatingPeriod,
-    Role,
-    date_out_of_bounds,
-    month_start,
-)
+from players.errors import ConflictError, invalid_field
+from players.models import Club, Player, RatingPeriod, Role
 from players.models.audit import audit_user_id, audit_via
 from players.selectors import User, require_role
 from players.services import club_published_changed
-from tournaments.models import Game, Result, Tournament
-
-_GAME_KEYS = {"list", "date", "white", "black", "result", "tournament", "round", "rated"}
-
-
-def game_period_month(*, date: datetime.date, tournament: Tournament | None) -> datetime.date:
-    """FIDE rates a tournament on the list after its end: its games belong to the month
-    of the tournament's end date; a game outside a tournament to its own month."""
-    return month_start(tournament.end_date if tournament is not None else date)
+from tournaments.models import Game
+from tournaments.services.game_checks import (
+    look_up,
+    periods_wanted,
+    validate_games,
+    validated,
+)
 
 
 def _periods_locked(
@@ -91,38 +82,6 @@ def _periods_locked(
     return {period.month: period for period in locked}
 
 
-def _id_of(value: Any) -> Any:
-    if type(value) is int:  # the common case, without the attribute lookup
-        return value
-    return value.pk if hasattr(value, "pk") else value
-
-
-def _lookup_by_id(model: Any, club: Club, ids: set[Any], **extra: Any) -> dict[int, Any]:
-    clean = {value for value in ids if isinstance(value, int) and not isinstance(value, bool)}
-    return {obj.pk: obj for obj in model.objects.filter(club=club, pk__in=clean, **extra)}
-
-
-def _ids_in_club(model: Any, club: Club, ids: set[Any]) -> dict[int, int]:
-    clean = {value for value in ids if isinstance(value, int) and not isinstance(value, bool)}
-    found = model.objects.filter(club=club, pk__in=clean).values_list("pk", flat=True)
-    return {pk: pk for pk in found}
-
-
-class _ValidGame(NamedTuple):
-    """One validated game item, before it becomes a row."""
-
-    rating_list: RatingList
-    tournament: Tournament | None
-    date: datetime.date
-    round: int | None
-    # Player instances; ids (ints) where the caller writes ids only (games_add).
-    white: Player | int
-    black: Player | int
-    result: str
-    rated: bool
-    month: datetime.date
-
-
 def _instance(player: Player | int) -> Player:
     # _prepare_games's lookups hold instances (the games it returns show their players).
     assert isinstance(player, Player)
@@ -148,226 +107,8 @@ def _prepare_games(
             ),
             valid.month,
         )
-        for valid in _validate_games(club=club, items=items, prefix_items=prefix_items)
+        for valid in validate_games(club=club, items=items, prefix_items=prefix_items)
     ]
-
-
-class _Lookups(NamedTuple):
-    """What the items name, looked up once per call (set-based)."""
-
-    lists: dict[str, RatingList]
-    lists_by_id: dict[int, RatingList]
-    # By id: the players (games_add: their ids, which are all it writes).
-    players: dict[int, Player] | dict[int, int]
-    tournaments: dict[int, Tournament]
-    # The distinct (list as given, tournament id, date) of the items, when asked for:
-    # what their periods are, before the items are read again.
-    keys: set[tuple[Any, Any, Any]]
-
-
-class DistinctValues(NamedTuple):
-    """What a sequence of game items names, each value once: what :func:`_lookups` reads
-    from the items, given by items that know it without being read (an import's games,
-    kept column by column, have a few thousand players and a few dozen dates)."""
-
-    player_ids: set[Any]
-    tournament_ids: set[Any]
-    # The distinct (list, tournament id, date) of the items.
-    keys: set[tuple[Any, Any, Any]]
-
-
-def _lookups(*, club: Club, items: Sequence[Mapping[str, Any]], with_keys: bool) -> _Lookups:
-    lists = {rl.slug: rl for rl in RatingList.objects.filter(club=club)}
-    distinct = getattr(items, "distinct_values", None)
-    if distinct is not None:
-        player_ids, tournament_ids, keys = distinct()
-    else:
-        # One pass for the ids to look up (an import's items are built as they are read).
-        player_ids, tournament_ids, keys = set(), set(), set()
-        for item in items:
-            player_ids.add(_id_of(item.get("white")))
-            player_ids.add(_id_of(item.get("black")))
-            tournament = _id_of(item.get("tournament"))
-            tournament_ids.add(tournament)
-            if with_keys:
-                keys.add((_hashable(item.get("list")), tournament, _hashable(item.get("date"))))
-    return _Lookups(
-        lists=lists,
-        lists_by_id={rl.pk: rl for rl in lists.values()},
-        # games_add writes ids only: the club's players' ids, without 8,000 instances.
-        players=_ids_in_club(Player, club, player_ids)
-        if with_keys
-        else _lookup_by_id(Player, club, player_ids),
-        tournaments=_lookup_by_id(Tournament, club, tournament_ids),
-        keys=keys,
-    )
-
-
-def _hashable(value: Any) -> Any:
-    return value if value is None or isinstance(value, str | datetime.date | RatingList) else None
-
-
-def _validate_games(
-    *, club: Club, items: Sequence[Mapping[str, Any]], prefix_items: bool
-) -> list[_ValidGame]:
-    """Every item checked (set-based lookups); a ValidationFailed names the first bad one."""
-    lookups = _lookups(club=club, items=items, with_keys=False)
-    return list(_validated(items=items, lookups=lookups, prefix_items=prefix_items))
-
-
-def _validated(
-    *, items: Sequence[Mapping[str, Any]], lookups: _Lookups, prefix_items: bool
-) -> Iterator[_ValidGame]:
-    """The items checked one by one, in order; a ValidationFailed names the first bad one.
-    A generator, so that an import writes each game as soon as it is checked."""
-    # Over 80 lines on purpose: one loop over what may be an import's 100,000 items, each
-    # field checked inline in the order the errors name them, with the per-value cache
-    # beside it; split up, it would make a call per item and field in an import's
-    # hottest loop.
-    lists, lists_by_id = lookups.lists, lookups.lists_by_id
-    players, tournaments = lookups.players, lookups.tournaments
-    result_values = frozenset(Result.values)  # Result.values builds a new list per access
-    # A file's 100,000 games have a few dozen dates and one list: the list, date and month
-    # of a game are derived once per distinct (list, tournament, date), not once per game.
-    placements: dict[tuple[Any, int | None, datetime.date | None], _Placed | _Refused] = {}
-    index = 0
-
-    def bad(field: str, message: str) -> ValidationFailed:
-        return invalid_field(f"[{index}].{field}" if prefix_items else field, message)
-
-    for index, item in enumerate(items):  # noqa: B007 - bad() reads the current index
-        unknown = item.keys() - _GAME_KEYS
-        if unknown:
-            raise bad(sorted(unknown)[0], "Unknown field.")
-        tournament: Tournament | None = None
-        if item.get("tournament") is not None:
-            tournament = tournaments.get(_id_of(item["tournament"]))
-            if tournament is None:
-                raise bad("tournament", "No such tournament in this club.")
-        raw_list = item.get("list")
-        date: Any = item.get("date")  # checked by _placement below
-        # Any value that is not a date is refused alike, so it needs no key of its own
-        # (and may be unhashable).
-        date_key = date if isinstance(date, datetime.date) else None
-        key = (
-            ("id", raw_list.pk)
-            if isinstance(raw_list, RatingList)
-            else raw_list
-            if raw_list is None or isinstance(raw_list, str)
-            else ("object", id(raw_list)),
-            tournament.pk if tournament is not None else None,
-            date_key,
-        )
-        placed = placements.get(key)
-        if placed is None:
-            placed = placements[key] = _placement(
-                raw_list, tournament, date_key, lists, lists_by_id
-            )
-        if isinstance(placed, _Refused):
-            raise bad(placed.field, placed.message)
-        white = players.get(_id_of(item.get("white")))
-        black = players.get(_id_of(item.get("black")))
-        if white is None:
-            raise bad("white", "No such player in this club.")
-        if black is None:
-            raise bad("black", "No such player in this club.")
-        if white == black:
-            raise bad("black", "A player cannot play themselves.")
-        result = item.get("result")
-        if result not in result_values:
-            raise bad("result", f"Use one of {', '.join(Result.values)}.")
-        round_ = item.get("round")
-        if round_ is not None and (
-            isinstance(round_, bool) or not isinstance(round_, int) or round_ < 1
-        ):
-            raise bad("round", "A round is a whole number, 1 or more.")
-        rated = item.get("rated", True)
-        if not isinstance(rated, bool):
-            raise bad("rated", "True or false.")
-        yield _ValidGame(
-            rating_list=placed.rating_list,
-            tournament=tournament,
-            date=date,
-            round=round_,
-            white=white,
-            black=black,
-            result=result,
-            rated=rated,
-            month=placed.month,
-        )
-
-
-def _periods_wanted(lookups: _Lookups) -> dict[int, set[datetime.date]]:
-    """The months of each list that the items' distinct (list, tournament, date) fall in,
-    derived by :func:`_placement` as :func:`_validated` derives them; an item it would
-    refuse is left out (it refuses it when it gets there)."""
-    wanted: dict[int, set[datetime.date]] = {}
-    for raw_list, tournament_id, date in lookups.keys:
-        tournament = lookups.tournaments.get(tournament_id) if tournament_id is not None else None
-        if tournament_id is not None and tournament is None:
-            continue
-        placed = _placement(raw_list, tournament, date, lookups.lists, lookups.lists_by_id)
-        if isinstance(placed, _Placed):
-            wanted.setdefault(placed.rating_list.pk, set()).add(placed.month)
-    return wanted
-
-
-class _Placed(NamedTuple):
-    """A game's list and the month of its period."""
-
-    rating_list: RatingList
-    month: datetime.date
-
-
-class _Refused(NamedTuple):
-    """Why a game has no list or period month: the field to name and the message."""
-
-    field: str
-    message: str
-
-
-def _placement(
-    raw_list: Any,
-    tournament: Tournament | None,
-    date: Any,
-    lists: Mapping[str, RatingList],
-    lists_by_id: Mapping[int, RatingList],
-) -> _Placed | _Refused:
-    """A game's list and period month, checked in the order the errors name them (list,
-    then date); or the first reason it has none. The tournament is already known to
-    exist."""
-    rating_list = _list_of(raw_list, tournament, lists, lists_by_id)
-    if isinstance(rating_list, str):
-        return _Refused("list", rating_list)
-    if not isinstance(date, datetime.date) or isinstance(date, datetime.datetime):
-        return _Refused("date", "A date is required.")
-    why = date_out_of_bounds(date)
-    if why:
-        return _Refused("date", why)
-    if tournament is not None and not tournament.start_date <= date <= tournament.end_date:
-        return _Refused("date", "The date is outside the tournament's dates.")
-    return _Placed(rating_list, game_period_month(date=date, tournament=tournament))
-
-
-def _list_of(
-    raw_list: RatingList | str | None,
-    tournament: Tournament | None,
-    lists: Mapping[str, RatingList],
-    lists_by_id: Mapping[int, RatingList],
-) -> RatingList | str:
-    """A game's list: the one named (a kind or a list of the club), else its tournament's;
-    or why it has none."""
-    if raw_list is None:
-        if tournament is None:
-            return "Say which list the game is rated on."
-        return lists_by_id[tournament.rating_list_id]
-    kind = raw_list.slug if isinstance(raw_list, RatingList) else raw_list
-    rating_list = lists.get(kind)
-    if rating_list is None or (isinstance(raw_list, RatingList) and raw_list.pk != rating_list.pk):
-        return "No such list in this club."
-    if tournament is not None and tournament.rating_list_id != rating_list.pk:
-        return f"The tournament is rated on the {tournament.rating_list.slug} list."
-    return rating_list
 
 
 def games_create_bulk(*, club: Club, by: User, games: Sequence[Mapping[str, Any]]) -> list[Game]:
@@ -398,16 +139,16 @@ def games_add(*, club: Club, games: Sequence[Mapping[str, Any]]) -> int:
     """
     if not games:
         return 0
-    lookups = _lookups(club=club, items=games, with_keys=True)
+    lookups = look_up(club=club, items=games, with_keys=True)
     periods: dict[tuple[int, datetime.date], int] = {}
     club_id = club.pk
-    wanted = _periods_wanted(lookups)
+    wanted = periods_wanted(lookups)
     for list_id in sorted(wanted):
         for month, period in _periods_locked(
             rating_list_id=list_id, months=wanted[list_id]
         ).items():
             periods[(list_id, month)] = period.pk
-    valid = _validated(items=games, lookups=lookups, prefix_items=True)
+    valid = validated(items=games, lookups=lookups, prefix_items=True)
     latest = Game.objects.aggregate(latest=Max("id"))["latest"] or 0
     stored = insert_rows(
         Game,
@@ -431,7 +172,7 @@ def games_add(*, club: Club, games: Sequence[Mapping[str, Any]]) -> int:
                 game.tournament.id if game.tournament is not None else None,
                 game.date,
                 game.round,
-                game.white,  # ids: see _lookups
+                game.white,  # ids: see game_checks.look_up
                 game.black,
                 game.result,
                 game.rated,

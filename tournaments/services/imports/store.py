@@ -24,7 +24,8 @@ from players.models.audit import Via, audit_context
 from players.selectors import User
 from players.services import club_published_changed, players_add_bulk
 from tournaments.models import Tournament, TournamentBye
-from tournaments.services.games import DistinctValues, games_add
+from tournaments.services.game_checks import DistinctValues
+from tournaments.services.games import games_add
 from tournaments.services.imports.matching import drop_stored_games, match_players
 from tournaments.services.imports.plan import (
     Person,
