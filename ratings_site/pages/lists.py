@@ -1,14 +1,14 @@
-"""Read helpers for the public pages: clubs, a club's home, a rating list, a player.
+"""Read helpers for the public pages: clubs, a club's home, a rating list, the search
+(the player page's: player.py).
 
 Shaped for the pages (ranks, filters, page windows); the tracker's own reads stay in
-players/selectors.py. Every helper costs a fixed number of queries whatever the number of players:
+players/selectors/. Every helper costs a fixed number of queries whatever the number of players:
 rows come in with ``select_related``/``values`` and are shaped in Python, never fetched
 one by one.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -18,15 +18,11 @@ from django.core.paginator import EmptyPage, Page, PageNotAnInteger, Paginator
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.utils.translation import gettext
 
-from players import rating as engine
 from players.errors import NotFoundError
 from players.models import (
     Club,
-    KFactorChange,
-    KReason,
     ListKind,
     Player,
-    PlayerRating,
     RatingChange,
     RatingList,
     RatingPeriod,
@@ -34,7 +30,6 @@ from players.models import (
     inactive_cutoff,
 )
 from players.rating import categories as engine_categories
-from players.rating.rounding import round_half_away
 from players.selectors import (
     User,
     clubs_visible_to,
@@ -50,7 +45,7 @@ RECENT_TOURNAMENTS = 8
 # FIDE 8.3.3: a junior is at most 18 in the year of the period (the same test the K rule uses).
 JUNIOR_MAX_AGE = 18
 
-_KIND_ORDER = {kind: index for index, kind in enumerate(ListKind.values)}
+KIND_ORDER = {kind: index for index, kind in enumerate(ListKind.values)}
 
 
 # -- clubs --------------------------------------------------------------------------------
@@ -97,7 +92,7 @@ def club_home(*, club: Club) -> ClubHome:
             latest_id=Subquery(latest.values("id")[:1]),
             latest_month=Subquery(latest.values("month")[:1]),
         ),
-        key=lambda rl: _KIND_ORDER.get(rl.kind, 99),
+        key=lambda rl: KIND_ORDER.get(rl.kind, 99),
     )
     summaries: list[ListSummary] = []
     for rating_list in lists:
@@ -422,108 +417,3 @@ def players_search(*, user: User | None, q: str) -> list[Player]:
         .only("id", "name", "title", "federation", "birth_year", "club__slug", "club__name")
         .order_by("name", "club__name", "id")[:SEARCH_LIMIT]
     )
-
-
-# -- the player page ----------------------------------------------------------------------
-
-
-@dataclass
-class ListStanding:
-    """A player's current state on one list."""
-
-    rating: PlayerRating
-    rating_class: engine.RatingClass | None
-    k_reason_label: str
-    peak: RatingChange | None = None  # the first period with the highest published rating
-    best_rank: int | None = None
-    best_rank_period: RatingPeriod | None = None
-
-    @property
-    def kind_label(self) -> str:
-        return self.rating.rating_list.label
-
-    @property
-    def uncertainty(self) -> int | None:
-        """Glicko-2 lists: two RDs, the rating's spread at about 95% (None elsewhere)."""
-        rd = self.rating.rd
-        return None if rd is None else round_half_away(2 * rd)
-
-
-@dataclass
-class PlayerLists:
-    player: Player
-    standings: list[ListStanding]
-    history: dict[int, list[RatingChange]]
-    k_history: dict[int, list[KFactorChange]]
-    lists: dict[int, RatingList]
-
-
-def player_for_page(*, club: Club, player_id: int) -> Player:
-    player = Player.objects.filter(club=club, pk=player_id).select_related("user").first()
-    if player is None:
-        raise NotFoundError(
-            gettext("%(club)s has no player %(id)s.") % {"club": club.name, "id": player_id}
-        )
-    player.club = club
-    return player
-
-
-def player_lists(*, player: Player) -> PlayerLists:
-    """Current standing, published history and K history on each list: three queries."""
-    standings: list[ListStanding] = []
-    lists: dict[int, RatingList] = {}
-    ratings = PlayerRating.objects.filter(player=player).select_related("rating_list")
-    for pr in sorted(ratings, key=lambda r: _KIND_ORDER.get(r.rating_list.kind, 99)):
-        pr.rating_list.club = player.club
-        lists[pr.rating_list_id] = pr.rating_list
-        label = str(KReason(pr.k_reason).label) if pr.k_reason else ""
-        standings.append(
-            ListStanding(
-                pr, engine.rating_band(pr.rating) if pr.rating is not None else None, label
-            )
-        )
-    history: dict[int, list[RatingChange]] = defaultdict(list)
-    # Each published period's rank rides along: one place per higher rating in the same
-    # period (the list's own ranking), counted by the database with the
-    # current rows' (period, rating_after) index.
-    above = (
-        RatingChange.objects.filter(
-            period_id=OuterRef("period_id"),
-            current=True,
-            rating_after__gt=OuterRef("rating_after"),
-        )
-        .order_by()
-        .values("period_id")
-        .annotate(n=Count("id"))
-        .values("n")
-    )
-    for change in (
-        RatingChange.objects.filter(player=player, current=True)
-        .select_related("period")
-        .annotate(above=Subquery(above))
-        .order_by("period__month", "id")
-    ):
-        history[change.rating_list_id].append(change)
-    by_list = {s.rating.rating_list_id: s for s in standings}
-    for list_id, changes in history.items():
-        standing = by_list.get(list_id)
-        if standing is not None:
-            _peak_and_best_rank(standing, changes)
-    k_history: dict[int, list[KFactorChange]] = defaultdict(list)
-    for k_change in KFactorChange.objects.filter(player=player, current=True).order_by(
-        "effective_month", "id"
-    ):
-        k_history[k_change.rating_list_id].append(k_change)
-    return PlayerLists(player, standings, dict(history), dict(k_history), lists)
-
-
-def _peak_and_best_rank(standing: ListStanding, changes: list[RatingChange]) -> None:
-    """The highest published rating and the best rank, each the first time it was held."""
-    for change in changes:
-        if change.rating_after is None:
-            continue
-        if standing.peak is None or change.rating_after > (standing.peak.rating_after or 0):
-            standing.peak = change
-        rank = (getattr(change, "above", None) or 0) + 1
-        if standing.best_rank is None or rank < standing.best_rank:
-            standing.best_rank, standing.best_rank_period = rank, change.period

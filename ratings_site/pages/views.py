@@ -35,13 +35,12 @@ from ratings_site.pages.lists import (
     ListFilters,
     closed_period_for_page,
     clubs_for_index,
-    player_for_page,
-    player_lists,
     players_search,
     rating_list_for_page,
     rating_list_page,
 )
 from ratings_site.pages.lists import club_home as club_home_data
+from ratings_site.pages.player import player_for_page, player_lists
 from ratings_site.pages.tournaments import tournament_for_page, tournament_view, tournaments_page
 
 # What the page opens with, as if posted: the seeds' default example, 1500 at K 20 beating

@@ -230,7 +230,7 @@ def test_player_page_ratings_class_k_history_chart_and_games(
 
 def test_per_game_changes_add_up_to_the_published_change(client: Client, data: ClubData) -> None:
     from ratings_site.pages.games import player_games
-    from ratings_site.pages.lists import player_lists
+    from ratings_site.pages.player import player_lists
 
     for player in [data.players["alice"], data.players["omar"], *data.crowd]:
         lists = player_lists(player=player)

@@ -90,7 +90,7 @@ def test_the_player_page_scores_each_game_as_the_close_did(
     # The page's per-game lines (the 1500, 1450 and 1400 games, in that order) use the
     # rules of the month, the one upgrade included, and add up to the published change.
     from ratings_site.pages.games import player_games
-    from ratings_site.pages.lists import player_lists
+    from ratings_site.pages.player import player_lists
 
     owner = make_owner()
     club = make_club(owner)

@@ -73,7 +73,7 @@ def test_unrated_on_rapid_without_a_standard_rating_still_pools() -> None:
 
 def test_player_page_figures_add_up_for_a_standard_rating_on_rapid() -> None:
     from ratings_site.pages.games import player_games
-    from ratings_site.pages.lists import player_lists
+    from ratings_site.pages.player import player_lists
 
     owner = make_owner()
     club = make_club(owner)

@@ -1,0 +1,161 @@
+"""The ratings a game is scored with: the one rule the period close and the player page
+share."""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from django.db.models import Q
+
+from players.models import (
+    FirstRatingPolicy,
+    ListKind,
+    PlayerRating,
+    RatingChange,
+    RatingList,
+    RatingPeriod,
+)
+
+InForceKey = tuple[int, datetime.date]
+
+
+def ratings_in_force(
+    *,
+    lists: Mapping[int, RatingList],
+    months: Iterable[InForceKey],
+    players: Collection[int] | None = None,
+    known: Mapping[InForceKey, Mapping[int, int | None]] | None = None,
+    fixed_start: bool = True,
+) -> dict[InForceKey, dict[int, int | None]]:
+    """The ratings a game is scored with, per (list id, month): the one rule the period
+    close and the player page share.
+
+    For ``month`` (a tournament's first month, or the period's own month), a player's
+    rating is the one on the list published before it: their row in the latest closed
+    period of the list before ``month``, else the rating the club entered (None:
+    unrated). On a rapid or blitz list a player unrated there who holds a standard
+    rating in force at ``month`` (same rule, on the club's standard list) uses it and
+    counts as rated (FIDE rapid and blitz regulations). On a list with a fixed starting
+    rating a player still unrated counts at it (``with_fixed_start``), unless
+    ``fixed_start`` is False: the close applies it itself, after telling who counts
+    through the standard rating (their K depends on it).
+    ``known`` gives the published ratings the caller has already read for some keys (the
+    close's period-start states); the rules above still apply to them. ``players`` limits
+    the players read (None: every player of the lists). At most three queries, whatever
+    the number of months, games or players.
+    """
+    wanted = list(dict.fromkeys(months))
+    known = known or {}
+    to_read = [key for key in wanted if key not in known]
+    # FIDE rapid and blitz: an unrated player who holds a standard rating at the start of
+    # the event uses it and counts as rated. The club's standard list is read with the
+    # lists themselves (same queries), found by its club and kind.
+    needs_standard = [key for key in wanted if lists[key[0]].kind != ListKind.STANDARD]
+    published = _Published()
+    if to_read or needs_standard:
+        standard_clubs = {lists[list_id].club_id for list_id, _ in needs_standard}
+        scope = Q(rating_list_id__in={list_id for list_id, _ in to_read}) | Q(
+            rating_list__club_id__in=standard_clubs, rating_list__slug=ListKind.STANDARD
+        )
+        published.read_periods(scope)
+
+        def standard_list(key: InForceKey) -> int | None:
+            return published.standard_of.get(lists[key[0]].club_id)
+
+        sources = {published.source(list_id, month) for list_id, month in to_read}
+        sources |= {published.source(standard_list(key), key[1]) for key in needs_standard}
+        published.read_rows(sources, scope, players)
+
+    result: dict[InForceKey, dict[int, int | None]] = {}
+    for key in wanted:
+        list_id, month = key
+        ratings = dict(known[key]) if key in known else published.before(list_id, month)
+        rating_list = lists[list_id]
+        if rating_list.kind != ListKind.STANDARD:
+            standard = published.before(published.standard_of.get(rating_list.club_id), month)
+            ratings = {pid: standard.get(pid) if r is None else r for pid, r in ratings.items()}
+        result[key] = with_fixed_start(rating_list, ratings) if fixed_start else ratings
+    return result
+
+
+@dataclass
+class _Published:
+    """What ``ratings_in_force`` reads: each list's closed periods (newest first), their
+    published rows, the ratings the club entered, and each club's standard list."""
+
+    closed: dict[int, list[tuple[datetime.date, int]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
+    rows: dict[int, dict[int, int | None]] = field(default_factory=lambda: defaultdict(dict))
+    entries: dict[int, dict[int, int | None]] = field(default_factory=lambda: defaultdict(dict))
+    standard_of: dict[int, int] = field(default_factory=dict)
+
+    def read_periods(self, scope: Q) -> None:
+        for list_id, club_id, kind, month, period_id in (
+            RatingPeriod.objects.filter(scope, status=RatingPeriod.Status.CLOSED)
+            .order_by("-month")
+            .values_list(
+                "rating_list_id", "rating_list__club_id", "rating_list__slug", "month", "id"
+            )
+        ):
+            self.closed[list_id].append((month, period_id))
+            if kind == ListKind.STANDARD:
+                self.standard_of[club_id] = list_id
+
+    def read_rows(
+        self, sources: set[int | None], scope: Q, players: Collection[int] | None
+    ) -> None:
+        sources.discard(None)
+        if sources:
+            rows = RatingChange.objects.filter(period_id__in=sources, current=True)
+            if players is not None:
+                rows = rows.filter(player_id__in=players)
+            for period_id, player_id, rating in rows.order_by().values_list(
+                "period_id", "player_id", "rating_after"
+            ):
+                self.rows[period_id][player_id] = rating
+        rated = PlayerRating.objects.filter(scope)
+        if players is not None:
+            rated = rated.filter(player_id__in=players)
+        for list_id, club_id, kind, player_id, rating in rated.order_by().values_list(
+            "rating_list_id",
+            "rating_list__club_id",
+            "rating_list__slug",
+            "player_id",
+            "entry_rating",
+        ):
+            self.entries[list_id][player_id] = rating
+            if kind == ListKind.STANDARD:
+                self.standard_of[club_id] = list_id
+
+    def source(self, list_id: int | None, month: datetime.date) -> int | None:
+        """The latest closed period of the list before ``month``."""
+        if list_id is None:
+            return None
+        return next((pid for m, pid in self.closed[list_id] if m < month), None)
+
+    def before(self, list_id: int | None, month: datetime.date) -> dict[int, int | None]:
+        """The list published before ``month``: each player's row there, else the
+        rating the club entered."""
+        if list_id is None:
+            return {}
+        source_id = self.source(list_id, month)
+        rows_of = self.rows.get(source_id, {}) if source_id is not None else {}
+        return {
+            player_id: rows_of.get(player_id, entered)
+            for player_id, entered in self.entries[list_id].items()
+        }
+
+
+def with_fixed_start(
+    rating_list: RatingList, ratings: dict[int, int | None]
+) -> dict[int, int | None]:
+    """On a list with a fixed starting rating a player still unrated counts at it; other
+    lists: ``ratings`` itself."""
+    if rating_list.first_rating_policy != FirstRatingPolicy.FIXED:
+        return ratings
+    fixed = rating_list.starting_rating
+    return {pid: fixed if r is None else r for pid, r in ratings.items()}
