@@ -414,36 +414,17 @@ def _ratings_create(
             # appears from the next list on (entry_month).
             rating_rows.append(
                 (
-                    player.pk,
-                    rating_list.pk,
-                    rating,
-                    rated_games,
-                    reached,
-                    k.value,
-                    k.reason.value,
-                    rating,
-                    rated_games,
-                    reached,
-                    month if has_history else None,
-                    None,
-                    None,
-                    None,
-                    None,
+                    *(player.pk, rating_list.pk, rating, rated_games, reached),
+                    *(k.value, k.reason.value, rating, rated_games, reached),
+                    *(month if has_history else None, None, None, None, None),
                 )
             )
             reason = engine.k_change_reason(None, k)
             if reason is not None:
                 k_rows.append(
                     (
-                        player.pk,
-                        rating_list.pk,
-                        month,
-                        None,
-                        k.value,
-                        k.reason.value,
-                        reason.value,
-                        "entered when the player joined",
-                        by.pk,
+                        *(player.pk, rating_list.pk, month, None, k.value, k.reason.value),
+                        *(reason.value, "entered when the player joined", by.pk),
                     )
                 )
     insert_rows(PlayerRating, _RATING_FIELDS, rating_rows)

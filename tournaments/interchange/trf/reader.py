@@ -184,6 +184,13 @@ def _rounds(records: _Records, dated: int, warnings: list[ParseWarning]) -> int:
     return rounds
 
 
+# The order in which _pair_up gives a game's fields to the table.
+_GAME_FIELDS = (
+    *("round", "date", "white", "black", "result", "rated", "note"),
+    *("tournament", "time_control", "other_line"),
+)
+
+
 def _pair_up(
     players: dict[int, ParsedPlayer],
     rounds_of: dict[int, list[RoundEntry]],
@@ -195,22 +202,14 @@ def _pair_up(
     warnings: list[ParseWarning],
 ) -> tuple[RecordTable[ParsedGame], list[ParsedBye]]:
     """Match both sides of every game; each game is emitted once, byes for every other round."""
+    # Over 80 lines on purpose: one loop over every player's every round (a million game
+    # sides in the largest TRF), each check inline in the order its error names it; split
+    # into helpers it would make a call per game side in the parse's hottest loop.
     # One reference object per start number (``refs``): told apart by identity, cheaper
     # than hashing the reference for each of a million games.
     games: RecordTable[ParsedGame] = RecordTable(ParsedGame, by_identity=("white", "black"))
     # A game's fields in ParsedGame's order, given to the table without making the record.
-    assert games.fields == (
-        "round",
-        "date",
-        "white",
-        "black",
-        "result",
-        "rated",
-        "note",
-        "tournament",
-        "time_control",
-        "other_line",
-    )
+    assert games.fields == _GAME_FIELDS
     add = games.append_fields
     byes: list[ParsedBye] = []
     refs = {start_no: player.ref() for start_no, player in players.items()}
