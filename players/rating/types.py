@@ -5,102 +5,64 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import NamedTuple, TypeAlias
+from typing import NamedTuple, Self, TypeAlias
 
 # Table arithmetic is exact (Fractions of hundredths); formula arithmetic is float.
 Number: TypeAlias = Fraction | float
 
 
-class ListKind(StrEnum):
+class Labelled(StrEnum):
+    """A value with the words that explain it, declared together: ``NAME = "value", "label"``."""
+
+    label: str
+
+    # ``label``'s default is for typing only: a lookup by value (``KReason("junior")``)
+    # goes through Enum's own lookup, never here.
+    def __new__(cls, value: str, label: str = "") -> Self:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.label = label
+        return member
+
+
+class ListKind(Labelled):
     """The three FIDE lists (B.02 and the Rapid and Blitz Rating Regulations)."""
 
-    STANDARD = "standard"
-    RAPID = "rapid"
-    BLITZ = "blitz"
-
-    @property
-    def label(self) -> str:
-        return _LIST_KIND_LABELS[self]
+    STANDARD = "standard", "Standard"
+    RAPID = "rapid", "Rapid"
+    BLITZ = "blitz", "Blitz"
 
 
-_LIST_KIND_LABELS: dict[ListKind, str] = {
-    ListKind.STANDARD: "Standard",
-    ListKind.RAPID: "Rapid",
-    ListKind.BLITZ: "Blitz",
-}
-
-
-class ExpectedMethod(StrEnum):
+class ExpectedMethod(Labelled):
     """Where the expected score comes from: FIDE table 8.1.2 or the Elo formula."""
 
-    FIDE_TABLE = "fide_table"
-    FORMULA = "formula"
-
-    @property
-    def label(self) -> str:
-        return _METHOD_LABELS[self]
+    FIDE_TABLE = "fide_table", "FIDE table 8.1.2 (exact hundredths)"
+    FORMULA = "formula", "Elo formula 1 / (1 + 10^(-D/400))"
 
 
-_METHOD_LABELS: dict[ExpectedMethod, str] = {
-    ExpectedMethod.FIDE_TABLE: "FIDE table 8.1.2 (exact hundredths)",
-    ExpectedMethod.FORMULA: "Elo formula 1 / (1 + 10^(-D/400))",
-}
-
-
-class KReason(StrEnum):
+class KReason(Labelled):
     """Why a player has the K they have (FIDE 8.3.3, plus list-fixed and officer-set K)."""
 
-    REACHED_2400 = "reached_2400"
-    JUNIOR = "junior"
-    NEW_PLAYER = "new_player"
-    STANDARD = "standard"
-    FIXED = "fixed"
-    MANUAL = "manual"
-
-    @property
-    def label(self) -> str:
-        return _K_REASON_LABELS[self]
+    REACHED_2400 = "reached_2400", "10: published rating has reached 2400"
+    JUNIOR = "junior", "40: junior rated under 2300, until the end of the year of the 18th birthday"
+    NEW_PLAYER = "new_player", "40: fewer than 30 rated games"
+    STANDARD = "standard", "20: 30 or more rated games, never rated 2400"
+    FIXED = "fixed", "fixed by the rating list"
+    MANUAL = "manual", "set by a rating officer"
 
 
-_K_REASON_LABELS: dict[KReason, str] = {
-    KReason.REACHED_2400: "10: published rating has reached 2400",
-    KReason.JUNIOR: "40: junior rated under 2300, until the end of the year of the 18th birthday",
-    KReason.NEW_PLAYER: "40: fewer than 30 rated games",
-    KReason.STANDARD: "20: 30 or more rated games, never rated 2400",
-    KReason.FIXED: "fixed by the rating list",
-    KReason.MANUAL: "set by a rating officer",
-}
-
-
-class KChangeReason(StrEnum):
+class KChangeReason(Labelled):
     """Why a player's K changed from one period to the next."""
 
-    NEW_PLAYER = "new_player"
-    JUNIOR = "junior"
-    TURNED_19 = "turned_19"
-    JUNIOR_2300 = "junior_2300"
-    REACHED_2400 = "reached_2400"
-    GAMES_30 = "games_30"
-    MANUAL = "manual"
-    FIXED = "fixed"
-    RULES = "rules"
-
-    @property
-    def label(self) -> str:
-        return _K_CHANGE_LABELS[self]
-
-
-_K_CHANGE_LABELS: dict[KChangeReason, str] = {
-    KChangeReason.NEW_PLAYER: "new player on the list",
-    KChangeReason.JUNIOR: "junior K applies",
-    KChangeReason.TURNED_19: "junior K ended",
-    KChangeReason.JUNIOR_2300: "junior K ended: rating reached 2300",
-    KChangeReason.REACHED_2400: "published rating reached 2400",
-    KChangeReason.GAMES_30: "completed 30 rated games",
-    KChangeReason.MANUAL: "set by a rating officer",
-    KChangeReason.FIXED: "fixed by the rating list",
-    KChangeReason.RULES: "recomputed from the FIDE rules",
-}
+    NEW_PLAYER = "new_player", "new player on the list"
+    JUNIOR = "junior", "junior K applies"
+    TURNED_19 = "turned_19", "junior K ended"
+    JUNIOR_2300 = "junior_2300", "junior K ended: rating reached 2300"
+    REACHED_2400 = "reached_2400", "published rating reached 2400"
+    GAMES_30 = "games_30", "completed 30 rated games"
+    MANUAL = "manual", "set by a rating officer"
+    FIXED = "fixed", "fixed by the rating list"
+    RULES = "rules", "recomputed from the FIDE rules"
 
 
 @dataclass(frozen=True, slots=True)
