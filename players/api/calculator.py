@@ -6,12 +6,19 @@ the input and output serializers, which drf-spectacular turns into the OpenAPI s
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from collections.abc import Callable
 from datetime import date
 from fractions import Fraction
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiExample,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -218,38 +225,64 @@ def run_calculation(data: dict[str, Any]) -> CalculatorResult:
     )
 
 
-class CalculateView(APIView):
-    """Rate one player's games of one period: expected scores, K, change, new rating."""
+class CalculatorView(APIView, ABC):
+    """A mode of the calculator: open to anonymous callers, the modes throttled together.
+    ``request_in`` reads the request, ``answer`` rates it, ``response_out`` writes it."""
 
     permission_classes = [AllowAny]
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "calculator"
+    request_in: type[serializers.Serializer[Any]]
+    response_out: type[serializers.Serializer[Any]]
 
-    @extend_schema(
-        operation_id="calculate",
-        request=CalculateInSerializer,
-        responses={200: CalculateOutSerializer},
-        tags=["calculator"],
-        examples=[
-            OpenApiExample(
-                "FIDE table, five games (seed 002)",
-                value={
-                    "rating": 1850,
-                    "k_factor": 20,
-                    "games": [
-                        {"opponent_rating": 1792, "result": "1"},
-                        {"opponent_rating": 1911, "result": "1/2"},
-                        {"opponent_rating": 2010, "result": "0"},
-                        {"opponent_rating": 2290, "result": "draw"},
-                        {"opponent_rating": 1745, "result": "win"},
-                    ],
-                },
-                request_only=True,
-            )
-        ],
-    )
+    @abstractmethod
+    def answer(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The response body for the request's validated data."""
+
     def post(self, request: Request) -> Response:
-        serializer = CalculateInSerializer(data=request.data)
+        serializer = self.request_in(data=request.data)
         serializer.is_valid(raise_exception=True)
-        result = run_calculation(serializer.validated_data)
-        return Response(CalculateOutSerializer(result_as_dict(result)).data)
+        return Response(self.response_out(self.answer(serializer.validated_data)).data)
+
+
+def calculator_schema(
+    operation_id: str, example: str, value: dict[str, Any]
+) -> Callable[[type[CalculatorView]], type[CalculatorView]]:
+    """The OpenAPI operation of a calculator mode, with one worked request as its example."""
+
+    def decorate(view: type[CalculatorView]) -> type[CalculatorView]:
+        post = extend_schema(
+            operation_id=operation_id,
+            request=view.request_in,
+            responses={200: view.response_out},
+            tags=["calculator"],
+            examples=[OpenApiExample(example, value=value, request_only=True)],
+        )
+        return extend_schema_view(post=post)(view)
+
+    return decorate
+
+
+# Seed 002's worked example.
+_FIVE_GAMES = {
+    "rating": 1850,
+    "k_factor": 20,
+    "games": [
+        {"opponent_rating": 1792, "result": "1"},
+        {"opponent_rating": 1911, "result": "1/2"},
+        {"opponent_rating": 2010, "result": "0"},
+        {"opponent_rating": 2290, "result": "draw"},
+        {"opponent_rating": 1745, "result": "win"},
+    ],
+}
+
+
+@calculator_schema("calculate", "FIDE table, five games (seed 002)", _FIVE_GAMES)
+class CalculateView(CalculatorView):
+    """Rate one player's games of one period: expected scores, K, change, new rating."""
+
+    request_in = CalculateInSerializer
+    response_out = CalculateOutSerializer
+
+    def answer(self, data: dict[str, Any]) -> dict[str, Any]:
+        return result_as_dict(run_calculation(data))

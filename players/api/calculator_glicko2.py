@@ -7,15 +7,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
-from rest_framework.permissions import AllowAny
-from rest_framework.request import Request
-from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
-from rest_framework.views import APIView
 
-from players.api.calculator import MAX_RATING, ResultField
+from players.api.calculator import MAX_RATING, CalculatorView, ResultField, calculator_schema
 from players.rating.glicko2 import (
     DEFAULT_RD,
     DEFAULT_TAU,
@@ -125,38 +119,25 @@ def run_glicko2(data: dict[str, Any]) -> tuple[Glicko2Result, dict[str, Any]]:
     return result, body
 
 
-class Glicko2CalculateView(APIView):
+_GLICKMAN = {
+    "rating": 1500,
+    "rd": 200,
+    "volatility": 0.06,
+    "tau": 0.5,
+    "games": [
+        {"opponent_rating": 1400, "opponent_rd": 30, "result": "1"},
+        {"opponent_rating": 1550, "opponent_rd": 100, "result": "0"},
+        {"opponent_rating": 1700, "opponent_rd": 300, "result": "0"},
+    ],
+}
+
+
+@calculator_schema("calculate_glicko2", "Glickman's example", _GLICKMAN)
+class Glicko2CalculateView(CalculatorView):
     """Rate one player's rating period with Glicko-2: r, RD and volatility after it."""
 
-    permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "calculator"
+    request_in = Glicko2InSerializer
+    response_out = Glicko2OutSerializer
 
-    @extend_schema(
-        operation_id="calculate_glicko2",
-        request=Glicko2InSerializer,
-        responses={200: Glicko2OutSerializer},
-        tags=["calculator"],
-        examples=[
-            OpenApiExample(
-                "Glickman's example",
-                value={
-                    "rating": 1500,
-                    "rd": 200,
-                    "volatility": 0.06,
-                    "tau": 0.5,
-                    "games": [
-                        {"opponent_rating": 1400, "opponent_rd": 30, "result": "1"},
-                        {"opponent_rating": 1550, "opponent_rd": 100, "result": "0"},
-                        {"opponent_rating": 1700, "opponent_rd": 300, "result": "0"},
-                    ],
-                },
-                request_only=True,
-            )
-        ],
-    )
-    def post(self, request: Request) -> Response:
-        serializer = Glicko2InSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        _, body = run_glicko2(serializer.validated_data)
-        return Response(Glicko2OutSerializer(body).data)
+    def answer(self, data: dict[str, Any]) -> dict[str, Any]:
+        return run_glicko2(data)[1]
