@@ -1,4 +1,5 @@
-"""The close benchmark's data: a federation-sized club generated with COPY.
+"""The close benchmark's data: a federation-sized club written through the bulk path
+(``players.bulk.insert_rows``: COPY on PostgreSQL).
 
 ``generate`` makes a club whose standard list has the given numbers of players and games
 in one month (October 2026), or in each of ``months`` months ending with it (the replay
@@ -13,11 +14,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.utils import timezone
 from tqdm import tqdm
 
 from players import rating as engine
+from players.bulk import insert_rows
 from players.models import Club, Player, PlayerRating, RatingList, RatingPeriod, add_months
 from players.services import club_create, k_for
 from tournaments.models import Game
@@ -26,52 +27,11 @@ MONTH = datetime.date(2026, 10, 1)
 RESULTS = ["1-0"] * 36 + ["0-1"] * 30 + ["1/2-1/2"] * 32 + ["+-", "-+"]
 
 
-def _copy(table: str, columns: tuple[str, ...], rows: Iterator[tuple[Any, ...]]) -> None:
-    with (
-        connection.wrap_database_errors,
-        connection.cursor() as cursor,
-        cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy,
-    ):
-        for row in rows:
-            copy.write_row(row)
-
-
-def _defaults(model: Any, columns: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[Any, ...]]:
-    """The model's other columns and their defaults: COPY names every column it fills and
-    gets NULL for the rest, so a field added later (a NOT NULL column with a default)
-    would break the generator unless its default is written out."""
-    given = set(columns)
-    fields = [
-        f
-        for f in model._meta.concrete_fields
-        if not (f.primary_key or f.null or f.attname in given) and f.get_default() is not None
-    ]
-    return tuple(f.column for f in fields), tuple(
-        f.get_db_prep_save(f.get_default(), connection) for f in fields
-    )
-
-
-def _insert(model: Any, columns: tuple[str, ...], rows: Iterator[tuple[Any, ...]]) -> None:
-    """COPY on PostgreSQL, bulk_create in batches elsewhere."""
-    if connection.vendor == "postgresql":
-        extra_columns, extra = _defaults(model, columns)
-        _copy(model._meta.db_table, columns + extra_columns, (row + extra for row in rows))
-        return
-    batch: list[Any] = []
-    for row in rows:
-        batch.append(model(**dict(zip(columns, row, strict=True))))
-        if len(batch) >= 5000:
-            model.objects.bulk_create(batch)
-            batch = []
-    if batch:
-        model.objects.bulk_create(batch)
-
-
 def generate(
     *, players: int, games: int, seed: int, quiet: bool, months: int = 1
 ) -> tuple[RatingList, Any]:
     """A club with ``players`` players and ``games`` games in October 2026, or in each of
-    the ``months`` months up to it, each in its own open period (fast: COPY)."""
+    the ``months`` months up to it, each in its own open period."""
     rng = random.Random(seed)
     users = get_user_model().objects
     user = users.filter(username="bench").first() or users.create_superuser("bench")
@@ -111,10 +71,10 @@ def _generate_players(
             bar.update()
             yield (club.pk, f"Player {i:06d}", rng.randint(1940, 2016), "", "", "", "", True, now)
 
-    _insert(
+    insert_rows(
         Player,
         (
-            "club_id",
+            "club",
             "name",
             "birth_year",
             "sex",
@@ -160,7 +120,7 @@ def _generate_ratings(
                 k.value,
                 k.reason.value,
                 "",
-                "[]",
+                [],
                 rating,
                 games_so_far,
                 reached,
@@ -168,11 +128,11 @@ def _generate_ratings(
                 now,
             )
 
-    _insert(
+    insert_rows(
         PlayerRating,
         (
-            "player_id",
-            "rating_list_id",
+            "player",
+            "rating_list",
             "rating",
             "rated_games",
             "reached_2400",
@@ -230,15 +190,15 @@ def _generate_games(
                 now,
             )
 
-    _insert(
+    insert_rows(
         Game,
         (
-            "club_id",
-            "rating_list_id",
-            "period_id",
+            "club",
+            "rating_list",
+            "period",
             "date",
-            "white_id",
-            "black_id",
+            "white",
+            "black",
             "result",
             "rated",
             "created",
