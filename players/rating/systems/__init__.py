@@ -24,6 +24,9 @@ class RatingSystem:
     label: str
     # Inputs -> plan; pure. ``progress`` is told how many players are done.
     plan: Callable[..., PeriodPlan]
+    # The system keeps an uncertainty beside the rating (RD and volatility: its players'
+    # starts carry them, its plan's changes record them, PlayerRating keeps them).
+    uncertainty: bool = False
 
     def plan_period(self, inputs: PeriodInputs, *, progress: Progress | None = None) -> PeriodPlan:
         return self.plan(inputs, progress=progress)
@@ -44,7 +47,7 @@ SYSTEMS: dict[str, RatingSystem] = {
     "elo": RatingSystem("elo", "Elo", _elo_with_arrays),
     # Glickman's Glicko-2: r, RD and volatility; the list's settings hold tau and the RD
     # bounds (ListSettings.glicko).
-    "glicko2": RatingSystem("glicko2", "Glicko-2", glicko2.plan_period),
+    "glicko2": RatingSystem("glicko2", "Glicko-2", glicko2.plan_period, uncertainty=True),
 }
 
 

@@ -18,7 +18,6 @@ from django.db.models import QuerySet
 
 from players import rating as engine
 from players.models import (
-    GLICKO2,
     KFactorChange,
     ListKind,
     PlayerRating,
@@ -31,6 +30,7 @@ from players.models import (
 from players.rating.adjustment import RAISED_TO_STANDARD_LIST
 from players.rating.fide_rules import BY_DATE
 from players.rating.period import PeriodGames, PeriodInputs, PlayerStart
+from players.rating.systems import system_for
 from players.selectors import ratings_in_force, with_fixed_start
 from tournaments.models import Game, Tournament
 
@@ -166,9 +166,9 @@ def _starts(
 def _with_uncertainty(
     rating_list: RatingList, month: datetime.date, starts: dict[int, PlayerStart]
 ) -> dict[int, PlayerStart]:
-    """Glicko-2 lists: each start with its RD and volatility (the previous closed period's,
-    else the ones the club entered). Two queries, on Glicko-2 lists only: the Elo family's
-    close reads nothing more."""
+    """Lists of a system with an uncertainty (Glicko-2): each start with its RD and
+    volatility (the previous closed period's, else the ones the club entered). Two
+    queries, on those lists only: the Elo family's close reads nothing more."""
     state = {
         pid: (rd, volatility)
         for pid, rd, volatility in _rows(
@@ -202,7 +202,7 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> PeriodInput
         )
     )
     starts = _starts(rating_list, month, games)
-    if rating_list.system == GLICKO2:
+    if system_for(rating_list.system).uncertainty:
         starts = _with_uncertainty(rating_list, month, starts)
     tournaments = {
         tid: (start, end)

@@ -27,7 +27,6 @@ from django.utils import timezone
 
 from players.errors import ConflictError
 from players.models import (
-    GLICKO2,
     PlayerRating,
     RatingList,
     RatingPeriod,
@@ -258,7 +257,7 @@ def list_replay(
         update_player_ratings(
             list_id=locked_list.pk,
             period_id=targets[-1].pk,
-            uncertain=locked_list.system == GLICKO2,
+            uncertain=system_for(locked_list.system).uncertainty,
         )
         seconds["write"] += time.perf_counter() - clock
         run.finished = timezone.now()

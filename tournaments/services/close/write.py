@@ -248,10 +248,10 @@ def update_player_ratings(*, list_id: int, period_id: int, uncertain: bool = Fal
     (``uncertain``: a Glicko-2 list's RD and volatility too)."""
     target = PlayerRating._meta.db_table
     source = RatingChange._meta.db_table
-    glicko = "rd = rc.rd_after, volatility = rc.volatility_after, " if uncertain else ""
+    uncertainty = "rd = rc.rd_after, volatility = rc.volatility_after, " if uncertain else ""
     sql = (
         f"UPDATE {target} SET rating = rc.rating_after, rated_games = rc.rated_games_after, "  # noqa: S608
-        f"{glicko}"
+        f"{uncertainty}"
         "reached_2400 = rc.reached_2400_after, pool = rc.pool_after, k_factor = rc.k_next, "
         f"k_reason = rc.k_next_reason, updated = %s FROM {source} AS rc "
         f"WHERE rc.period_id = %s AND rc.current = %s AND rc.player_id = {target}.player_id "
