@@ -301,7 +301,7 @@ def _plan_player(
     # officer's own KFactorChange row).
     if reason is None or start.k_override != start.k_override_next:
         return change, None
-    return change, PlannedKChange(player_id, k, k_next, reason)
+    return change, PlannedKChange(player_id=player_id, old=k, new=k_next, reason=reason)
 
 
 # What _rated and _unrated leave to _plan_player: the next K, the last active month and

@@ -216,43 +216,41 @@ def finish(
         n_after, r_after, base, following, moved = rest
         if did_play:
             change_row = PlannedChange(
-                pid,
-                start.rating,
-                None if dropped else rating,
-                diff,
-                _exact(hundredths, 100),
-                used,
-                base.reason,
-                n,
-                _exact(h, 2),
-                _exact(e, 100),
-                PeriodEvent.BELOW_FLOOR if dropped else PeriodEvent.RATED,
-                n_after,
-                r_after,
-                [],
-                following,
-                month,
-                0,
+                player_id=pid,
+                rating_before=start.rating,
+                rating_after=None if dropped else rating,
+                change=diff,
+                change_unrounded=_exact(hundredths, 100),
+                k_factor=used,
+                k_reason=base.reason,
+                games=n,
+                score=_exact(h, 2),
+                expected=_exact(e, 100),
+                event=PeriodEvent.BELOW_FLOOR if dropped else PeriodEvent.RATED,
+                rated_games_after=n_after,
+                reached_2400_after=r_after,
+                pool_after=[],
+                k_next=following,
+                last_active_month=month,
             )
         else:
             change_row = PlannedChange(
-                pid,
-                start.rating,
-                start.rating,
-                0,
-                0,
-                base.value,
-                base.reason,
-                0,
-                _ZERO,
-                0,
-                PeriodEvent.NO_RATED_GAMES,
-                start.rated_games,
-                start.reached_2400,
-                start.pool,
-                following,
-                month if start.last_active is None else start.last_active,
-                0,
+                player_id=pid,
+                rating_before=start.rating,
+                rating_after=start.rating,
+                change=0,
+                change_unrounded=0,
+                k_factor=base.value,
+                k_reason=base.reason,
+                games=0,
+                score=_ZERO,
+                expected=0,
+                event=PeriodEvent.NO_RATED_GAMES,
+                rated_games_after=start.rated_games,
+                reached_2400_after=start.reached_2400,
+                pool_after=start.pool,
+                k_next=following,
+                last_active_month=month if start.last_active is None else start.last_active,
             )
         planned.append((change_row, _k_change(pid, start, base, following, moved, next_month)))
     return planned
@@ -271,7 +269,11 @@ def _k_change(
     reason = k_change_reason(
         base, following, still_junior_age=junior_age(start.birth_year, period_year=next_month.year)
     )
-    return None if reason is None else PlannedKChange(pid, base, following, reason)
+    return (
+        None
+        if reason is None
+        else PlannedKChange(player_id=pid, old=base, new=following, reason=reason)
+    )
 
 
 _ZERO = Fraction(0)

@@ -135,5 +135,10 @@ def _planned(
         pool_after=[],
         k_next=None,
         last_active_month=month if played or start.last_active is None else start.last_active,
-        uncertainty=Uncertainty(before.rd, after.rd, before.volatility, after.volatility),
+        uncertainty=Uncertainty(
+            rd_before=before.rd,
+            rd_after=after.rd,
+            volatility_before=before.volatility,
+            volatility_after=after.volatility,
+        ),
     )
