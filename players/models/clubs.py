@@ -8,7 +8,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 from simple_history.models import HistoricalRecords
 
-from players.models.audit import AuditFields
+from players.models.audit import AuditFields, Via
 from players.models.common import Role, Sex, Title, rating_range_check
 
 # Slugs that would read as one of the site's own paths (/admin/, /api/, /accounts/...).
@@ -154,6 +154,8 @@ class PlayerMerge(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
     at = models.DateTimeField("merged at", auto_now_add=True)
+    #: Through what the merge came (admin, API...), as the audit trail's rows say it.
+    via = models.CharField("through", max_length=8, choices=Via.choices, default=Via.COMMAND)
     #: What moved (counts) and the periods marked as needing a replay.
     summary = models.JSONField("summary", default=dict, blank=True)
 

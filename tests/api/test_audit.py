@@ -1,7 +1,8 @@
 """The audit trail: an API edit, an admin edit, an import and a management command each
 leave rows saying who, when, through what, and the values before and after, the bulk
 writes (FIDE list, merge, a tournament's new dates) too; the close's bulk writes leave
-none; GET .../audit/ reads them (officers, paginated, one club's rows only)."""
+none; GET .../audit/ reads them (officers, paginated, one club's rows only), and a merge
+as one entry of its own (?model=merge)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client
 
+from players import services as player_services
 from players.models import Player
 from players.services import player_create
 from tests.api.conftest import World, client_for
@@ -313,3 +315,60 @@ def test_a_command_is_on_the_record_as_command(tmp_path: Path) -> None:
         ("created", "command", "command-owner"),
     ]
     assert rows[0]["values"]["fide_standard"] == 2290
+
+
+def test_a_merge_is_one_entry_of_the_clubs_audit_trail() -> None:
+    owner = make_owner("merges-owner")
+    club = make_club(owner, "merges")
+    kept = make_player(club, owner, "Viktor Aronsen", 1800)
+    twin = make_player(club, owner, "Aronsen, Viktor", None, rated_games=0, birth_year=None)
+    other = make_player(club, owner, "Ola Berg", 1700)
+    play(club, owner, [(twin, other, "1-0"), (other, twin, "0-1")], date=OCTOBER)
+    url = f"/api/v1/clubs/merges/players/{kept.pk}/merge/"
+    # A dry run stores nothing, so it is no entry.
+    dry = client_for(owner).post(url + "?dry_run=1", {"duplicate": twin.pk}, format="json")
+    assert dry.status_code == 200, dry.content
+    assert audit(owner, "merges", model="merge")["results"] == []
+
+    response = client_for(owner).post(url, {"duplicate": twin.pk}, format="json")
+
+    assert response.status_code == 200, response.content
+    body = audit(owner, "merges", model="merge")
+    assert body["count"] == 1
+    (row,) = body["results"]
+    assert (row["model"], row["action"], row["object"]) == ("merge", "merged", kept.pk)
+    assert (row["user"], row["via"]) == ("merges-owner", "api")
+    assert row["when"]
+    assert row["changes"] == {}
+    values = row["values"]
+    assert (values["kept"], values["kept_name"]) == (kept.pk, "Viktor Aronsen")
+    assert (values["duplicate"], values["duplicate_name"]) == (twin.pk, "Aronsen, Viktor")
+    assert (values["games_moved"], values["byes_moved"], values["history_moved"]) == (2, 0, 0)
+    assert values["needs_replay"] == {}
+    # ?object= finds it by either player, the deleted one too; a third player has none.
+    for player in (kept.pk, twin.pk):
+        found = audit(owner, "merges", model="merge", object=player)["results"]
+        assert [r["id"] for r in found] == [row["id"]]
+    assert audit(owner, "merges", model="merge", object=other.pk)["results"] == []
+
+
+def test_merge_entries_are_for_the_clubs_officers_only() -> None:
+    owners = {slug: make_owner(f"{slug}-boss") for slug in ("east", "west")}
+    for slug, owner in owners.items():
+        club = make_club(owner, slug)
+        kept = make_player(club, owner, f"{slug.title()} Person", 1800)
+        twin = make_player(club, owner, f"Person, {slug.title()}", None)
+        game_services.player_merge(kept=kept, duplicate=twin, by=owner)
+    east = Player.objects.get(name="East Person").club
+    viewer = make_owner("east-viewer")
+    player_services.membership_set(club=east, user=viewer, role="viewer", by=owners["east"])
+
+    rows = audit(owners["east"], "east", model="merge")["results"]
+
+    assert [r["values"]["duplicate_name"] for r in rows] == ["Person, East"]
+    assert (rows[0]["user"], rows[0]["via"]) == ("east-boss", "command")
+    query = {"model": "merge"}
+    assert client_for(viewer).get("/api/v1/clubs/east/audit/", query).status_code == 403
+    # Another club's owner: the private club answers as if it did not exist.
+    assert client_for(owners["west"]).get("/api/v1/clubs/east/audit/", query).status_code == 404
+    assert client_for(None).get("/api/v1/clubs/east/audit/", query).status_code == 404

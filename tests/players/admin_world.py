@@ -14,7 +14,7 @@ from players.models import Club, Player, RatingList, RatingPeriod, Role
 from players.services import club_create, invitation_create, job_start, membership_set
 from tests.tournaments.helpers import close, make_player, period_of, play
 from tournaments.models import Tournament
-from tournaments.services import tournament_create
+from tournaments.services import player_merge, tournament_create
 
 PASSWORD = "correct horse battery staple"
 JANUARY = datetime.date(2025, 1, 15)
@@ -94,6 +94,11 @@ def _club(superuser: AbstractBaseUser, slug: str, names: list[str]) -> ClubSide:
     # A job of the club, so that the jobs' admin has a row of each club to show.
     standard = RatingList.objects.get(club=club, kind="standard")
     job_start(kind="history_export", club=club, by=superuser, params={"list": standard.pk})
+    # A merge of the club, for the player merges' admin: a second record of the first
+    # player, without games, merged into them.
+    first = players[0]
+    twin = make_player(club, superuser, ", ".join(reversed(first.name.split(" ", 1))), None)
+    player_merge(kept=first, duplicate=twin, by=superuser)
     return side
 
 

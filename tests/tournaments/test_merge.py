@@ -340,3 +340,50 @@ def test_admin_duplicates_page_is_for_officers(api_world) -> None:  # type: igno
     client = Client()
     client.force_login(arbiter)
     assert client.get("/admin/tournaments/tournament/duplicates/").status_code == 403
+
+
+def test_admin_shows_each_merge_read_only_to_its_clubs_members(api_world) -> None:  # type: ignore[no-untyped-def]
+    club, viktor, twin, users, stranger = api_world
+    staff = {role: users[role] for role in ("officer", "arbiter")}
+    owner = club.memberships.get(role=Role.OWNER).user
+    viewer = make_owner("the-viewer")
+    membership_set(club=club, user=viewer, role=Role.VIEWER, by=owner)
+    outsider = make_owner("other-owner")
+    membership_set(club=stranger.club, user=outsider, role=Role.OWNER, by=owner)
+    for user in (*staff.values(), viewer, outsider):
+        user.is_staff = True
+        user.save()
+    officer = Client()
+    officer.force_login(staff["officer"])
+    officer.post(
+        f"/admin/tournaments/tournament/duplicates/?club={club.pk}",
+        {"kept": viktor.pk, "duplicate": twin.pk, "confirm": "on"},
+    )
+    merge = PlayerMerge.objects.get()
+    changelist = "/admin/players/playermerge/"
+    page = f"{changelist}{merge.pk}/change/"
+
+    for user in (staff["officer"], staff["arbiter"], viewer):
+        client = Client()
+        client.force_login(user)
+        listing = client.get(changelist)
+        assert listing.status_code == 200
+        assert list(listing.context["cl"].queryset) == [merge]
+        shown = client.get(page)
+        assert shown.status_code == 200
+        html = shown.content.decode()
+        assert f"Aronsen, Viktor (#{twin.pk})" in html
+        assert "2 games, 0 byes, 2 published rows" in html
+        assert "standard: 2026-09, 2026-10" in html
+        assert shown.context["has_change_permission"] is False
+        assert shown.context["has_delete_permission"] is False
+        assert client.get(f"{changelist}add/").status_code == 403
+        assert client.post(page, {"duplicate_name": "X"}).status_code == 403
+        assert client.post(f"{page[: -len('change/')]}delete/", {"post": "yes"}).status_code == 403
+    assert (merge.via, merge.by) == ("admin", staff["officer"])
+    # Staff of another club see no merge of this one, not even that it exists.
+    client = Client()
+    client.force_login(outsider)
+    assert list(client.get(changelist).context["cl"].queryset) == []
+    assert client.get(page).status_code == 404
+    assert PlayerMerge.objects.get().duplicate_name == "Aronsen, Viktor"

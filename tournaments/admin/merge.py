@@ -1,9 +1,14 @@
-"""The admin's "Duplicate players" page: likely pairs with reasons and score, and merging.
+"""The admin's "Duplicate players" page: likely pairs with reasons and score, and merging;
+and the merges done, read-only ("Player merges").
 
 Reached from the players list. A club where the user is a rating officer (or above) is
 chosen; each pair has "Preview merge" (a dry run showing what would move) and, on the
 preview, "Merge". The service checks the role again and refuses what cannot be right.
 It lives in this app because a merge moves games.
+
+Each merge is one PlayerMerge record (who, when, through what, the kept player, the
+duplicate's id and name, what moved); its admin shows them to the club's members like the
+other records (a viewer sees them; another club's answer 404), and nobody edits them.
 """
 
 from __future__ import annotations
@@ -17,9 +22,16 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 
-from players.admin.base import club_ids_with, is_superuser, report_domain_error, role_allows
+from players.admin.base import (
+    CLUB_FILTER,
+    ClubScopedAdmin,
+    club_ids_with,
+    is_superuser,
+    report_domain_error,
+    role_allows,
+)
 from players.errors import DomainError
-from players.models import Club, Player, Role
+from players.models import Club, Player, PlayerMerge, Role
 from players.selectors import duplicate_pairs
 from tournaments.services import MergeReport, player_merge
 
@@ -102,3 +114,48 @@ def _merge(request: HttpRequest, club: Club, data: dict[str, Any]) -> MergeRepor
             f"moved." + (f" Needing a replay: {replay}." if replay else ""),
         )
     return report
+
+
+# The summary's counts, in the order the merge report gives them, with their labels.
+_MOVED = (
+    ("games_moved", "games"),
+    ("byes_moved", "byes"),
+    ("history_moved", "published rows"),
+    ("k_changes_moved", "K changes"),
+)
+
+
+@admin.register(PlayerMerge)
+class PlayerMergeAdmin(ClubScopedAdmin):
+    list_display = ("at", "duplicate", "kept", "moved", "by", "via", "club")
+    list_filter = ("via", CLUB_FILTER)
+    search_fields = ("duplicate_name", "kept__name")
+    list_select_related = ("club", "kept", "by")
+    date_hierarchy = "at"
+    fields = (
+        *("club", "at", "by", "via", "kept", "duplicate"),
+        *("moved", "entries_taken", "details_taken", "needs_replay"),
+    )
+    readonly_fields = fields
+    read_only = True
+
+    @admin.display(description="duplicate (deleted)", ordering="duplicate_name")
+    def duplicate(self, merge: PlayerMerge) -> str:
+        return f"{merge.duplicate_name} (#{merge.duplicate_id})"
+
+    @admin.display(description="moved")
+    def moved(self, merge: PlayerMerge) -> str:
+        return ", ".join(f"{merge.summary.get(key, 0)} {label}" for key, label in _MOVED)
+
+    @admin.display(description="entered ratings taken (lists)")
+    def entries_taken(self, merge: PlayerMerge) -> str:
+        return ", ".join(merge.summary.get("entries_taken", [])) or "-"
+
+    @admin.display(description="details taken")
+    def details_taken(self, merge: PlayerMerge) -> str:
+        return ", ".join(merge.summary.get("details_taken", [])) or "-"
+
+    @admin.display(description="periods needing a replay")
+    def needs_replay(self, merge: PlayerMerge) -> str:
+        replay = merge.summary.get("needs_replay", {})
+        return "; ".join(f"{kind}: {', '.join(months)}" for kind, months in replay.items()) or "-"

@@ -5,13 +5,18 @@
 Rows come from django-simple-history's tables; each says who, when, through what (admin,
 API, web page, import, command), the values after the change and, for a change, the
 fields that changed with their values before and after.
+
+``?model=merge`` reads the PlayerMerge records instead: a merge is one entry (action
+"merged", ``object`` the kept player, ``values`` the kept player and the duplicate with
+what moved), where the history tables hold one row per moved game and the duplicate's
+deletion. ``?object=`` there finds the merges a player was kept in or merged away in.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Q, QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -19,7 +24,15 @@ from rest_framework.response import Response
 
 from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
-from players.models import Club, Invitation, Membership, Player, RatingList, Role
+from players.models import (
+    Club,
+    Invitation,
+    Membership,
+    Player,
+    PlayerMerge,
+    RatingList,
+    Role,
+)
 from players.models.audit import Via
 from tournaments.models import Game, Tournament
 
@@ -34,10 +47,14 @@ AUDITED: dict[str, tuple[type[Model], str]] = {
     "game": (Game, "club_id"),
 }
 ACTIONS = {"+": "created", "~": "changed", "-": "deleted"}
+#: ``?model=merge``: the merges (PlayerMerge), one entry each.
+MERGE = "merge"
+MERGED = "merged"
+MODELS = sorted([*AUDITED, MERGE])
 
 
 class AuditQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
-    model = serializers.ChoiceField(choices=sorted(AUDITED))
+    model = serializers.ChoiceField(choices=MODELS)
     object = serializers.IntegerField(required=False, min_value=1)
 
 
@@ -49,8 +66,8 @@ class ChangeSerializer(serializers.Serializer):  # type: ignore[type-arg]
 class AuditRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
     id = serializers.IntegerField(help_text="The audit row's id.")
     model = serializers.CharField()
-    object = serializers.IntegerField(help_text="The changed row's id.")
-    action = serializers.ChoiceField(choices=sorted(ACTIONS.values()))
+    object = serializers.IntegerField(help_text="The changed row's id (a merge: the kept player).")
+    action = serializers.ChoiceField(choices=sorted([*ACTIONS.values(), MERGED]))
     when = serializers.DateTimeField()
     user = serializers.CharField(allow_null=True, help_text="Who; null: not known.")
     via = serializers.ChoiceField(choices=Via.choices)
@@ -104,12 +121,45 @@ def _rows(name: str, page: list[Any], history_model: Any) -> list[dict[str, Any]
     return out
 
 
+def _merge_rows(page: list[PlayerMerge]) -> list[dict[str, Any]]:
+    """One entry per merge: who, when, through what, the kept player, the duplicate (whose
+    row is gone: its id and name are the record's own) and what moved."""
+    out = []
+    for merge in page:
+        # The summary names the kept player by id even after that player is deleted too
+        # (the foreign key is then null).
+        values = {
+            **merge.summary,
+            "duplicate": merge.duplicate_id,
+            "duplicate_name": merge.duplicate_name,
+        }
+        kept = values.setdefault("kept", merge.kept_id)
+        out.append(
+            {
+                "id": merge.pk,
+                "model": MERGE,
+                "object": kept,
+                "action": MERGED,
+                "when": merge.at,
+                "user": merge.by.get_username() if merge.by else None,
+                "via": merge.via,
+                "values": values,
+                "changes": {},
+            }
+        )
+    return out
+
+
 @extend_schema(
     tags=["audit"],
     parameters=[
         CLUB_PARAM,
-        OpenApiParameter("model", str, enum=sorted(AUDITED), required=True),
-        OpenApiParameter("object", int, description="One object's id."),
+        OpenApiParameter("model", str, enum=MODELS, required=True),
+        OpenApiParameter(
+            "object",
+            int,
+            description="One object's id (merge: a player kept in, or merged away in, it).",
+        ),
     ],
 )
 class AuditView(ClubScopedView):
@@ -124,15 +174,25 @@ class AuditView(ClubScopedView):
         queryset: QuerySet[Any] = history_model.objects.filter(**{club_lookup: self.club.pk})
         return queryset.select_related("history_user").order_by("-history_date", "-history_id")
 
+    def merges(self, player: int | None) -> Response:
+        merges = PlayerMerge.objects.filter(club=self.club).select_related("by")
+        if player is not None:
+            merges = merges.filter(Q(kept_id=player) | Q(duplicate_id=player))
+        page = self.paginate_queryset(merges.order_by("-at", "-id"))
+        return self.get_paginated_response(_merge_rows(list(page or [])))
+
     @extend_schema(
         operation_id="audit_list",
-        description="Role: rating officer. Who changed what, when and through what, newest first.",
+        description="Role: rating officer. Who changed what, when and through what, newest "
+        "first. `model=merge`: each merge of a duplicate player as one entry.",
         responses=AuditRowSerializer(many=True),
     )
     def get(self, request: Request, club: str) -> Response:
         query = AuditQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         name = query.validated_data["model"]
+        if name == MERGE:
+            return self.merges(query.validated_data.get("object"))
         rows = self.history_of(name)
         if "object" in query.validated_data:
             rows = rows.filter(id=query.validated_data["object"])

@@ -4,7 +4,9 @@ One transaction: the duplicate's games move to the kept player, their list entri
 their published rows and K history stay on record (not current) under the kept player,
 the duplicate's blank-filling details move across, the duplicate is deleted, and every
 closed period whose outcome changes is marked as needing a replay (from the first such
-period of each list on, as a reopen does). One PlayerMerge row records it.
+period of each list on, as a reopen does). One PlayerMerge row records it: the merge's
+one entry in the club's audit trail (GET .../audit/?model=merge) and the admin's
+"Player merges" pages.
 
 Refused (409) where a merge cannot be right: the two played each other, or played in the
 same round of one tournament, or hold different FIDE IDs.
@@ -34,6 +36,7 @@ from players.models import (
     Role,
     month_label,
 )
+from players.models.audit import audit_via
 from players.names import name_key
 from players.selectors import User, require_role
 from players.services import club_published_changed
@@ -169,6 +172,7 @@ def _merge(kept: Player, duplicate: Player, by: User, report: MergeReport) -> No
         duplicate_id=dup_id,
         duplicate_name=dup_name,
         by_id=by.pk,
+        via=audit_via(),
         summary={k: v for k, v in report.as_dict().items() if k not in ("dry_run",)},
     )
 
