@@ -22,6 +22,7 @@ from players.rating.glicko2 import (
     published,
     rate_period,
 )
+from players.rating.rounding import round_half_away
 
 RD_LIMIT = 1000
 
@@ -86,7 +87,7 @@ def run_glicko2(data: dict[str, Any]) -> tuple[Glicko2Result, dict[str, Any]]:
         f"{len(games)} game{'s' if len(games) != 1 else ''}, score "
         f"{Fraction(result.score).limit_denominator(2)}: {player.rating:g} (RD {player.rd:g}) -> "
         f"{after.rating:.2f} (RD {after.rd:.2f}), published {int(shown.rating)} ± "
-        f"{round(2 * shown.rd)}."
+        f"{round_half_away(2 * shown.rd)}."
     )
     body = {
         "rating": player.rating,

@@ -14,7 +14,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from players.rating.rounding import round_half_away
+from players.rating.rounding import round_half_away, round_half_away_places
 
 # Step 1: the Glicko-2 scale is the Glicko scale divided by 400 / ln(10).
 SCALE = 173.7178
@@ -169,10 +169,10 @@ def rate_period(
 def published(rating: Glicko2Rating, *, lowest: int, highest: int) -> Glicko2Rating:
     """What the list publishes, and the next period starts from: r rounded half away from
     zero to whole points and kept inside the lists' range, RD and volatility rounded to
-    ``RD_DECIMALS`` and ``VOLATILITY_DECIMALS``."""
+    ``RD_DECIMALS`` and ``VOLATILITY_DECIMALS`` (half away from zero too)."""
     whole = round_half_away(rating.rating)
     return Glicko2Rating(
         float(min(max(whole, lowest), highest)),
-        round(rating.rd, RD_DECIMALS),
-        round(rating.volatility, VOLATILITY_DECIMALS),
+        round_half_away_places(rating.rd, RD_DECIMALS),
+        round_half_away_places(rating.volatility, VOLATILITY_DECIMALS),
     )

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from players.rating.expected import elo_formula
-from players.rating.rounding import round_half_up
+from players.rating.rounding import round_half_away
 
 # FIDE 8.1.1: dp for p = 1.00, .99, ... .50 (index = 100 - percent).
 DP_TABLE: tuple[int, ...] = (
@@ -26,7 +26,7 @@ def dp_from_percentage(p: Fraction) -> int:
     """
     if p < 0 or p > 1:
         raise ValueError(f"percentage must be between 0 and 1 (got {p})")
-    percent = round_half_up(Fraction(p) * 100)
+    percent = round_half_away(Fraction(p) * 100)
     if percent >= 50:
         return DP_TABLE[100 - percent]
     return -DP_TABLE[percent]
@@ -49,7 +49,7 @@ def performance_fide(opponents: Sequence[int], score: Fraction) -> int | None:
     games = _check(opponents, score)
     if games == 0:
         return None
-    average = round_half_up(Fraction(sum(opponents), games))
+    average = round_half_away(Fraction(sum(opponents), games))
     return average + dp_from_percentage(Fraction(score) / games)
 
 

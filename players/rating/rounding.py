@@ -1,4 +1,7 @@
-"""The one rounding rule of the engine (FIDE 8.3.4): nearest whole number, .5 away from zero."""
+"""The one rounding rule of the engine (FIDE 8.3.4): nearest whole number, .5 away from zero;
+the same rule at a number of decimals for Glicko-2's published RD and volatility. FIDE's
+"rounded .5 up" (8.1.1 percentages, C.07 10 averages) is this rule too: those figures are
+never negative."""
 
 from __future__ import annotations
 
@@ -65,6 +68,12 @@ def round_ratio_half_away(numerator: Any, denominator: int) -> Any:
     return magnitude * (1 - 2 * (numerator < 0))
 
 
-def round_half_up(value: Fraction) -> int:
-    """Round a Fraction to whole, .5 up (FIDE 8.1.1 percentages, C.07 10 average rating)."""
-    return math.floor(value + Fraction(1, 2))
+def round_half_away_places(value: float, places: int) -> float:
+    """``value`` rounded to ``places`` decimals, a half away from zero: the published RD
+    and volatility of a Glicko-2 list. The half is read off the decimal a person sees
+    (``repr``), exactly: ``round(x, places)`` rounds the float's binary value half to
+    even, so 151.515 became 151.51."""
+    if not math.isfinite(value):
+        raise ValueError(f"cannot round {value!r}: not a finite number")
+    scaled = round_half_away(Decimal(repr(value)).scaleb(places))
+    return float(Decimal(scaled).scaleb(-places))

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from players.rating import round_half_away
-from players.rating.rounding import HALF_TOLERANCE, round_ratio_half_away
+from players.rating.rounding import HALF_TOLERANCE, round_half_away_places, round_ratio_half_away
 
 
 @pytest.mark.parametrize(
@@ -96,3 +96,38 @@ def test_a_float_exactly_at_the_tolerance_counts_as_the_half() -> None:
     assert round_half_away(0.5 - HALF_TOLERANCE) == 1
     assert round_half_away(-(0.5 - HALF_TOLERANCE)) == -1
     assert round_half_away(0.5 - 2 * HALF_TOLERANCE) == 0
+
+
+@pytest.mark.parametrize(
+    ("value", "places", "rounded"),
+    [
+        # The half is the one a person reads: 151.515 is 151.51499999... in binary, which
+        # round(x, 2) rounds down; the published RD rounds it up.
+        (151.515, 2, 151.52),
+        (2.675, 2, 2.68),
+        (-0.125, 2, -0.13),
+        (151.514999, 2, 151.51),
+        (0.0599955, 6, 0.059996),
+        (0.0599954, 6, 0.059995),
+        (350.0, 2, 350.0),
+    ],
+)
+def test_places_round_the_decimal_a_half_away_from_zero(
+    value: float, places: int, rounded: float
+) -> None:
+    assert round_half_away_places(value, places) == rounded
+
+
+@settings(deadline=None)
+@given(st.integers(min_value=-(10**9), max_value=10**9), st.integers(min_value=0, max_value=6))
+def test_places_agree_with_decimal_half_up(number: int, places: int) -> None:
+    # Decimal's ROUND_HALF_UP is a half away from zero, on the decimal written.
+    value = number / 10 ** (places + 1)
+    expected = Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    assert round_half_away_places(value, places) == float(expected)
+
+
+@pytest.mark.parametrize("value", [math.inf, -math.inf, math.nan])
+def test_places_refuse_what_is_not_a_number(value: float) -> None:
+    with pytest.raises(ValueError, match="not a finite number"):
+        round_half_away_places(value, 2)
