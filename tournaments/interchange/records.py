@@ -195,6 +195,9 @@ class ParsedTournament:
     extra_headers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: The line of the 132 record (round dates); 0 when the file has none.
     round_dates_line: int = 0
+    #: The lines of the 042 and 052 records (start and end dates); 0 when absent.
+    start_date_line: int = 0
+    end_date_line: int = 0
 
 
 @dataclass(frozen=True, slots=True)

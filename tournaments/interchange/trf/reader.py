@@ -84,8 +84,12 @@ def parse_trf(source: Source, *, progress: ProgressCallback | None = None) -> Pa
         warnings=tuple(warnings),
         tournament_type=headers.get("092", (0, ""))[1],
         time_control=time_control,
-        extra_headers={code: tuple(values) for code, values in records.extra.items()},
+        extra_headers={
+            code: tuple(text for _line, text in values) for code, values in records.extra.items()
+        },
         round_dates_line=records.round_dates_line[0] if records.round_dates_line else 0,
+        start_date_line=headers.get("042", (0, ""))[0],
+        end_date_line=headers.get("052", (0, ""))[0],
     )
 
 
@@ -95,8 +99,9 @@ class _Records:
 
     #: code -> (line, text) of the first 012-122 header of each code
     headers: dict[str, tuple[int, str]]
-    #: other codes (TRF26's, programs' XX? extensions) -> their texts in file order
-    extra: dict[str, list[str]]
+    #: other codes (TRF26's, programs' XX? extensions) -> (line, text) in file order; the
+    #: line for the warnings about them (142's round count)
+    extra: dict[str, list[tuple[int, str]]]
     round_dates_line: tuple[int, str] | None
     players: dict[int, ParsedPlayer]
     rounds_of: dict[int, list[RoundEntry]]
@@ -110,7 +115,7 @@ def _read_records(
 ) -> _Records:
     tick = progress_ticker(progress)
     headers: dict[str, tuple[int, str]] = {}
-    extra: dict[str, list[str]] = defaultdict(list)
+    extra: dict[str, list[tuple[int, str]]] = defaultdict(list)
     round_dates_line: tuple[int, str] | None = None
     players: dict[int, ParsedPlayer] = {}
     rounds_of: dict[int, list[RoundEntry]] = {}
@@ -161,7 +166,7 @@ def _read_records(
             else:
                 headers[code] = (line_no, line[4:].strip())
         else:
-            extra[code].append(line[4:].strip())
+            extra[code].append((line_no, line[4:].strip()))
     if progress is not None:
         progress(line_no)
     return _Records(headers, extra, round_dates_line, players, rounds_of)
@@ -174,12 +179,14 @@ def _rounds(records: _Records, dated: int, warnings: list[ParseWarning]) -> int:
     # TRF26 142 (or JaVaFo's XXR) declares the rounds: a line may stop before the last ones.
     declared_rounds = records.extra.get("142") or records.extra.get("XXR")
     if declared_rounds:
-        value = declared_rounds[0].strip()
+        line_no, value = declared_rounds[0]
         if value.isdigit() and int(value) >= rounds:
             rounds = int(value)
         else:
             warnings.append(
-                ParseWarning(0, f"the file declares {value!r} rounds; the lines show {rounds}")
+                ParseWarning(
+                    line_no, f"the file declares {value!r} rounds; the lines show {rounds}"
+                )
             )
     return rounds
 

@@ -101,6 +101,10 @@ def _trf_tournament(
             "time_control": parsed.time_control,
             "arbiter": (parsed.extra_headers.get("102") or ("",))[0],
         },
+        date_lines={
+            "start_date": parsed.start_date_line if parsed.start_date else parsed.round_dates_line,
+            "end_date": parsed.end_date_line if parsed.end_date else parsed.round_dates_line,
+        },
     )
 
 

@@ -44,6 +44,9 @@ class PlannedTournament:
     obj: Tournament | None = None
     #: TRF headers kept on the tournament: federation, tournament_type, time_control, arbiter.
     headers: dict[str, str] = field(default_factory=dict)
+    #: A TRF's lines that gave the dates ("start_date"/"end_date" -> the 042, 052 or 132
+    #: line), for a refusal of them; a PGN's or CSV's dates are its games', found then.
+    date_lines: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

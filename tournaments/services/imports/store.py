@@ -169,6 +169,9 @@ class Store:
         # The file lines of the items handed to the current bulk service, so that its
         # "[index].field" errors can point at a line.
         self._item_lines: Sequence[int] | numpy.ndarray[Any, Any] = []
+        # The tournament being created, so that a refusal of its dates can point at the
+        # line that gave them.
+        self._tournament: PlannedTournament | None = None
 
     def run(self) -> None:
         report = self.report
@@ -209,12 +212,28 @@ class Store:
             ]
 
     def _line_of(self, error: DomainError) -> int:
-        """The file line behind a service's ``[index].field`` error, when it names one."""
+        """The file line behind a service's ``[index].field`` error, when it names one, or
+        behind a tournament's refused date."""
+        if self._tournament is not None:
+            for key in error.fields:
+                if key in ("start_date", "end_date"):
+                    return self._date_line(self._tournament, key)
         for key in error.fields:
             match = re.match(r"\[(\d+)\]", key)
             if match and int(match[1]) < len(self._item_lines):
                 return int(self._item_lines[int(match[1])])
         return 0
+
+    def _date_line(self, tournament: PlannedTournament, key: str) -> int:
+        """A TRF's 042/052/132 line; else the first game of the event on that day (a PGN's
+        or CSV's event runs from its first game's day to its last's)."""
+        if key in tournament.date_lines:
+            return tournament.date_lines[key]
+        day = tournament.start_date if key == "start_date" else tournament.end_date
+        for planned, date, line in self.plan.games.rows("tournament", "date", "line"):
+            if planned is tournament and date == day:
+                return int(line)
+        return tournament.first_line
 
     def _store(self) -> None:
         plan, report = self.plan, self.report
@@ -237,6 +256,7 @@ class Store:
             return
         self._create_players()
         for tournament in plan.tournaments:
+            self._tournament = tournament
             tournament.obj = tournament_add(
                 club=self.club,
                 name=tournament.name,
@@ -248,6 +268,7 @@ class Store:
                 import_digest=tournament.digest,
                 **tournament.headers,
             )
+        self._tournament = None
         self._store_byes()
         self._item_lines = games.column("line")
         report.games_created = games_add(club=self.club, games=_GameItems(games, self.rating_list))
