@@ -9,7 +9,6 @@ Adding a kind is a function here (or in any module an app's ``ready()`` imports)
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 from players.errors import ConflictError, DomainError
@@ -138,20 +137,20 @@ def import_job(job: Job, progress: JobProgress) -> JobOutcome:
     error_fields=("file", "add_federation", "month"),
 )
 def fide_list_job(job: Job, progress: JobProgress) -> JobOutcome:
-    """The file is in the Job row (a worker may run elsewhere); the reader needs a seekable
-    stream, so it reads the bytes through BytesIO. Progress: players read so far."""
-    data = bytes(Job.objects.values_list("payload", flat=True).get(pk=job.pk) or b"")
+    """The file is read from the Job row a slice at a time (a worker may run elsewhere)
+    into a seekable temporary file, which the reader streams. Progress: players read."""
     month = job.params.get("month")
-    report = fide_list_import(
-        club=job.club,
-        stream=io.BytesIO(data),
-        by=job.created_by,  # type: ignore[arg-type]
-        month=parse_month(month, field="month") if month else None,
-        add_federation=job.params.get("add_federation", ""),
-        seed_ratings=bool(job.params.get("seed_ratings")),
-        dry_run=bool(job.params.get("dry_run")),
-        progress=progress.reach,
-    )
+    with job_payload(job) as stream:
+        report = fide_list_import(
+            club=job.club,
+            stream=stream,
+            by=job.created_by,  # type: ignore[arg-type]
+            month=parse_month(month, field="month") if month else None,
+            add_federation=job.params.get("add_federation", ""),
+            seed_ratings=bool(job.params.get("seed_ratings")),
+            dry_run=bool(job.params.get("dry_run")),
+            progress=progress.reach,
+        )
     return JobOutcome(report.as_dict())
 
 

@@ -30,7 +30,14 @@ from typing import IO, Any
 
 from django.conf import settings
 from django.db import DatabaseError, connections, transaction
-from django.db.models import BinaryField, F
+from django.db.models import (
+    BinaryField,
+    F,
+    Func,
+    IntegerField,
+    QuerySet,
+    Value,
+)
 from django.db.models.functions import Length, Substr
 from django.utils import timezone
 from django_tasks import TaskResultStatus, task, task_backends
@@ -134,9 +141,11 @@ def job_start(
     club: Club,
     by: User,
     params: dict[str, Any] | None = None,
-    payload: bytes | None = None,
+    payload: bytes | IO[bytes] | None = None,
 ) -> Job:
-    """Queue a job of ``kind`` in ``club`` for ``by`` (who needs the kind's role)."""
+    """Queue a job of ``kind`` in ``club`` for ``by`` (who needs the kind's role).
+    ``payload``: the job's input file, as bytes or as a seekable binary file (an upload,
+    an open file), which is copied into the row a slice at a time (``_payload_store``)."""
     spec = JOB_KINDS.get(kind)
     if spec is None:
         raise ValidationFailed(f"kind: no job kind {kind!r}.", fields={"kind": ["Unknown."]})
@@ -144,21 +153,72 @@ def job_start(
     transactional = _queue_is_transactional()
     with transaction.atomic(durable=True):
         job = Job.objects.create(
-            club=club, kind=kind, params=params or {}, payload=payload, created_by_id=by.pk
+            club=club,
+            kind=kind,
+            params=params or {},
+            payload=payload if payload is None or isinstance(payload, bytes) else None,
+            created_by_id=by.pk,
         )
+        if payload is not None and not isinstance(payload, bytes):
+            _payload_store(job, payload)
         if transactional:
             _enqueue(str(job.pk))
     if not transactional:
         _enqueue(str(job.pk))
-    job.refresh_from_db()
+    # The files stay in the row: reading them back here would hold the whole upload.
+    job = Job.objects.defer("payload", "output").get(pk=job.pk)
     return job
 
 
-# -- running (in a worker) --------------------------------------------------------------------
-
-#: How much of a job's stored input is fetched per query, and how much of it is kept in
-#: memory before the copy spills to a temporary file.
+#: How much of a job's input is written or fetched per query, and how much of it is kept
+#: in memory before the copy spills to a temporary file.
 PAYLOAD_CHUNK_BYTES = 4 << 20
+
+
+def _payload_store(job: Job, file: IO[bytes]) -> None:
+    """Copy ``file`` (seekable) into the job's row a slice at a time, inside the caller's
+    transaction. The value is one column, and neither database appends to one without
+    rewriting it (``payload || slice`` would write an 800 MB list a hundred times over):
+    SQLite reserves the size (``zeroblob``) and writes into it through its blob handle;
+    PostgreSQL builds a large object slice by slice and copies it into the column once.
+    Another database gets the file read whole."""
+    file.seek(0, os.SEEK_END)
+    size = file.tell()
+    file.seek(0)
+    mine = Job.objects.filter(pk=job.pk)
+    connection = connections[mine.db]
+    if connection.vendor == "sqlite":
+        mine.update(payload=Func(Value(size), function="zeroblob", output_field=BinaryField()))
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT rowid FROM {connection.ops.quote_name(Job._meta.db_table)} WHERE id = %s",  # noqa: S608 - the table's own name
+                [Job._meta.pk.get_db_prep_value(job.pk, connection)],
+            )
+            (rowid,) = cursor.fetchone()
+        with connection.connection.blobopen(Job._meta.db_table, "payload", rowid) as blob:
+            while chunk := file.read(PAYLOAD_CHUNK_BYTES):
+                blob.write(chunk)
+    elif connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT lo_from_bytea(0, %s)", [file.read(PAYLOAD_CHUNK_BYTES)])
+            (oid,) = cursor.fetchone()
+            while chunk := file.read(PAYLOAD_CHUNK_BYTES):
+                cursor.execute(
+                    "SELECT lo_put(%s::oid, %s, %s)", [oid, file.tell() - len(chunk), chunk]
+                )
+            lo_get = Func(
+                Value(oid),
+                function="lo_get",
+                template="%(function)s(%(expressions)s::oid)",
+                output_field=BinaryField(),
+            )
+            mine.update(payload=lo_get)
+            cursor.execute("SELECT lo_unlink(%s::oid)", [oid])
+    else:
+        mine.update(payload=file.read())
+
+
+# -- running (in a worker) --------------------------------------------------------------------
 
 
 def job_payload(job: Job) -> IO[bytes]:
@@ -168,17 +228,16 @@ def job_payload(job: Job) -> IO[bytes]:
     whole, and then copying it into bytes, held a 50 MB upload two or three times over. The
     slices go into a temporary file (in memory while small), which the caller closes.
     """
-    size = (
-        Job.objects.filter(pk=job.pk)
-        .annotate(size=Length("payload"))
-        .values_list("size", flat=True)
-        .get()
-    ) or 0
     copy = tempfile.SpooledTemporaryFile(max_size=PAYLOAD_CHUNK_BYTES)  # noqa: SIM115 - returned open
+    mine = Job.objects.filter(pk=job.pk)
+    if connections[mine.db].vendor == "postgresql":
+        _payload_fetch_postgresql(mine, copy)
+        copy.seek(0)
+        return copy
+    size = mine.annotate(size=Length("payload")).values_list("size", flat=True).get() or 0
     for start in range(1, size + 1, PAYLOAD_CHUNK_BYTES):
         chunk = (
-            Job.objects.filter(pk=job.pk)
-            .annotate(
+            mine.annotate(
                 chunk=Substr("payload", start, PAYLOAD_CHUNK_BYTES, output_field=BinaryField())
             )
             .values_list("chunk", flat=True)
@@ -187,6 +246,29 @@ def job_payload(job: Job) -> IO[bytes]:
         copy.write(chunk)
     copy.seek(0)
     return copy
+
+
+def _payload_fetch_postgresql(mine: QuerySet[Job], copy: IO[bytes]) -> None:
+    """PostgreSQL compresses a large value, and each ``substr`` of it decompresses from the
+    start: slices of an 800 MB list cost the square of its size. The value is copied once
+    into a large object, read from there slice by slice, and dropped; one transaction, so a
+    worker that dies meanwhile leaves no large object behind."""
+    lo_from = Func(
+        F("payload"),
+        function="lo_from_bytea",
+        template="%(function)s(0, %(expressions)s)",
+        output_field=IntegerField(),
+    )
+    with transaction.atomic(using=mine.db), connections[mine.db].cursor() as cursor:
+        oid, size = (
+            mine.annotate(oid=lo_from, size=Length("payload")).values_list("oid", "size").get()
+        )
+        if oid is None:  # no payload
+            return
+        for offset in range(0, size, PAYLOAD_CHUNK_BYTES):
+            cursor.execute("SELECT lo_get(%s::oid, %s, %s)", [oid, offset, PAYLOAD_CHUNK_BYTES])
+            copy.write(cursor.fetchone()[0])
+        cursor.execute("SELECT lo_unlink(%s::oid)", [oid])
 
 
 def worker_name() -> str:
@@ -216,7 +298,8 @@ def job_run(*, job_id: str) -> None:
     if claimed != 1:
         logger.warning("Job %s is not queued any more; not running it again.", job_id)
         return
-    job = Job.objects.select_related("club", "created_by").get(pk=job_id)
+    # The input file stays in the row: the kind reads it in slices (job_payload).
+    job = Job.objects.select_related("club", "created_by").defer("payload", "output").get(pk=job_id)
     progress = JobProgress()
     # In a worker nothing says through what the changes come: the audit trail records
     # "job" and the user who started it. Run inside a request (the immediate backend),

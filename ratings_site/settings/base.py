@@ -261,6 +261,12 @@ JOBS_MAX_ATTEMPTS = int(env_float("JOBS_MAX_ATTEMPTS", 2))
 # Tournament files (API and admin imports) larger than this are refused before they are
 # read; a 100,000-game TRF is about 12 MB, and imports stream, so memory is not the limit.
 IMPORT_MAX_UPLOAD_MB = int(env_float("IMPORT_MAX_UPLOAD_MB", 64))
+# FIDE's rating list (API and admin uploads) larger than this is refused before it is read.
+# The upload goes into the job's row a slice at a time and back out as a stream, so memory
+# is not the limit; the database is: a job's file is one value, which SQLite caps at
+# 1,000,000,000 bytes and PostgreSQL at 1 GB. 900 lets FIDE's largest download through
+# (the unzipped XML, about 785 MB; zipped, either list is well under 100 MB).
+FIDE_LIST_MAX_UPLOAD_MB = int(env_float("FIDE_LIST_MAX_UPLOAD_MB", 900))
 
 # Shared by every worker process (throttle counts and the cache of public views must be):
 # the database by default (its table is made by `migrate`), Redis with

@@ -22,6 +22,7 @@ from players.errors import DomainError
 from players.models import Club, Player, Role
 from players.selectors import parse_month
 from players.services import job_start
+from tournaments.services.fide_list import fide_upload_too_large
 
 
 class FideListForm(forms.Form):
@@ -44,6 +45,12 @@ class FideListForm(forms.Form):
         help_text="Start players unrated on a club's Elo list at their FIDE rating of that kind.",
     )
     dry_run = forms.BooleanField(label="Dry run", required=False, help_text="Store nothing.")
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if too_large := fide_upload_too_large(upload.size):
+            raise forms.ValidationError(too_large)
+        return upload
 
     def __init__(self, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -83,7 +90,7 @@ def fide_list_view(model_admin: admin.ModelAdmin[Any], request: HttpRequest) -> 
                         "dry_run": data["dry_run"],
                         "file": data["file"].name,
                     },
-                    payload=data["file"].read(),
+                    payload=data["file"],  # copied into the job's row a slice at a time
                 )
             except DomainError as error:
                 report_domain_error(request, error)

@@ -22,10 +22,7 @@ from players.api.schema import ErrorSerializer
 from players.models import Role
 from players.selectors import parse_month
 from players.services import job_start
-
-#: FIDE's zipped TXT list is about 40 MB and its XML unzipped well over 300 MB; uploads
-#: above this are refused before they are read (a setting would be the lead's to add).
-MAX_FIDE_UPLOAD_BYTES = 512 * 1024 * 1024
+from tournaments.services.fide_list import fide_upload_too_large
 
 
 class FideListInSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -50,8 +47,8 @@ class FideListInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
     def validate_file(self, value: Any) -> Any:
-        if value.size > MAX_FIDE_UPLOAD_BYTES:
-            raise serializers.ValidationError("The file is larger than 512 MB.")
+        if too_large := fide_upload_too_large(value.size):
+            raise serializers.ValidationError(too_large)
         return value
 
 
@@ -118,6 +115,6 @@ class FideListView(ClubScopedView):
                 "dry_run": values["dry_run"],
                 "file": upload.name,
             },
-            payload=upload.read(),
+            payload=upload,  # copied into the job's row a slice at a time
         )
         return job_answer(job, wait)

@@ -21,6 +21,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import IO, Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
@@ -118,6 +119,15 @@ class FideListReport:
 
 class _Rollback(Exception):
     pass
+
+
+def fide_upload_too_large(size: int) -> str:
+    """Why an upload of FIDE's list of ``size`` bytes is refused before it is read ("" when
+    it is not): above the FIDE_LIST_MAX_UPLOAD_MB setting."""
+    limit_mb: int = settings.FIDE_LIST_MAX_UPLOAD_MB
+    if size > limit_mb * 1024 * 1024:
+        return f"The file is larger than {limit_mb} MB."
+    return ""
 
 
 def fide_list_import(

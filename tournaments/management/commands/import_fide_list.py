@@ -79,7 +79,7 @@ class Command(BaseCommand):
     def _queue(self, path: Path, club: Club, user: Any, options: dict[str, Any]) -> None:
         try:
             month = parse_month(options["month"], field="month") if options["month"] else None
-            data = path.read_bytes()
+            file = path.open("rb")
         except OSError as error:
             raise CommandError(f"cannot read {path}: {error.strerror}") from None
         except DomainError as error:
@@ -91,7 +91,8 @@ class Command(BaseCommand):
             "dry_run": options["dry_run"],
             "file": path.name,
         }
-        start_job(self, kind="fide_list", club=club, by=user, params=params, payload=data)
+        with file:  # copied into the job's row a slice at a time
+            start_job(self, kind="fide_list", club=club, by=user, params=params, payload=file)
 
     def _print(self, report: FideListReport) -> None:
         out = self.stdout
