@@ -4,34 +4,155 @@ a rated player's games with their period-start rating, games scored with an olde
 rating (a tournament begun before a list on which the player's rating changed), and an
 unrated player's games toward a first rating. On FIDE-table lists most games are added
 up in arrays first (``period_sums.table_sums``).
+
+The rules a game is scored with are decided here once: ``period_rules`` (FIDE's rules by a
+tournament's start), ``_without_the_cap`` (the 2022-2024 cap in one game per event) and
+``own_rating_for_game`` (period.py). The close sorts a whole period's sides with them
+(``sort_games``); the pages ask ``player_sides`` for one player's period, built from the
+same pieces (tests/rating/test_player_sides.py proves both sort every side alike).
 """
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
-from players.rating.differences import CappedSide, cap_lost
+from players.rating.differences import CappedSide, cap_lost, counted_difference
 from players.rating.months import month_label
 from players.rating.period import (
     GAME_RESULTS,
     SCORES,
+    ListSettings,
     PeriodInputs,
     own_rating_for_game,
     view_month,
 )
-from players.rating.types import GameInput, PeriodSums, RatingRules
+from players.rating.types import CountedDifference, GameInput, PeriodSums, RatingRules
 
 # A group of a player's games scored apart: the own rating it uses, and the rules (None:
-# the period's).
+# the period's). ``Sides.rated`` holds the group (period-start rating, None).
 GroupKey = tuple[int, "RatingRules | None"]
 # A period's events of an unrated player: event key -> (order key, [[opponent, score, played]]).
 Events = dict[str, tuple[tuple[Any, ...], list[list[Any]]]]
 # Where the arrays (period_sums.table_sums) put most games: sums by player, and the
 # positions of the games they leave to the loop.
 ArraySums = Callable[..., tuple[Mapping[int, PeriodSums], list[int]]]
+
+
+class PeriodRules(NamedTuple):
+    """The per-game rules of one period of a list (``period_rules``)."""
+
+    # The month's: games outside tournaments and in tournaments begun this month.
+    month: RatingRules
+    # The period's tournaments begun in an earlier month under other rules -> theirs.
+    tournaments: dict[int, RatingRules]
+
+    def of(self, tournament: int | None) -> RatingRules:
+        """The rules of a game of ``tournament`` (None: outside tournaments)."""
+        if tournament is None:
+            return self.month
+        return self.tournaments.get(tournament, self.month)
+
+    @property
+    def once_per_event(self) -> bool:
+        """Whether some game may lose the 400-point cap (January 2022 to February 2024)."""
+        return self.month.cap_once_per_event or any(
+            rules.cap_once_per_event for rules in self.tournaments.values()
+        )
+
+
+def period_rules(
+    settings: ListSettings, month: datetime.date, starts: Mapping[int, datetime.date]
+) -> PeriodRules:
+    """FIDE's rules by date (fide_rules; the list's choice, ``ListSettings.for_month``): a
+    game is scored with the per-game rules in force when its tournament began (the 2650
+    exception of 8.3.1, the rapid/blitz 600/2600 rule, the 2022-2024 cap in one game per
+    event), a game outside tournaments with the month's. ``starts``: the period's
+    tournaments -> their start dates."""
+    month_rules = settings.for_month(month).rules()
+    return PeriodRules(
+        month_rules,
+        {
+            tid: rules
+            for tid, began in starts.items()
+            if began < month and (rules := settings.for_month(began).rules()) != month_rules
+        },
+    )
+
+
+class PlayerGame(NamedTuple):
+    """One game of a player's period, from their side, for ``player_sides``."""
+
+    # The player's and the opponent's ratings in force at the game's ``view_month``
+    # (None: unrated then).
+    own: int | None
+    opponent: int | None
+    # Played over the board and rated.
+    played: bool
+    # None: outside tournaments (the month's games are one event).
+    tournament: int | None
+
+
+class ScoredSide(NamedTuple):
+    """How the close scores one game of a player's period (``player_sides``)."""
+
+    # The own rating for the difference (``own_rating_for_game``); None: the game counts
+    # toward a first rating.
+    own: int | None
+    # The rules it is scored with: its tournament's start's, without the cap where the
+    # player has had the event's one upgrade.
+    rules: RatingRules
+    # The difference before and after the 400-point rule; None when either side is unrated.
+    difference: CountedDifference | None
+    # The close's group of the game (``Sides``); None toward a first rating.
+    group: GroupKey | None
+
+
+def player_sides(
+    rules: PeriodRules, own_start: int | None, games: Sequence[PlayerGame]
+) -> list[ScoredSide]:
+    """One player's period games as the close scores them: the own rating (FIDE 8.2.4:
+    the ratings in force at the tournament's start; a player rated since it began uses
+    their period-start rating), the rules (FIDE's rules by date, ``period_rules``), the
+    counted difference (8.3.1, the 400-point rule and its 2650 exception) with, from
+    January 2022 to February 2024, the cap in one game per event only (``cap_lost``), and
+    the group the close adds the game up in. ``own_start``: the player's rating in force
+    at the period's start; ``games`` in the order the period lists them (date, round, id:
+    of equal differences the first keeps the cap).
+
+    ``sort_games`` makes the same decisions for every side of a period at once, inline
+    for speed; tests/rating/test_player_sides.py proves the two agree."""
+    capped: list[CappedSide] = [
+        (
+            game.tournament,
+            own_rating_for_game(own_start, game.own),
+            game.opponent,
+            game.played,
+            rules.of(game.tournament),
+        )
+        for game in games
+    ]
+    uncapped = _without_the_cap(capped) if rules.once_per_event else {}
+    sides: list[ScoredSide] = []
+    for position, (tournament, own, opponent, _, base) in enumerate(capped):
+        scored = uncapped.get(position, base)
+        if own is None:
+            sides.append(ScoredSide(None, scored, None, None))
+            continue
+        # The close's key: rules None where the month's rules hold as they are.
+        apart = position in uncapped or (tournament is not None and tournament in rules.tournaments)
+        sides.append(
+            ScoredSide(
+                own,
+                scored,
+                None if opponent is None else counted_difference(own, opponent, rules=scored),
+                (own, scored if apart else None),
+            )
+        )
+    return sides
 
 
 class Sides:
@@ -124,12 +245,10 @@ def sort_games(
         for tid, (began, _) in inputs.tournaments.items()
     }
     # FIDE's rules by date: a tournament begun under other per-game rules keeps them.
-    month_rules = inputs.settings.rules()
-    other_rules = {
-        tid: rules
-        for tid, (began, _) in inputs.tournaments.items()
-        if began < month and (rules := inputs.settings.for_month(began).rules()) != month_rules
-    }
+    period = period_rules(
+        inputs.settings, month, {tid: began for tid, (began, _) in inputs.tournaments.items()}
+    )
+    month_rules, other_rules = period
     by_result: dict[tuple[str, bool], tuple[Any, ...]] = {}
     for result, (white_score, black_score, played) in GAME_RESULTS.items():
         for rated in (True, False):
@@ -144,9 +263,7 @@ def sort_games(
 
     # January 2022 to February 2024: the cap helps a player in one game per event only;
     # such a month is added up game by game (the arrays know no events).
-    once = month_rules.cap_once_per_event or any(
-        rules.cap_once_per_event for rules in other_rules.values()
-    )
+    once = period.once_per_event
     columns = inputs.games
     rows: Iterable[tuple[int, int, str, bool, int | None]]
     sums: Mapping[int, PeriodSums] = {}
@@ -155,11 +272,11 @@ def sort_games(
     if once:
         rows = list(zip(*columns, strict=True))
         uncapped = _upgrades_after_the_first(
-            rows, start_rating, tournament_view, month_event, month_rules, other_rules
+            rows, start_rating, tournament_view, month_event, period
         )
     elif array_sums is not None and len(columns.white):
         this_month = {tid for tid, (began, _) in inputs.tournaments.items() if began >= month}
-        sums, rest = array_sums(columns, start_rating, this_month, inputs.settings.rules())
+        sums, rest = array_sums(columns, start_rating, this_month, month_rules)
         rows = (
             (columns[0][i], columns[1][i], columns[2][i], columns[3][i], columns[4][i])
             for i in rest
@@ -208,8 +325,7 @@ def _upgrades_after_the_first(
     start_rating: Mapping[int, int | None],
     tournament_view: Mapping[int, tuple[Mapping[int, int | None], tuple[str, Any]]],
     month_event: tuple[str, Any],
-    month_rules: RatingRules,
-    other_rules: Mapping[int, RatingRules],
+    period: PeriodRules,
 ) -> dict[tuple[int, bool], RatingRules]:
     """The game sides that lose the 400-point cap under the January 2022 to February 2024
     rule (``differences.cap_lost``) -> the rules they are scored with instead. A month's
@@ -219,11 +335,11 @@ def _upgrades_after_the_first(
         played = rated and GAME_RESULTS[result][2]
         if tournament_id is None:
             white_view, black_view = start_rating[white], start_rating[black]
-            event, rules = month_event[0], month_rules
+            event = month_event[0]
         else:
             view, (event, _) = tournament_view[tournament_id]
             white_view, black_view = view.get(white), view.get(black)
-            rules = other_rules.get(tournament_id, month_rules)
+        rules = period.of(tournament_id)
         sides.append(
             (
                 (white, event),
@@ -243,6 +359,14 @@ def _upgrades_after_the_first(
             )
         )
     return {
-        (position // 2, position % 2 == 0): replace(sides[position][4], apply_400_rule=False)
-        for position in cap_lost(sides)
+        (position // 2, position % 2 == 0): uncapped
+        for position, uncapped in _without_the_cap(sides).items()
+    }
+
+
+def _without_the_cap(sides: Sequence[CappedSide]) -> dict[int, RatingRules]:
+    """FIDE 8.3.1, January 2022 to February 2024: the positions of the sides that count
+    the real difference (``cap_lost``) -> the rules they are scored with instead."""
+    return {
+        position: replace(sides[position][4], apply_400_rule=False) for position in cap_lost(sides)
     }
