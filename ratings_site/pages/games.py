@@ -3,9 +3,9 @@ event, and a period's report.
 
 They read both apps (games from tournaments, published changes from players), so they live
 with the pages on the top floor. A fixed number of queries each. The per-game figures come
-from the rules engine: the close's own grouping of a period's games (``view_month``,
-``own_rating_for_game``), the K the close recorded, and ``period_change``'s game lines;
-never from arithmetic here.
+from the rules engine: the close's own decisions for each of a period's games
+(``elo_games.player_sides``: own rating, rules, group), the K the close recorded, and
+``period_change``'s game lines; never from arithmetic here.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -22,8 +22,8 @@ from django.db.models import Count, F, Q, Sum
 from players import rating as engine
 from players.models import Player, RatingChange, RatingList, RatingPeriod
 from players.rating.adjustment import RAISED_TO_STANDARD_CLOSE
-from players.rating.differences import CappedSide, cap_lost
-from players.rating.period import GAME_RESULTS, SCORES, own_rating_for_game, view_month
+from players.rating.period import GAME_RESULTS, SCORES, view_month
+from players.rating.systems.elo_games import GroupKey, PlayerGame, period_rules, player_sides
 from players.selectors import ratings_in_force
 from tournaments.models import Game, Tournament
 
@@ -198,39 +198,34 @@ def _period_games(
     # own_start: the player's rating in force at the period's start, as the close used it.
     if own_start is None or change.k_factor is None:
         return PeriodGames(change, details, toward_first_rating=True)
-    # The close's grouping (the engine's own_rating_for_game): games scored with an older
-    # own rating (a tournament begun before a list on which the player's rating changed)
-    # or under other FIDE rules (FIDE's rules by date: a tournament keeps the rules of its
-    # start) form their own group; K is the K the close recorded.
-    settings = rating_list.settings()
-    month = change.period.month
-    month_rules = settings.for_month(month).rules()
-    sides: list[CappedSide] = []
-    for detail in details:
-        own = own_rating_for_game(own_start, detail.own_rating)
-        tournament = detail.game.tournament
-        rules = (
-            month_rules
-            if tournament is None or tournament.start_date >= month
-            else settings.for_month(tournament.start_date).rules()
-        )
-        key = detail.game.tournament_id
-        sides.append((key, own, detail.opponent_rating, detail.played, rules))
-    # January 2022 to February 2024: the 400-point cap in one game per tournament.
-    lost = cap_lost(sides)
-    groups: dict[tuple[int, engine.RatingRules], list[GameDetail]] = defaultdict(list)
-    for position, (detail, (_, own, _, _, rules)) in enumerate(zip(details, sides, strict=True)):
-        assert own is not None  # own_start is not None
-        if position in lost:
-            rules = replace(rules, apply_400_rule=False)
-        groups[own, rules].append(detail)
+    # The close's own decisions (elo_games.player_sides): each game's own rating, rules
+    # (by its tournament's start, the 2022-2024 cap in one game per event) and group;
+    # K is the K the close recorded.
+    starts = {
+        d.game.tournament_id: d.game.tournament.start_date
+        for d in details
+        if d.game.tournament is not None and d.game.tournament_id is not None
+    }
+    rules = period_rules(rating_list.settings(), change.period.month, starts)
+    sides = player_sides(
+        rules,
+        own_start,
+        [
+            PlayerGame(d.own_rating, d.opponent_rating, d.played, d.game.tournament_id)
+            for d in details
+        ],
+    )
+    groups: dict[GroupKey, tuple[engine.RatingRules, list[GameDetail]]] = {}
+    for detail, side in zip(details, sides, strict=True):
+        assert side.group is not None  # own_start is not None
+        groups.setdefault(side.group, (side.rules, []))[1].append(detail)
     total: engine.Number = 0
-    for (own, rules), group in groups.items():
+    for (own, _), (group_rules, group) in groups.items():
         result = engine.period_change(
             rating=own,
             games=[engine.GameInput(d.opponent_rating, d.score, d.played) for d in group],
             k=change.k_factor,
-            rules=rules,
+            rules=group_rules,
         )
         total += result.change_unrounded
         for detail, line in zip(group, result.lines, strict=True):
