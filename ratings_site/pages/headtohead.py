@@ -2,14 +2,16 @@
 score, and the expected score each game carried.
 
 The ratings are those each game was scored with (``ratings_in_force`` at the game's
-``view_month``, the close's rule); the expected score is the engine's (``score_game``:
-the list's table or formula and its 400-point rule). Three to five queries whatever the
-number of games.
+``view_month``, the close's rule); the own rating and the rules each game is scored with
+are the close's own decisions (``elo_games.player_sides``: FIDE's rules by the
+tournament's start, the 2022-2024 cap in one game per event), and the expected score the
+engine's (``score_game``). Three to six queries whatever the number of games.
 """
 
 from __future__ import annotations
 
 import datetime
+from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -20,6 +22,13 @@ from players import rating as engine
 from players.errors import NotFoundError
 from players.models import Club, Player, RatingList
 from players.rating.period import GAME_RESULTS, SCORES, view_month
+from players.rating.systems.elo_games import (
+    PeriodRules,
+    PlayerGame,
+    ScoredSide,
+    period_rules,
+    player_sides,
+)
 from players.selectors import ratings_in_force
 from tournaments.models import Game
 
@@ -77,6 +86,19 @@ class HeadToHead:
         return sum((r.score for r in self.rated_rows), Fraction(0))
 
 
+# What _scored reads of the first player's other games of an event.
+_EVENT_FIELDS = (
+    "white_id",
+    "black_id",
+    "result",
+    "rated",
+    "period_id",
+    "rating_list_id",
+    "tournament_id",
+    "tournament__start_date",
+)
+
+
 def _expected(value: int | float | None) -> Fraction | float | None:
     # The table gives hundredths (an int), the formula a float.
     if value is None:
@@ -85,7 +107,12 @@ def _expected(value: int | float | None) -> Fraction | float | None:
 
 
 def head_to_head(*, club: Club, player_id: int, opponent_id: int) -> HeadToHead:
-    """Both players of ``club`` (NotFoundError otherwise) and their games, oldest first."""
+    """Both players of ``club`` (NotFoundError otherwise) and their games, oldest first.
+
+    Each game from the first player's side as the close scores it (``_scored``). Three to
+    six queries whatever the number of games: the players, their games, the first
+    player's other games of the events where the 2022-2024 cap rule applies (only then),
+    and the ratings in force."""
     found = {p.pk: p for p in Player.objects.filter(club=club, pk__in=[player_id, opponent_id])}
     if player_id == opponent_id or len(found) < 2:
         raise NotFoundError(gettext("%(club)s has no such pair of players.") % {"club": club.name})
@@ -102,32 +129,17 @@ def head_to_head(*, club: Club, player_id: int, opponent_id: int) -> HeadToHead:
     lists: dict[int, RatingList] = {g.rating_list_id: g.rating_list for g in games}
     for rating_list in lists.values():
         rating_list.club = club
-
-    def month_of(game: Game) -> tuple[int, datetime.date]:
-        began = game.tournament.start_date if game.tournament is not None else None
-        return (game.rating_list_id, view_month(game.period.month, began))
-
-    in_force = (
-        ratings_in_force(
-            lists=lists,
-            months=[month_of(g) for g in games],
-            players=[player_id, opponent_id],
-        )
-        if games
-        else {}
-    )
+    scored = _scored(games, lists, player_id) if games else {}
     rows = []
     for game in games:
         white = game.white_id == player_id
         white_score, black_score, played = GAME_RESULTS[game.result]
         score = SCORES[white_score if white else black_score]
         other_score = SCORES[black_score if white else white_score]
-        ratings = in_force[month_of(game)]
-        own, other = ratings.get(player_id), ratings.get(opponent_id)
+        own, other, side = scored[game.pk]
         expected = None
-        if own is not None and game.rated:
-            rules = lists[game.rating_list_id].rules()
-            expected = _expected(engine.score_game(own, other, score, played, rules)[2])
+        if side.own is not None and game.rated:
+            expected = _expected(engine.score_game(side.own, other, score, played, side.rules)[2])
         rows.append(
             MeetingRow(
                 game,
@@ -135,9 +147,105 @@ def head_to_head(*, club: Club, player_id: int, opponent_id: int) -> HeadToHead:
                 score,
                 other_score,
                 played,
-                own,
+                own if side.own is None else side.own,
                 other,
                 expected,
             )
         )
     return HeadToHead(player, opponent, rows)
+
+
+def _scored(
+    games: list[Game], lists: dict[int, RatingList], player_id: int
+) -> dict[int, tuple[int | None, int | None, ScoredSide]]:
+    """Game id -> the player's and the opponent's ratings in force for the game, and how
+    the close scores it for the player (``elo_games.player_sides``: own rating, rules)."""
+    periods = {g.period_id: g.period for g in games}
+    rules = {
+        period_id: period_rules(
+            lists[period.rating_list_id].settings(),
+            period.month,
+            {
+                g.tournament_id: g.tournament.start_date
+                for g in games
+                if g.period_id == period_id
+                and g.tournament is not None
+                and g.tournament_id is not None
+            },
+        )
+        for period_id, period in periods.items()
+    }
+    by_period = _games_to_score(games, rules, player_id)
+
+    def month_of(game: Game) -> tuple[int, datetime.date]:
+        began = game.tournament.start_date if game.tournament is not None else None
+        return (game.rating_list_id, view_month(periods[game.period_id].month, began))
+
+    in_force = ratings_in_force(
+        lists=lists,
+        months=[
+            *((p.rating_list_id, p.month) for p in periods.values()),
+            *(month_of(g) for period_games in by_period.values() for g in period_games),
+        ],
+        players={player_id} | {_opponent(g, player_id) for gs in by_period.values() for g in gs},
+    )
+    found: dict[int, tuple[int | None, int | None, ScoredSide]] = {}
+    for period_id, period_games in by_period.items():
+        period = periods[period_id]
+        views = [
+            (
+                in_force[month_of(game)].get(player_id),
+                in_force[month_of(game)].get(_opponent(game, player_id)),
+            )
+            for game in period_games
+        ]
+        sides = player_sides(
+            rules[period_id],
+            in_force[(period.rating_list_id, period.month)].get(player_id),
+            [
+                PlayerGame(
+                    own, other, game.rated and GAME_RESULTS[game.result][2], game.tournament_id
+                )
+                for game, (own, other) in zip(period_games, views, strict=True)
+            ],
+        )
+        for game, (own, other), side in zip(period_games, views, sides, strict=True):
+            found[game.pk] = (own, other, side)
+    return found
+
+
+def _opponent(game: Game, player_id: int) -> int:
+    return game.white_id if game.black_id == player_id else game.black_id
+
+
+def _games_to_score(
+    games: list[Game], rules: dict[int, PeriodRules], player_id: int
+) -> dict[int, list[Game]]:
+    """Period id -> the player's games that decide how the pair's games of the period are
+    scored: the pair's games themselves and, where the 400-point cap helps a player in one
+    game per event (January 2022 to February 2024), all the player's games of that event,
+    in the close's order (of equal differences the first keeps the cap). One query, only
+    when that rule applies."""
+    events = {
+        (g.period_id, g.tournament_id)
+        for g in games
+        if rules[g.period_id].of(g.tournament_id).cap_once_per_event
+    }
+    by_period: dict[int, list[Game]] = defaultdict(list)
+    for game in games:
+        if (game.period_id, game.tournament_id) not in events:
+            by_period[game.period_id].append(game)
+    if not events:
+        return by_period
+    for game in (
+        Game.objects.filter(
+            Q(white_id=player_id) | Q(black_id=player_id),
+            period_id__in={period_id for period_id, _ in events},
+        )
+        .select_related("tournament")
+        .only(*_EVENT_FIELDS)
+        .order_by("date", "round", "id")
+    ):
+        if (game.period_id, game.tournament_id) in events:
+            by_period[game.period_id].append(game)
+    return by_period
