@@ -72,6 +72,17 @@ class FideListReportSerializer(serializers.Serializer):  # type: ignore[type-arg
     added = serializers.ListField(
         child=serializers.DictField(), help_text='{"player" (null in a dry run), "name", "fide_id"}'
     )
+    matched = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="add_federation: club players without a FIDE ID who are FIDE's player by "
+        'name key and birth year, given the FIDE ID: {"player", "name", "fide_id", "fide_name"}',
+    )
+    possible_matches = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="add_federation: same name key, no birth year on one side (or two FIDE "
+        'players for one club player): not added. {"player", "name", "birth_year", '
+        '"fide_id", "fide_name", "fide_birth_year"}',
+    )
     seeded = serializers.ListField(
         child=serializers.DictField(), help_text='{"player", "name", "list", "rating"}'
     )

@@ -9,7 +9,9 @@ For the club's players with a FIDE ID it fills in or updates title, women's titl
 federation, sex and birth year, and keeps FIDE's standard, rapid and blitz ratings with
 the list's month beside the club's own; it reports players whose name (by name key) or
 birth year disagree with FIDE's. ``add_federation`` creates the federation's players the
-club does not have; ``seed_ratings`` starts players unrated on a club's Elo list (with
+club does not have, matched first as the imports match a file's players
+(``fide_list_match``: a club player without a FIDE ID but with the same name key and birth
+year gets the FIDE ID, a possible match is reported and not created); ``seed_ratings`` starts players unrated on a club's Elo list (with
 nothing published there yet) at their FIDE rating of that kind, noted as their entry's
 reason (Glicko-2 lists keep their own start: ``_SEEDED_SYSTEMS``).
 """
@@ -52,6 +54,7 @@ from tournaments.interchange.fide_list import (
     FideRecord,
     read_fide_list,
 )
+from tournaments.services.fide_list_match import fide_birth_year, fide_players_match
 
 _TITLES = frozenset(Title.values)  # Title.values builds a new list on every access
 _SEEDED = (
@@ -100,6 +103,14 @@ class FideListReport:
     disagreements: list[dict[str, Any]] = field(default_factory=list)
     #: Created by add_federation: {"player" (None in a dry run), "name", "fide_id"}.
     added: list[dict[str, Any]] = field(default_factory=list)
+    #: add_federation: club players without a FIDE ID who are FIDE's player by name key and
+    #: birth year, given the FIDE ID and FIDE's details: {"player", "name", "fide_id",
+    #: "fide_name"}.
+    matched: list[dict[str, Any]] = field(default_factory=list)
+    #: add_federation: same name key, no birth year on one side (or two of FIDE's players
+    #: for one club player): neither linked nor created. {"player", "name", "birth_year",
+    #: "fide_id", "fide_name", "fide_birth_year"}.
+    possible_matches: list[dict[str, Any]] = field(default_factory=list)
     #: Started at their FIDE rating: {"player", "name", "list", "rating"}.
     seeded: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -113,6 +124,8 @@ class FideListReport:
             f"{'Dry run: ' if self.dry_run else ''}FIDE list of {self.month}: {self.found} of "
             f"{self.club_fide_ids} club FIDE IDs found; {verb} {len(self.updated)} players; "
             f"{len(self.disagreements)} disagreements; {len(self.added)} added; "
+            f"{len(self.matched)} matched by name and birth year; "
+            f"{len(self.possible_matches)} possible matches not added; "
             f"{len(self.seeded)} ratings seeded; {len(self.not_in_list)} not in the list."
         )
 
@@ -168,7 +181,8 @@ def fide_list_import(
         with transaction.atomic(durable=True):
             _update(players, records, month, report, by)
             if add_federation:
-                _add(club, by, records, players, add_federation, month, seed_ratings, report)
+                new = _match(club, by, records, players, add_federation, month, report)
+                _add(club, by, new, month, seed_ratings, report)
             if seed_ratings:
                 _seed(club, players, records, month, report)
             if dry_run:
@@ -227,10 +241,10 @@ def _update(
     _write(changed, by)
 
 
-def _write(players: list[Player], by: User) -> None:
+def _write(players: list[Player], by: User, fields: tuple[str, ...] = _UPDATED) -> None:
     """Store the FIDE fields of ``players`` (each changed) and their audit rows: the
     bulk UPDATE skips the ORM's saves, so the rows are copied in bulk afterwards."""
-    update_rows(Player, _UPDATED, ([p.pk, *(getattr(p, f) for f in _UPDATED)] for p in players))
+    update_rows(Player, fields, ([p.pk, *(getattr(p, f) for f in fields)] for p in players))
     history_rows_copy_ids(Player, [p.pk for p in players], by_id=by.pk)
 
 
@@ -251,17 +265,57 @@ def _details(record: FideRecord, month: datetime.date) -> dict[str, Any]:
     }
 
 
-def _add(
+def _match(
     club: Club,
     by: User,
     records: dict[int, FideRecord],
     players: dict[int, Player],
     federation: str,
     month: datetime.date,
+    report: FideListReport,
+) -> list[FideRecord]:
+    """The federation's records the club has no FIDE ID for, less those it has under a
+    record without one: those players get the FIDE ID and FIDE's details (and join
+    ``players``, to be seeded like the others). Returns the records to create."""
+    found = fide_players_match(
+        club=club,
+        records=(
+            r for r in records.values() if r.federation == federation and r.fide_id not in players
+        ),
+    )
+    linked: list[Player] = []
+    for player, record in found.linked:
+        # Same birth year or none here (a birth date agrees by its year): FIDE's fills in.
+        values = _details(record, month) | {
+            "fide_id": record.fide_id,
+            "birth_year": player.birth_year or fide_birth_year(record),
+        }
+        for name, value in values.items():
+            setattr(player, name, value)
+        linked.append(player)
+        players[record.fide_id] = player
+        report.matched.append(
+            {
+                "player": player.pk,
+                "name": player.name,
+                "fide_id": record.fide_id,
+                "fide_name": record.name,
+            }
+        )
+    _write(linked, by, ("fide_id", *_UPDATED))
+    report.possible_matches += found.doubtful
+    report.warnings += found.warnings
+    return found.new
+
+
+def _add(
+    club: Club,
+    by: User,
+    new: list[FideRecord],
+    month: datetime.date,
     seed: bool,
     report: FideListReport,
 ) -> None:
-    new = [r for r in records.values() if r.federation == federation and r.fide_id not in players]
     seeded_lists = _seeded_lists(club) if seed else []
     created = players_add_bulk(
         club=club,
@@ -273,9 +327,7 @@ def _add(
                 "federation": record.federation,
                 "sex": _details(record, month)["sex"],
                 "title": _details(record, month)["title"],
-                "birth_year": record.birth_year
-                if record.birth_year and record.birth_year >= 1850
-                else None,
+                "birth_year": fide_birth_year(record),
                 "ratings": [
                     {
                         "list": rating_list.slug,

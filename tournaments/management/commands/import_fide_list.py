@@ -108,6 +108,19 @@ class Command(BaseCommand):
             )
         for entry in report.added:
             out.write(f"  added {entry['name']} (FIDE ID {entry['fide_id']})")
+        for entry in report.matched:
+            out.write(
+                f"  matched #{entry['player']} {entry['name']}: FIDE ID {entry['fide_id']} "
+                f"({entry['fide_name']})"
+            )
+        for entry in report.possible_matches:
+            out.write(
+                self.style.WARNING(
+                    f"  possible match, not added: {entry['fide_name']} (FIDE ID "
+                    f"{entry['fide_id']}) / #{entry['player']} {entry['name']} (born "
+                    f"{entry['birth_year'] or '-'} / FIDE {entry['fide_birth_year'] or '-'})"
+                )
+            )
         for entry in report.seeded:
             out.write(f"  seeded {entry['name']} on {entry['list']}: {entry['rating']}")
         for entry in report.not_in_list:
