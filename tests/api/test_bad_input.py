@@ -535,6 +535,25 @@ def test_game_dates_out_of_bounds_are_refused_naming_date(world: World, day: str
     ).status_code in (200, 404)
 
 
+@pytest.mark.parametrize("day", ["9999-12-31", "1899-12-31", "after-tomorrow"])
+def test_a_bulk_create_with_a_date_out_of_bounds_is_refused_naming_its_date(
+    world: World, day: str
+) -> None:
+    """Three good games and one dated out of bounds (the fourth): none is stored."""
+    if day == "after-tomorrow":
+        day = (timezone.localdate() + datetime.timedelta(days=2)).isoformat()
+    games = [with_players(world, date=f"2026-04-{n:02d}") for n in (1, 2, 3)]
+    games.append(with_players(world, date=day))
+    before = db_snapshot()
+    response = client_for(world.north.users["arbiter"]).post(
+        f"/api/v1/clubs/{world.north.slug}/games/", games, format="json"
+    )
+    assert response.status_code == 400
+    assert_error_shape(response.json())
+    assert set(response.json()["error"]["fields"]) == {"[3].date"}
+    assert db_snapshot() == before
+
+
 def test_a_game_of_tomorrow_is_accepted(world: World) -> None:
     tomorrow = timezone.localdate() + datetime.timedelta(days=1)
     response = client_for(world.north.users["arbiter"]).post(

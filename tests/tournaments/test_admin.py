@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from players.models import Player, RatingChange, RatingPeriod, RatingRun
 from players.services import membership_set
@@ -256,6 +258,22 @@ def test_bad_game_input_shows_field_errors(world: World) -> None:
     response = client.post(url(Game, "add"), game_form(world, date="not a date", result="2-0"))
     assert response.status_code == 200
     assert {"date", "result"} <= set(response.context["adminform"].form.errors)
+
+
+@pytest.mark.parametrize("day", ["1899-12-31", "9999-12-31", "after-tomorrow"])
+def test_a_game_dated_out_of_bounds_is_refused_on_its_date_field(world: World, day: str) -> None:
+    if day == "after-tomorrow":
+        day = (timezone.localdate() + datetime.timedelta(days=2)).isoformat()
+    client = client_for(world.a.users["arbiter"])
+    games, periods = Game.objects.count(), RatingPeriod.objects.count()
+
+    response = client.post(url(Game, "add"), game_form(world, date=day))
+
+    assert response.status_code == 200
+    form = response.context["adminform"].form
+    assert list(form.errors) == ["date"]
+    assert form["date"].value() == day
+    assert (Game.objects.count(), RatingPeriod.objects.count()) == (games, periods)
 
 
 def test_changing_a_game_of_a_closed_period_is_refused(world: World) -> None:

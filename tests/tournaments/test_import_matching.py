@@ -20,6 +20,7 @@ from players.errors import ValidationFailed
 from players.models import Player
 from players.services import player_create
 from tests.tournaments.import_world import ImportWorld, build_import_world
+from tournaments.models import Game
 from tournaments.services.imports import import_csv, import_pgn, import_trf
 
 pytestmark = pytest.mark.django_db
@@ -198,6 +199,29 @@ def test_command_match_new_and_the_listing(world: ImportWorld, tmp_path) -> None
     call_command("import_csv", str(path), "--club", "riverton", "--match=new", stdout=out)
     assert "a new player instead" in out.getvalue()
     assert Player.objects.filter(name_key="aronsen viktor").count() == 2
+
+
+@pytest.mark.parametrize(("command", "make"), [("import_trf", trf_with), ("import_pgn", pgn_with)])
+@pytest.mark.parametrize(
+    ("match", "records", "became"), [("possible", 1, "used"), ("new", 2, "a new player instead")]
+)
+def test_trf_and_pgn_commands_follow_the_match_choice(  # type: ignore[no-untyped-def]
+    world: ImportWorld, tmp_path, command: str, make, match: str, records: int, became: str
+) -> None:
+    viktor = player_create(club=world.club, by=world.users["owner"], name="Viktor Aronsen")
+    path = tmp_path / f"games.{command.removeprefix('import_')}"
+    path.write_bytes(make("Aronsen, Viktor"))
+    out = io.StringIO()
+
+    call_command(command, str(path), "--club", "riverton", f"--match={match}", stdout=out)
+
+    output = out.getvalue()
+    assert f"Possible matches (same name, no birth data on one side): 1; --match={match}" in output
+    assert f"Aronsen, Viktor ~ #{viktor.pk} Viktor Aronsen: {became}" in output
+    assert Player.objects.filter(name_key="aronsen viktor").count() == records
+    # The game is the club's player's when the match was taken, a new record's otherwise.
+    game = Game.objects.get(club=world.club)
+    assert (game.white_id == viktor.pk) is (match == "possible")
 
 
 def test_api_match_field(world: ImportWorld) -> None:
