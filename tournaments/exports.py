@@ -327,8 +327,10 @@ def tournament_trf(*, tournament: Tournament) -> str:
 
 def tournament_pgn(*, tournament: Tournament) -> str:
     """The tournament's games as PGN headers (``write_pgn``), in play order; players carry
-    their current rating on the tournament's list and their FIDE ID, as in the TRF. Unlike
-    the TRF, games without a round are written too (``Round "?"``). Two queries."""
+    the rating in force at the tournament's start on its list (the list published before
+    its first month, not today's) and their FIDE ID, as in the TRF. Unlike the TRF, games
+    without a round are written too (``Round "?"``). Three queries: the games, then the
+    ratings in force (published rows, entered ratings)."""
     games = list(
         Game.objects.filter(tournament=tournament)
         .select_related("white", "black")

@@ -1,5 +1,6 @@
-"""Players migration 0015: every existing player gets the name key, and periods out of
-the date bounds (9999-12 opened by a game dated 9999-12-31) go with their games."""
+"""Players migration 0020 (names_fide_merge_period_bounds): every existing player gets
+the name key, and periods out of the date bounds (9999-12 opened by a game dated
+9999-12-31) go with their games."""
 
 from __future__ import annotations
 
