@@ -159,8 +159,17 @@ class RatingChange(models.Model):
         db_index=False,
         db_constraint=False,
     )
+    # player neither: the close writes one row for each player it read on the list it
+    # holds locked, and every way a player goes (player_delete, the merge) first locks the
+    # club's lists the same way, so a player cannot go while a close of theirs runs. The
+    # key's check at commit locked each of a federation's 200,000 players (FOR KEY SHARE):
+    # 0.8 s of a 6 s close.
     player = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+        Player,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        db_index=False,
+        db_constraint=False,
     )
     # rating_list repeats the period's list and run is an audit link; only the close writes
     # them, each with the one value of its run. Without database foreign keys, committing a

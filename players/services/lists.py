@@ -62,6 +62,16 @@ SLUG = re.compile(r"[a-z0-9][-a-z0-9_]{0,31}")
 RD_LIMIT = 1000.0
 
 
+def club_lists_locked(*, club_id: int) -> list[RatingList]:
+    """The club's lists, locked as a close locks its list (``select_for_update(no_key=
+    True)``), in id order: what a player's removal takes first, so that it waits for a
+    close running on any of them and a close starting after it no longer finds the player
+    (a close's rows name their players without a database key: RatingChange.player)."""
+    return list(
+        RatingList.objects.select_for_update(no_key=True).filter(club_id=club_id).order_by("id")
+    )
+
+
 def next_period_month(*, rating_list: RatingList) -> datetime.date:
     """The month the next list applies to: after the latest closed (or reopened) period,
     else the current month."""

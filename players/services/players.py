@@ -34,7 +34,7 @@ from players.rating.k_factor import has_reached_2400
 from players.selectors import User, require_role
 from players.services.clubs import club_published_changed
 from players.services.k_factor import k_for
-from players.services.lists import next_period_month
+from players.services.lists import club_lists_locked, next_period_month
 
 # The player's own fields, as the services accept them (the admin's forms use the same).
 PLAYER_FIELDS = (
@@ -247,6 +247,9 @@ def player_delete(*, player: Player, by: User) -> None:
     """Delete a player who has no games and no published history (arbiter or above)."""
     require_role(by, player.club, Role.ARBITER)
     with transaction.atomic(durable=True):
+        # A close running now finishes before the checks below read its rows; one
+        # starting later no longer finds the player.
+        club_lists_locked(club_id=player.club_id)
         if player.games_as_white.exists() or player.games_as_black.exists():
             raise ConflictError("The player has games; mark them inactive instead.")
         if player.rating_changes.exists():

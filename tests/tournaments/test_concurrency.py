@@ -17,6 +17,8 @@ from django.db import IntegrityError, connection, transaction
 
 from players.errors import ConflictError
 from players.models import Player, RatingChange, RatingPeriod
+from players.services import player_delete
+from players.services import players as players_services_module
 from tests.tournaments.helpers import make_club, make_owner, make_player, period_of, play
 from tournaments.models import Game
 from tournaments.services import games as games_module
@@ -218,3 +220,50 @@ def test_a_player_deleted_while_a_game_naming_them_is_written_waits_and_is_refus
     assert isinstance(refused, IntegrityError), refused
     assert Game.objects.filter(white=lone).count() == 1
     assert Player.objects.filter(pk=lone.pk).exists()
+
+
+def _race_close_against_player_delete(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any, Player]:
+    """A close (slowed in its compute) against the delete of a player on its list who has
+    no games: the close publishes a row for them (no rated games). Returns what each thread
+    ended with, and the player."""
+    owner, club, _, _ = _setup()
+    lone = make_player(club, owner, "Lone", 1500)
+    entered = threading.Event()
+    _slow_compute(monkeypatch, entered)
+    period = period_of(club, "2026-10")
+
+    def delete_player() -> Any:
+        entered.wait(timeout=10)
+        player_delete(player=Player.objects.get(pk=lone.pk), by=owner)
+        return "deleted"
+
+    closed, deleted = _run_in_threads(lambda: period_close(period=period, by=owner), delete_player)
+    return closed, deleted, lone
+
+
+def test_without_the_list_locks_a_delete_leaves_a_close_row_naming_nobody(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The race is real: RatingChange.player has no database key (players/0025), so a
+    # delete that does not wait for the close passes its "no published ratings" check
+    # (the close's rows are not committed yet), and the close then commits a row naming
+    # nobody.
+    monkeypatch.setattr(players_services_module, "club_lists_locked", lambda *, club_id: [])
+    closed, deleted, lone = _race_close_against_player_delete(monkeypatch)
+    assert not isinstance(closed, Exception), closed
+    assert deleted == "deleted", deleted
+    assert not Player.objects.filter(pk=lone.pk).exists()
+    assert RatingChange.objects.filter(player_id=lone.pk).count() == 1
+
+
+def test_a_player_deleted_during_a_close_waits_for_it_and_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # player_delete locks the club's lists first, as the close does: it waits for the
+    # close, then finds the row the close published and refuses.
+    closed, refused, lone = _race_close_against_player_delete(monkeypatch)
+    assert not isinstance(closed, Exception), closed
+    assert isinstance(refused, ConflictError), refused
+    assert "published ratings" in refused.message
+    assert Player.objects.filter(pk=lone.pk).exists()
+    assert RatingChange.objects.filter(player=lone).count() == 1

@@ -9,9 +9,9 @@ rows the first close wrote, and UPDATE the same PlayerRating rows from them as t
 does, all in one transaction that is rolled back, so the real close is unaffected.
 
 The floor is the rows' movement only: it leaves out the foreign key checks of the new
-rows, which the close's commit runs (Django makes them deferred) but which the schema
-decides, not the data (the close already spares two of its four keys, and a later change
-may spare more). The floor still runs them before rolling back (``SET CONSTRAINTS ALL
+rows, which a commit runs (Django makes them deferred) but which the schema decides, not
+the data (RatingChange has none left: players migration 0025 dropped the last, the
+player's). The floor still runs them before rolling back (``SET CONSTRAINTS ALL
 IMMEDIATE`` fires the queued ones) and reports their time apart, as
 ``check_foreign_keys``, so the close's commit can be read against it. The floor also
 leaves out the commit's flush, the KFactorChange rows and the few small rows (run,
