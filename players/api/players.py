@@ -191,6 +191,40 @@ class HistoryOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     volatility_after = serializers.FloatField(allow_null=True)
 
 
+class HistoryEntrySerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """The start of the history: the rating the club entered, or the FIDE list seeded."""
+
+    rating = serializers.IntegerField(
+        source="entry_rating", allow_null=True, help_text="null: unrated."
+    )
+    rated_games = serializers.IntegerField(source="entry_rated_games")
+    reached_2400 = serializers.BooleanField(source="entry_reached_2400")
+    month = serializers.SerializerMethodField(
+        help_text="YYYY-MM: the first period on the list; null: from the list's first period."
+    )
+    note = serializers.CharField(
+        source="entry_note",
+        allow_blank=True,
+        help_text='Why it starts there when not typed in: "FIDE rating list of YYYY-MM" (the '
+        "FIDE list import's seed_ratings).",
+    )
+    rd = serializers.FloatField(source="entry_rd", allow_null=True, help_text="Glicko-2 lists.")
+    volatility = serializers.FloatField(source="entry_volatility", allow_null=True)
+
+    def get_month(self, rating: PlayerRating) -> str | None:
+        return None if rating.entry_month is None else f"{rating.entry_month:%Y-%m}"
+
+
+class HistoryPageSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = HistoryOutSerializer(many=True)
+    entry = HistoryEntrySerializer(
+        allow_null=True, help_text="Where the history starts, before its first period."
+    )
+
+
 class KHistoryOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     period = serializers.CharField(help_text="YYYY-MM: the first period the K applies to.")
     k_factor = serializers.IntegerField(source="new_k")
@@ -294,6 +328,11 @@ class PlayerObjectMixin(ClubScopedView):
 
     def rows_on_list(self, selector: Callable[..., QuerySet[_Row]]) -> QuerySet[_Row]:
         """``selector``'s rows for the player of the URL on the list of ``?list=``."""
+        player, rating_list = self.player_on_list()
+        return selector(player=player, rating_list=rating_list)
+
+    def player_on_list(self) -> tuple[Player, RatingList]:
+        """The player of the URL and the list of ``?list=``."""
         query = ListQuerySerializer(data=self.request.query_params)
         query.is_valid(raise_exception=True)
         slug = query.validated_data["list"]
@@ -302,7 +341,7 @@ class PlayerObjectMixin(ClubScopedView):
         rating_list = RatingList.objects.filter(club=self.club, slug=slug).first()
         if rating_list is None:
             raise invalid_field("list", f"{self.club.name} has no list {slug!r}.")
-        return selector(player=self.player(self.kwargs["id"]), rating_list=rating_list)
+        return self.player(self.kwargs["id"]), rating_list
 
 
 @extend_schema(tags=["players"], parameters=[CLUB_PARAM])
@@ -381,7 +420,8 @@ class PlayerDetailView(PlayerObjectMixin):
 
 @extend_schema(tags=["players"], parameters=[CLUB_PARAM, PLAYER_PARAM, LIST_QUERY_PARAM])
 class PlayerHistoryView(PlayerObjectMixin):
-    """Every closed period of the player on one list, oldest first."""
+    """Every closed period of the player on one list, oldest first, and where the history
+    starts (``entry``: the rating entered or seeded, and why)."""
 
     published_get = True
     ordering_fields = ["period__month"]
@@ -391,9 +431,16 @@ class PlayerHistoryView(PlayerObjectMixin):
             return RatingChange.objects.none()
         return self.rows_on_list(player_history)
 
-    @extend_schema(operation_id="players_history", responses=HistoryOutSerializer(many=True))
+    @extend_schema(operation_id="players_history", responses=HistoryPageSerializer)
     def get(self, request: Request, club: str, id: int) -> Response:
-        return self.published(lambda: self.paginated(HistoryOutSerializer))
+        def answer() -> Response:
+            response = self.paginated(HistoryOutSerializer)
+            player, rating_list = self.player_on_list()
+            start = player_ratings_for_list(rating_list=rating_list).filter(player=player).first()
+            response.data["entry"] = None if start is None else HistoryEntrySerializer(start).data
+            return response
+
+        return self.published(answer)
 
 
 @extend_schema(tags=["players"], parameters=[CLUB_PARAM, PLAYER_PARAM, LIST_QUERY_PARAM])

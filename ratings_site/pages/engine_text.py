@@ -81,6 +81,12 @@ PATTERNS: tuple[tuple[re.Pattern[str], Promise], ...] = tuple(
             ),
         ),
         (r"No first rating yet: (?P<note_text>.+)", _("No first rating yet: %(note_text)s")),
+        # Not the engine's: the FIDE list import's reason for a history's start (a month,
+        # kept as written: an unknown "_text" comes back unchanged).
+        (
+            r"FIDE rating list of (?P<month_text>\d{4}-\d{2})",
+            _("FIDE rating list of %(month_text)s"),
+        ),
         (
             rf"Below (?P<floor>{_NUMBER}): FIDE lists no rating under (?P<again>{_NUMBER}), so"
             r" you would be shown as unrated on the next list\.",

@@ -11,9 +11,10 @@ the list's month beside the club's own; it reports players whose name (by name k
 birth year disagree with FIDE's. ``add_federation`` creates the federation's players the
 club does not have, matched first as the imports match a file's players
 (``fide_list_match``: a club player without a FIDE ID but with the same name key and birth
-year gets the FIDE ID, a possible match is reported and not created); ``seed_ratings`` starts players unrated on a club's Elo list (with
-nothing published there yet) at their FIDE rating of that kind, noted as their entry's
-reason (Glicko-2 lists keep their own start: ``_SEEDED_SYSTEMS``).
+year gets the FIDE ID, a possible match is reported and not created). ``seed_ratings``
+starts players unrated on a club's Elo list (with nothing published there yet) at their
+FIDE rating of that kind, the reason in their history's entry and in the K history when
+it changed their K (``fide_list_seed``; Glicko-2 lists keep their own start).
 """
 
 from __future__ import annotations
@@ -25,18 +26,13 @@ from typing import IO, Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from players import rating as engine
 from players.bulk import history_rows_copy_ids, update_rows
 from players.errors import invalid_field
 from players.models import (
     Club,
     Player,
-    PlayerRating,
-    RatingChange,
-    RatingList,
     Role,
     Title,
     month_label,
@@ -46,8 +42,6 @@ from players.names import name_key
 from players.rating.k_factor import has_reached_2400
 from players.selectors import User, require_role
 from players.services import club_published_changed, players_add_bulk
-from players.services.k_factor import k_for
-from players.services.lists import next_period_month
 from tournaments.interchange.fide_list import (
     FideListError,
     FideProgress,
@@ -55,23 +49,13 @@ from tournaments.interchange.fide_list import (
     read_fide_list,
 )
 from tournaments.services.fide_list_match import fide_birth_year, fide_players_match
+from tournaments.services.fide_list_seed import (
+    seed_existing,
+    seeded_lists_of,
+    seeded_new_players_note,
+)
 
 _TITLES = frozenset(Title.values)  # Title.values builds a new list on every access
-_SEEDED = (
-    "rating",
-    "entry_rating",
-    "reached_2400",
-    "entry_reached_2400",
-    "entry_note",
-    "k_factor",
-    "k_reason",
-)
-_KIND_FIELDS = {"standard": "fide_standard", "rapid": "fide_rapid", "blitz": "fide_blitz"}
-# FIDE's ratings are Elo ratings: they seed the club's Elo lists (FIDE's rules or its own).
-# A Glicko-2 list of the same kind is left to its own start (1500 and its starting RD): a
-# FIDE rating says nothing of a Glicko-2 RD, and the scales differ away from 1500, so
-# seeding there would publish a number the list's own rules never made.
-_SEEDED_SYSTEMS = ("fide", "elo")
 _UPDATED = (
     "title",
     "women_title",
@@ -184,7 +168,11 @@ def fide_list_import(
                 new = _match(club, by, records, players, add_federation, month, report)
                 _add(club, by, new, month, seed_ratings, report)
             if seed_ratings:
-                _seed(club, players, records, month, report)
+                seeded, warnings = seed_existing(
+                    club=club, players=players, records=records, month=month, by=by
+                )
+                report.seeded += seeded
+                report.warnings += warnings
             if dry_run:
                 raise _Rollback
             club_published_changed(club_id=club.pk)
@@ -316,7 +304,7 @@ def _add(
     seed: bool,
     report: FideListReport,
 ) -> None:
-    seeded_lists = _seeded_lists(club) if seed else []
+    seeded_lists = seeded_lists_of(club) if seed else []
     created = players_add_bulk(
         club=club,
         by=by,
@@ -356,84 +344,14 @@ def _add(
             if getattr(record, rating_list.kind) is not None
         ]
     _write(created, by)
-    if seeded_lists and created:
-        PlayerRating.objects.filter(
-            player__in=created, rating_list__in=seeded_lists, entry_rating__isnull=False
-        ).update(entry_note=_note(month))
-
-
-def _seeded_lists(club: Club) -> list[RatingList]:
-    return list(RatingList.objects.filter(club=club, system__in=_SEEDED_SYSTEMS).order_by("kind"))
-
-
-def _note(month: datetime.date) -> str:
-    return f"FIDE rating list of {month_label(month)}"
-
-
-def _seed(
-    club: Club,
-    players: dict[int, Player],
-    records: dict[int, FideRecord],
-    month: datetime.date,
-    report: FideListReport,
-) -> None:
-    """Existing players unrated on a list, with nothing published there, start at their
-    FIDE rating of that kind (entered as the start of their history there)."""
-    found = {p.pk: (p, records[fide_id]) for fide_id, p in players.items() if fide_id in records}
-    for rating_list in _seeded_lists(club):
-        kind = rating_list.kind
-        candidates = (
-            PlayerRating.objects.filter(
-                rating_list=rating_list, player_id__in=list(found), rating__isnull=True
-            )
-            .annotate(
-                published=Exists(
-                    RatingChange.objects.filter(
-                        player_id=OuterRef("player_id"), rating_list=rating_list
-                    )
-                )
-            )
-            .order_by("player_id")
-        )
-        period_year = next_period_month(rating_list=rating_list).year
-        held_back = 0
-        seeded: list[PlayerRating] = []
-        for state in candidates:
-            player, record = found[state.player_id]
-            rating = getattr(record, kind)
-            if rating is None:
-                continue
-            if state.published:
-                held_back += 1
-                continue
-            # A published FIDE rating of 2400 or more has reached 2400 (K 10 for good).
-            reached = has_reached_2400(state.reached_2400, rating)
-            k = k_for(
-                rating_list=rating_list,
-                state=engine.PlayerState(rating, state.rated_games, player.birth_year, reached),
-                k_override=state.k_override,
-                period_year=period_year,
-            )
-            state.rating = state.entry_rating = rating
-            state.reached_2400 = state.entry_reached_2400 = reached
-            state.entry_note = _note(month)
-            state.k_factor, state.k_reason = k.value, k.reason.value
-            seeded.append(state)
-            report.seeded.append(
-                {
-                    "player": player.pk,
-                    "name": player.name,
-                    "list": rating_list.slug,
-                    "rating": rating,
-                }
-            )
-        update_rows(
-            PlayerRating,
-            _SEEDED,
-            ([r.pk, *(getattr(r, name) for name in _SEEDED)] for r in seeded),
-        )
-        if held_back:
-            report.warnings.append(
-                f"{held_back} player(s) unrated on the {rating_list.slug} list already have published "
-                "periods there: not seeded (their first rating comes from their games)."
-            )
+    seeded_new_players_note(
+        started={
+            rating_list.pk: [
+                player.pk
+                for player, record in zip(created, new, strict=True)
+                if getattr(record, rating_list.kind) is not None
+            ]
+            for rating_list in seeded_lists
+        },
+        month=month,
+    )
