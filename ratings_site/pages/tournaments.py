@@ -3,8 +3,10 @@ standings (with FIDE's tie-breaks from the engine) and crosstable.
 
 A fixed number of queries whatever the number of players or games: the tournament, its
 games with both players, the ratings in force (``ratings_in_force``, at most three), the
-period's published changes. The tie-breaks, performances and rating changes are the
-engine's (``players.rating.tiebreaks``, ``performance_fide``, ``period_change``).
+period's published changes. The tie-breaks and performances are the engine's
+(``players.rating.tiebreaks``, ``performance_fide``); the rating changes are scored as the
+close scores the games and as the player page shows them (``games._period_games``, through
+``elo_games.player_sides``), never with rules chosen here.
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ from django.utils.translation import gettext
 from players import rating as engine
 from players.errors import NotFoundError
 from players.models import Club, Player, RatingChange, RatingList, RatingPeriod
-from players.rating.period import GAME_RESULTS, SCORES, own_rating_for_game, view_month
+from players.rating.period import GAME_RESULTS, SCORES, view_month
 from players.rating.tiebreaks import RoundResult, Standing, caps_unplayed, standings
 from players.selectors import ratings_in_force
+from ratings_site.pages.games import GameDetail, _period_games
 from tournaments.models import BYE_POINTS, Game, Tournament, TournamentBye
 
 TOURNAMENTS_PAGE_SIZE = 50
@@ -111,7 +114,7 @@ def tournament_for_page(*, club: Club, tournament_id: int) -> Tournament:
 
 
 def _games(tournament: Tournament) -> list[Game]:
-    return list(
+    games = list(
         Game.objects.filter(tournament=tournament)
         .select_related("white", "black", "period")
         .only(
@@ -127,6 +130,10 @@ def _games(tournament: Tournament) -> list[Game]:
         )
         .order_by("round", "date", "id")
     )
+    # The page's tournament, for the engine's rules by its start without a query per game.
+    for game in games:
+        game.tournament = tournament
+    return games
 
 
 _PLAYER_FIELDS = ("id", "name", "title", "federation", "fide_id")
@@ -250,7 +257,13 @@ def _figures(
     own_start: dict[int, int | None],
 ) -> None:
     """Performance and the event's rating change for each row (one query: the period's
-    published changes, for the K the close used)."""
+    published changes, for the K the close used).
+
+    A tournament's games all fall in one period (its end month's: ``game_period_month``).
+    The change is the player page's figure for the event's games of that period
+    (``games._period_games``: the close's own rating, rules and groups through
+    ``elo_games.player_sides``, the K the close recorded), so it is what the close
+    published wherever the event was all the player played that period."""
     closed = period is not None and period.status == RatingPeriod.Status.CLOSED
     changes: dict[int, RatingChange] = {}
     if closed:
@@ -260,29 +273,43 @@ def _figures(
                 period=period, current=True, player_id__in=[r.player.pk for r in rows]
             ).only("player_id", "k_factor", "event", "rating_before")
         }
-    rules = tournament.rating_list.rules()
     for row in rows:
         pid = row.player.pk
-        inputs = []
-        for game in by_player[pid]:
-            white = game.white_id == pid
-            opponent = game.black_id if white else game.white_id
-            white_score, black_score, played = GAME_RESULTS[game.result]
-            score = SCORES[white_score if white else black_score]
-            inputs.append(engine.GameInput(in_force.get(opponent), score, played and game.rated))
-        counted = [g for g in inputs if g.played and g.opponent_rating is not None]
+        details = [_detail(game, pid, in_force) for game in by_player[pid]]
+        counted = [d for d in details if d.played and d.opponent_rating is not None]
         if counted:
             row.performance = engine.performance_fide(
-                [g.opponent_rating for g in counted if g.opponent_rating is not None],
-                sum((g.score for g in counted), Fraction(0)),
+                [d.opponent_rating for d in counted if d.opponent_rating is not None],
+                sum((d.score for d in counted), Fraction(0)),
             )
         if not closed:
             row.change_note = gettext("period not closed yet")
             continue
         change = changes.get(pid)
-        own = own_rating_for_game(own_start.get(pid), in_force.get(pid))
-        if change is None or change.k_factor is None or own is None:
-            row.change_note = gettext("toward a first rating") if own is None else ""
+        scored = None
+        if change is not None and period is not None:
+            change.period = period
+            # The close's order (date, round, id): of equal differences the first keeps
+            # the 2022-2024 cap, which decides a game's line, not the total shown here.
+            details.sort(key=lambda d: (d.game.date, d.game.round or 0, d.game.pk))
+            scored = _period_games(change, details, tournament.rating_list, own_start.get(pid))
+        if scored is None or scored.toward_first_rating:
+            row.change_note = gettext("toward a first rating") if own_start.get(pid) is None else ""
             continue
-        result = engine.period_change(rating=own, games=inputs, k=change.k_factor, rules=rules)
-        row.change = engine.round_half_away(result.change_unrounded)
+        row.change = scored.engine_change
+
+
+def _detail(game: Game, pid: int, in_force: dict[int, int | None]) -> GameDetail:
+    """The game from ``pid``'s side, with the ratings in force at the tournament's start."""
+    white = game.white_id == pid
+    opponent = game.black if white else game.white
+    white_score, black_score, played = GAME_RESULTS[game.result]
+    return GameDetail(
+        game=game,
+        opponent=opponent,
+        colour="white" if white else "black",
+        score=SCORES[white_score if white else black_score],
+        played=played and game.rated,
+        own_rating=in_force.get(pid),
+        opponent_rating=in_force.get(opponent.pk),
+    )
