@@ -154,7 +154,7 @@ def player_games(
     for period_id, details in by_period.items():
         change = changes[period_id]
         own_start = in_force[period_keys[period_id]].get(player.pk)
-        periods[period_id] = _period_games(change, details, lists[change.rating_list_id], own_start)
+        periods[period_id] = period_games(change, details, lists[change.rating_list_id], own_start)
     ordered = sorted(
         events.values(), key=lambda e: (e.tournament.end_date, e.tournament.pk), reverse=True
     )
@@ -189,7 +189,7 @@ def _games_in(*, player: Player, period_ids: Iterable[int]) -> list[Game]:
     )
 
 
-def _period_games(
+def period_games(
     change: RatingChange,
     details: list[GameDetail],
     rating_list: RatingList,

@@ -9,6 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from tests.tournaments.import_world import ImportWorld, build_import_world, counts, read
+from tests.tournaments.test_fide_list_streaming import STRICT
 from tournaments.models import Game, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -161,3 +162,13 @@ def test_the_schema_documents_the_endpoint(world: ImportWorld) -> None:
     operation = response.json()["paths"]["/api/v1/clubs/{club}/imports/"]["post"]
     assert "multipart/form-data" in operation["requestBody"]["content"]
     assert {"200", "201", "400", "403", "404", "409"} <= set(operation["responses"])
+
+
+def test_the_upload_goes_into_the_job_without_being_read_whole(world: ImportWorld) -> None:
+    # The request's file is copied into the job's row a slice at a time (job_start), as
+    # FIDE's list is: a 64 MB tournament file is never held whole by the web process.
+    with STRICT:
+        response = post(world.arbiter)
+
+    assert response.status_code == 201, response.content
+    assert response.json()["games_created"] == 48 == Game.objects.count()

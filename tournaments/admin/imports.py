@@ -122,7 +122,7 @@ def import_view(model_admin: admin.ModelAdmin[Any], request: HttpRequest) -> Htt
                         "keep_identical": data["keep_identical"],
                         "file": upload.name,
                     },
-                    payload=upload.read(),
+                    payload=upload,  # copied into the job a slice at a time
                 )
             except DomainError as error:
                 report_domain_error(request, error)

@@ -244,7 +244,7 @@ class ImportView(ClubScopedView):
                 "keep_identical": values["keep_identical"],
                 "file": upload.name,
             },
-            payload=upload.read(),
+            payload=upload,  # copied into the job a slice at a time
         )
         return job_answer(job, wait)
 

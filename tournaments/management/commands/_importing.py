@@ -84,7 +84,7 @@ class ImportCommand(BaseCommand):
                 club=club,
                 by=user,
                 params={**params, "file": path.name},
-                payload=file.read(),  # the Job row stores the file for the worker
+                payload=file,  # the Job row keeps the file for the worker, copied in slices
             )
             return
         lines = count_lines(file)
