@@ -252,7 +252,9 @@ def finish(
                 k_next=following,
                 last_active_month=month if start.last_active is None else start.last_active,
             )
-        planned.append((change_row, _k_change(pid, start, base, following, moved, next_month)))
+        # Most players' K stays: no call for them.
+        k_row = _k_change(pid, start, base, following, next_month) if moved else None
+        planned.append((change_row, k_row))
     return planned
 
 
@@ -261,11 +263,8 @@ def _k_change(
     start: PlayerStart,
     base: KFactor,
     following: KFactor,
-    moved: bool,
     next_month: datetime.date,
 ) -> PlannedKChange | None:
-    if not moved:
-        return None
     reason = k_change_reason(
         base, following, still_junior_age=junior_age(start.birth_year, period_year=next_month.year)
     )

@@ -12,6 +12,8 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+import numpy as np
+import psycopg
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection
 from django.db.models import QuerySet
@@ -29,7 +31,7 @@ from players.models import (
 )
 from players.rating.adjustment import RAISED_TO_STANDARD_LIST
 from players.rating.fide_rules import BY_DATE
-from players.rating.period import PeriodGames, PeriodInputs, PlayerStart
+from players.rating.period import GAME_RESULTS, PeriodGames, PeriodInputs, PlayerStart
 from players.rating.systems import system_for
 from players.selectors import ratings_in_force, with_fixed_start
 from tournaments.models import Game, Tournament
@@ -189,18 +191,57 @@ def _with_uncertainty(
     }
 
 
+# One game in packed_games's bytes: white, black, the result's index in GAME_RESULTS, rated,
+# tournament (0: none), each as PostgreSQL's binary send functions write it (big-endian).
+_PACKED_GAME = np.dtype(
+    [("white", ">i8"), ("black", ">i8"), ("result", ">i2"), ("rated", "?"), ("tournament", ">i8")]
+)
+_RESULTS = np.array(list(GAME_RESULTS), dtype=object)
+
+
+def period_games(period: RatingPeriod) -> PeriodGames:
+    """The period's games as columns, in one query. On PostgreSQL the server packs each
+    game into a few fixed-width bytes (``_PACKED_GAME``) and sends all of them as one
+    bytea, which numpy splits into columns: a million games arrive in about half the time
+    that five array_agg arrays took (the server built and the driver decoded a million
+    elements each)."""
+    queryset = Game.objects.filter(period=period)
+    if connection.vendor != "postgresql":
+        return PeriodGames(
+            *column_lists(queryset, "white_id", "black_id", "result", "rated", "tournament_id")
+        )
+    columns = {f.name: connection.ops.quote_name(f.column) for f in Game._meta.concrete_fields}
+    codes = " ".join(f"WHEN %s THEN {code}" for code in range(len(_RESULTS)))
+    packed = (
+        f"int8send({columns['white']}::int8) || int8send({columns['black']}::int8) || "
+        f"int2send((CASE {columns['result']} {codes} END)::int2) || "
+        f"boolsend({columns['rated']}) || int8send(COALESCE({columns['tournament']}, 0)::int8)"
+    )
+    sql = (
+        f"SELECT string_agg({packed}, ''::bytea) "  # noqa: S608 - names from the model
+        f"FROM {connection.ops.quote_name(Game._meta.db_table)} WHERE {columns['period']} = %s"
+    )
+    connection.ensure_connection()
+    # A cursor of psycopg's own: Django's are client-side cursors, which cannot ask for a
+    # binary result (the bytea would come as hex text, twice the size, then be decoded).
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(sql, [*_RESULTS.tolist(), period.pk], binary=True)
+        row = cursor.fetchone()
+    data = np.frombuffer(row[0] if row and row[0] else b"", dtype=_PACKED_GAME)
+    tournament = data["tournament"].astype(object)
+    tournament[tournament == 0] = None
+    return PeriodGames(
+        white=data["white"].tolist(),
+        black=data["black"].tolist(),
+        result=_RESULTS[data["result"]].tolist(),
+        rated=data["rated"].tolist(),
+        tournament=tournament.tolist(),
+    )
+
+
 def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> PeriodInputs:
     month = period.month
-    games = PeriodGames(
-        *column_lists(
-            Game.objects.filter(period=period),
-            "white_id",
-            "black_id",
-            "result",
-            "rated",
-            "tournament_id",
-        )
-    )
+    games = period_games(period)
     starts = _starts(rating_list, month, games)
     if system_for(rating_list.system).uncertainty:
         starts = _with_uncertainty(rating_list, month, starts)
