@@ -355,7 +355,9 @@ _RATING_FIELDS = (
     "entry_rd",
     "entry_volatility",
 )
-_K_FIELDS = (
+# The KFactorChange fields of a K given outside a close (a player's entry, a seeded start),
+# in the order of their rows.
+K_ENTRY_FIELDS = (
     "player",
     "rating_list",
     "effective_month",
@@ -431,7 +433,7 @@ def _ratings_create(
                     )
                 )
     insert_rows(PlayerRating, _RATING_FIELDS, rating_rows)
-    insert_rows(KFactorChange, _K_FIELDS, k_rows)
+    insert_rows(KFactorChange, K_ENTRY_FIELDS, k_rows)
 
 
 def _glicko_row(

@@ -33,6 +33,7 @@ from players.rating.k_factor import has_reached_2400, junior_age
 from players.selectors import User
 from players.services.k_factor import k_for
 from players.services.lists import next_period_month
+from players.services.players import K_ENTRY_FIELDS
 from tournaments.interchange.fide_list import FideRecord
 
 # FIDE's ratings are Elo ratings: they seed the club's Elo lists (FIDE's rules or its own).
@@ -48,17 +49,6 @@ _SEEDED = (
     "entry_note",
     "k_factor",
     "k_reason",
-)
-_K_FIELDS = (
-    "player",
-    "rating_list",
-    "effective_month",
-    "old_k",
-    "new_k",
-    "new_reason",
-    "reason",
-    "note",
-    "created_by",
 )
 # Ids per ``__in`` lookup: well under SQLite's 32,766 bound variables (a federation is more).
 _CHUNK = 5000
@@ -131,7 +121,7 @@ def seed_existing(
             _SEEDED,
             ([r.pk, *(getattr(r, name) for name in _SEEDED)] for r in seeded),
         )
-        insert_rows(KFactorChange, _K_FIELDS, k_rows)
+        insert_rows(KFactorChange, K_ENTRY_FIELDS, k_rows)
         if held_back:
             warnings.append(
                 f"{held_back} player(s) unrated on the {rating_list.slug} list already have published "
@@ -150,7 +140,7 @@ def _start(
     by: User,
 ) -> tuple[Any, ...] | None:
     """Set ``state``'s start at ``rating`` and the K it gives; the K history's row
-    (``_K_FIELDS``) when K changed, else None."""
+    (``K_ENTRY_FIELDS``) when K changed, else None."""
     # A published FIDE rating of 2400 or more has reached 2400 (K 10 for good).
     reached = has_reached_2400(state.reached_2400, rating)
     k = k_for(
