@@ -78,6 +78,21 @@ def test_an_unrated_player_and_an_unrated_opponent() -> None:
     assert (against_unrated.own, against_unrated.difference) == (1800, None)
 
 
+def test_every_game_of_an_unrated_player_counts_toward_the_first_rating() -> None:
+    # Each game is a side toward a first rating, scored with the rules of its own
+    # tournament's start: none is dropped, and none takes another game's rules.
+    settings = fide_standard(floor=1400, fide_rules=BY_DATE)
+    rules = period_rules(settings, MAY_2023, {7: D(2022, 12, 20)})
+    games = [
+        PlayerGame(None, 1900, True, None),
+        PlayerGame(None, 1700, False, 7),
+        PlayerGame(None, None, True, None),
+    ]
+    sides = player_sides(rules, None, games)
+    assert [(side.own, side.difference, side.group) for side in sides] == [(None, None, None)] * 3
+    assert [side.rules for side in sides] == [rules.month, rules.of(7), rules.month]
+
+
 @st.composite
 def periods(draw: Any) -> PeriodInputs:
     month = draw(st.sampled_from(MONTHS))
