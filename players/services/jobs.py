@@ -189,13 +189,7 @@ def _payload_store(job: Job, file: IO[bytes]) -> None:
     connection = connections[mine.db]
     if connection.vendor == "sqlite":
         mine.update(payload=Func(Value(size), function="zeroblob", output_field=BinaryField()))
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT rowid FROM {connection.ops.quote_name(Job._meta.db_table)} WHERE id = %s",  # noqa: S608 - the table's own name
-                [Job._meta.pk.get_db_prep_value(job.pk, connection)],
-            )
-            (rowid,) = cursor.fetchone()
-        with connection.connection.blobopen(Job._meta.db_table, "payload", rowid) as blob:
+        with _sqlite_blob(job, alias=mine.db, readonly=False) as blob:
             while chunk := file.read(PAYLOAD_CHUNK_BYTES):
                 blob.write(chunk)
     elif connection.vendor == "postgresql":
@@ -230,22 +224,42 @@ def job_payload(job: Job) -> IO[bytes]:
     """
     copy = tempfile.SpooledTemporaryFile(max_size=PAYLOAD_CHUNK_BYTES)  # noqa: SIM115 - returned open
     mine = Job.objects.filter(pk=job.pk)
-    if connections[mine.db].vendor == "postgresql":
+    vendor = connections[mine.db].vendor
+    if vendor == "postgresql":
         _payload_fetch_postgresql(mine, copy)
-        copy.seek(0)
-        return copy
-    size = mine.annotate(size=Length("payload")).values_list("size", flat=True).get() or 0
-    for start in range(1, size + 1, PAYLOAD_CHUNK_BYTES):
-        chunk = (
-            mine.annotate(
-                chunk=Substr("payload", start, PAYLOAD_CHUNK_BYTES, output_field=BinaryField())
+    elif vendor == "sqlite":
+        # substr() of a blob loads the whole value first, once per slice: the blob handle
+        # reads only the slice.
+        if mine.filter(payload__isnull=False).exists():
+            with _sqlite_blob(job, alias=mine.db, readonly=True) as blob:
+                while chunk := blob.read(PAYLOAD_CHUNK_BYTES):
+                    copy.write(chunk)
+    else:
+        size = mine.annotate(size=Length("payload")).values_list("size", flat=True).get() or 0
+        for start in range(1, size + 1, PAYLOAD_CHUNK_BYTES):
+            chunk = (
+                mine.annotate(
+                    chunk=Substr("payload", start, PAYLOAD_CHUNK_BYTES, output_field=BinaryField())
+                )
+                .values_list("chunk", flat=True)
+                .get()
             )
-            .values_list("chunk", flat=True)
-            .get()
-        )
-        copy.write(chunk)
+            copy.write(chunk)
     copy.seek(0)
     return copy
+
+
+def _sqlite_blob(job: Job, *, alias: str, readonly: bool) -> Any:
+    """SQLite's handle on the job's payload (``sqlite3.Connection.blobopen``), which reads
+    and writes a slice without loading the value."""
+    connection = connections[alias]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT rowid FROM {connection.ops.quote_name(Job._meta.db_table)} WHERE id = %s",  # noqa: S608 - the table's own name
+            [Job._meta.pk.get_db_prep_value(job.pk, connection)],
+        )
+        (rowid,) = cursor.fetchone()
+    return connection.connection.blobopen(Job._meta.db_table, "payload", rowid, readonly=readonly)
 
 
 def _payload_fetch_postgresql(mine: QuerySet[Job], copy: IO[bytes]) -> None:

@@ -19,7 +19,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile, TemporaryUploadedFile
 from django.core.files.uploadhandler import TemporaryFileUploadHandler
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client, RequestFactory, override_settings
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from players.models import Club, Job, Player, Role
@@ -270,3 +272,26 @@ def test_the_fide_job_reads_its_stored_list_as_a_stream(
     assert (job.result["found"], job.result["month"]) == (1, "2026-11")
     assert Player.objects.get(pk=magnus.pk).fide_blitz == 2886
     assert peak < LIST_BYTES / 4, peak
+
+
+@pytest.mark.usefixtures("small_slices", "queued_jobs")
+def test_the_stored_file_comes_back_in_a_few_queries_whatever_its_size(
+    world: tuple[Any, Club, Player],
+) -> None:
+    # A slice is read without loading the value: on PostgreSQL from a large object, on
+    # SQLite through its blob handle. substr() of the column, one query per slice, loaded
+    # the whole value for each (the database's memory, which tracemalloc does not see, and
+    # the square of the size in time).
+    owner, club, _ = world
+    data = big_list()
+    job = job_start(kind="fide_list", club=club, by=owner, params={}, payload=io.BytesIO(data))
+
+    with CaptureQueriesContext(connection) as queries, job_payload(job) as stored:
+        assert digest(stored) == hashlib.sha256(data).hexdigest()
+
+    slices = len(data) // SLICE
+    assert slices > 50
+    # PostgreSQL: a savepoint, the copy into a large object, one lo_get per slice (each
+    # reads its slice alone), the unlink.
+    bound = slices + 6 if connection.vendor == "postgresql" else 3
+    assert len(queries) <= bound, [q["sql"][:80] for q in queries]
