@@ -10,7 +10,9 @@ import io
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from players.errors import ValidationFailed
@@ -20,6 +22,7 @@ from tests.queue import run_queued_jobs
 from tests.tournaments.fide_files import Row, txt, xml, zipped
 from tests.tournaments.helpers import close, make_club, make_owner, make_player, play
 from tournaments.interchange.fide_list import FideListError, read_fide_list
+from tournaments.services import fide_list_seed
 from tournaments.services.fide_list import fide_list_import
 
 ROWS = [
@@ -419,3 +422,26 @@ def test_seeding_leaves_glicko2_lists_alone(club_world) -> None:  # type: ignore
     # The Elo lists of the kind are seeded as before.
     blitz = PlayerRating.objects.get(player=newcomer, rating_list__slug="blitz")
     assert (blitz.rating, blitz.entry_note) == (2900, "FIDE rating list of 2026-11")
+
+
+def test_seeding_reads_the_players_in_chunks(club_world, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # A federation's players are more ids than SQLite binds in one statement (32,766):
+    # the candidates are read a chunk at a time, and every chunk's players are seeded.
+    owner, club, players = club_world
+    monkeypatch.setattr(fide_list_seed, "_CHUNK", 1)
+    with CaptureQueriesContext(connection) as queries:
+        report = fide_list_import(
+            club=club, stream=io.BytesIO(txt(ROWS)), by=owner, seed_ratings=True, month=NOVEMBER
+        )
+
+    reads = [
+        q["sql"]
+        for q in queries
+        if q["sql"].startswith('SELECT "players_playerrating"') and 'rating" IS NULL' in q["sql"]
+    ]
+    seeded_players = {entry["player"] for entry in report.seeded}
+    assert len(seeded_players) >= 2
+    # One read per list and player (chunks of one), not one per list.
+    lists = {entry["list"] for entry in report.seeded}
+    assert len(reads) >= len(seeded_players) * len(lists)
+    assert players["magnus"].pk in seeded_players

@@ -78,10 +78,14 @@ def seed_existing(
     entries: list[dict[str, Any]] = []
     warnings: list[str] = []
     note = fide_note(month)
+    ids = sorted(found)
     for rating_list in seeded_lists_of(club):
+        # In chunks: a federation's players are more ids than SQLite binds in one query.
         candidates = (
-            PlayerRating.objects.filter(
-                rating_list=rating_list, player_id__in=list(found), rating__isnull=True
+            state
+            for chunk in _chunks(ids)
+            for state in PlayerRating.objects.filter(
+                rating_list=rating_list, player_id__in=chunk, rating__isnull=True
             )
             .annotate(
                 published=Exists(
