@@ -39,7 +39,7 @@ from players.models import (
 from players.models.audit import audit_via
 from players.names import name_key
 from players.selectors import User, require_role
-from players.services import club_published_changed
+from players.services import club_lists_locked, club_published_changed
 from tournaments.models import Game, TournamentBye
 
 # Details the kept player takes from the duplicate where the kept player has none.
@@ -120,11 +120,7 @@ def player_merge(
 
 
 def _merge(kept: Player, duplicate: Player, by: User, report: MergeReport) -> None:
-    lists = list(
-        RatingList.objects.select_for_update(no_key=True)
-        .filter(club_id=kept.club_id)
-        .order_by("id")
-    )
+    lists = club_lists_locked(club_id=kept.club_id)
     locked = {
         p.pk: p
         for p in Player.objects.select_for_update()
