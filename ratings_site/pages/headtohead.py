@@ -136,9 +136,11 @@ def head_to_head(*, club: Club, player_id: int, opponent_id: int) -> HeadToHead:
         white_score, black_score, played = GAME_RESULTS[game.result]
         score = SCORES[white_score if white else black_score]
         other_score = SCORES[black_score if white else white_score]
-        own, other, side = scored[game.pk]
+        # A game deleted or moved between this read and the event's (the once-per-event
+        # cap reads the player's event again) is shown unscored rather than failing.
+        own, other, side = scored.get(game.pk, (None, None, None))
         expected = None
-        if side.own is not None and game.rated:
+        if side is not None and side.own is not None and game.rated:
             expected = _expected(engine.score_game(side.own, other, score, played, side.rules)[2])
         rows.append(
             MeetingRow(
@@ -147,7 +149,7 @@ def head_to_head(*, club: Club, player_id: int, opponent_id: int) -> HeadToHead:
                 score,
                 other_score,
                 played,
-                own if side.own is None else side.own,
+                own if side is None or side.own is None else side.own,
                 other,
                 expected,
             )
