@@ -332,7 +332,14 @@ class PlayerObjectMixin(ClubScopedView):
         return selector(player=player, rating_list=rating_list)
 
     def player_on_list(self) -> tuple[Player, RatingList]:
-        """The player of the URL and the list of ``?list=``."""
+        """The player of the URL and the list of ``?list=``, read once per request (the
+        history's rows and its entry both need them)."""
+        found: tuple[Player, RatingList] | None = getattr(self, "_player_on_list", None)
+        if found is None:
+            found = self._player_on_list = self._read_player_on_list()
+        return found
+
+    def _read_player_on_list(self) -> tuple[Player, RatingList]:
         query = ListQuerySerializer(data=self.request.query_params)
         query.is_valid(raise_exception=True)
         slug = query.validated_data["list"]
