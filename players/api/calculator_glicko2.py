@@ -16,7 +16,6 @@ from players.rating.glicko2 import (
     DEFAULT_VOLATILITY,
     Glicko2Game,
     Glicko2Rating,
-    Glicko2Result,
     Glicko2Settings,
     expected_on_glicko_scale,
     published,
@@ -71,9 +70,8 @@ class Glicko2OutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     summary = serializers.CharField()
 
 
-def run_glicko2(data: dict[str, Any]) -> tuple[Glicko2Result, dict[str, Any]]:
-    """Validated input (from the serializer or the page's form) -> the engine's result and
-    the response body."""
+def run_glicko2(data: dict[str, Any]) -> dict[str, Any]:
+    """Validated input (from the serializer or the page's form) -> the response body."""
     player = Glicko2Rating(data["rating"], data["rd"], data["volatility"])
     games = [
         Glicko2Game(g["opponent_rating"], g["opponent_rd"], float(g["result"]))
@@ -117,7 +115,7 @@ def run_glicko2(data: dict[str, Any]) -> tuple[Glicko2Result, dict[str, Any]]:
         ],
         "summary": summary,
     }
-    return result, body
+    return body
 
 
 _GLICKMAN = {
@@ -141,4 +139,4 @@ class Glicko2CalculateView(CalculatorView):
     response_out = Glicko2OutSerializer
 
     def answer(self, data: dict[str, Any]) -> dict[str, Any]:
-        return run_glicko2(data)[1]
+        return run_glicko2(data)

@@ -110,7 +110,7 @@ def calculator_glicko2(request: HttpRequest) -> HttpResponse:
     form = Glicko2Form(data)
     games = Glicko2GameFormSet(data, prefix="games")
     valid = form.is_valid() and games.is_valid()
-    body = run_glicko2(glicko2_data(form, games))[1] if valid else None
+    body = run_glicko2(glicko2_data(form, games)) if valid else None
     if "add_game" in data:
         rows = [g.cleaned_data if g.is_valid() else {} for g in games.forms]
         games = Glicko2GameFormSet(initial=[*rows, {"opponent_rd": 350}], prefix="games")
