@@ -23,7 +23,13 @@ from players import rating as engine
 from players.models import Player, RatingChange, RatingList, RatingPeriod
 from players.rating.adjustment import RAISED_TO_STANDARD_CLOSE
 from players.rating.period import GAME_RESULTS, SCORES, view_month
-from players.rating.systems.elo_games import GroupKey, PlayerGame, period_rules, player_sides
+from players.rating.systems.elo_games import (
+    GroupKey,
+    PeriodRules,
+    PlayerGame,
+    period_rules,
+    player_sides,
+)
 from players.selectors import ratings_in_force
 from tournaments.models import Game, Tournament
 
@@ -154,7 +160,10 @@ def player_games(
     for period_id, details in by_period.items():
         change = changes[period_id]
         own_start = in_force[period_keys[period_id]].get(player.pk)
-        periods[period_id] = period_games(change, details, lists[change.rating_list_id], own_start)
+        rules = rules_of_games(
+            (d.game for d in details), lists[change.rating_list_id], change.period.month
+        )
+        periods[period_id] = scored_games(change, details, rules, own_start)
     ordered = sorted(
         events.values(), key=lambda e: (e.tournament.end_date, e.tournament.pk), reverse=True
     )
@@ -189,24 +198,33 @@ def _games_in(*, player: Player, period_ids: Iterable[int]) -> list[Game]:
     )
 
 
-def period_games(
+def rules_of_games(
+    games: Iterable[Game], rating_list: RatingList, month: datetime.date
+) -> PeriodRules:
+    """The per-game rules of a period's ``games`` on the list (``elo_games.period_rules``:
+    FIDE's rules by each tournament's start), from the games' tournaments."""
+    starts = {
+        game.tournament_id: game.tournament.start_date
+        for game in games
+        if game.tournament is not None and game.tournament_id is not None
+    }
+    return period_rules(rating_list.settings(), month, starts)
+
+
+def scored_games(
     change: RatingChange,
     details: list[GameDetail],
-    rating_list: RatingList,
+    rules: PeriodRules,
     own_start: int | None,
 ) -> PeriodGames:
-    # own_start: the player's rating in force at the period's start, as the close used it.
+    """A player's games of one closed period with the figures the close gave them.
+    ``rules``: the period's (``rules_of_games``); ``own_start``: the player's rating in
+    force at the period's start, as the close used it."""
     if own_start is None or change.k_factor is None:
         return PeriodGames(change, details, toward_first_rating=True)
     # The close's own decisions (elo_games.player_sides): each game's own rating, rules
     # (by its tournament's start, the 2022-2024 cap in one game per event) and group;
     # K is the K the close recorded.
-    starts = {
-        d.game.tournament_id: d.game.tournament.start_date
-        for d in details
-        if d.game.tournament is not None and d.game.tournament_id is not None
-    }
-    rules = period_rules(rating_list.settings(), change.period.month, starts)
     sides = player_sides(
         rules,
         own_start,

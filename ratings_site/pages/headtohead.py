@@ -26,10 +26,10 @@ from players.rating.systems.elo_games import (
     PeriodRules,
     PlayerGame,
     ScoredSide,
-    period_rules,
     player_sides,
 )
 from players.selectors import ratings_in_force
+from ratings_site.pages.games import rules_of_games
 from tournaments.models import Game
 
 
@@ -164,16 +164,10 @@ def _scored(
     the close scores it for the player (``elo_games.player_sides``: own rating, rules)."""
     periods = {g.period_id: g.period for g in games}
     rules = {
-        period_id: period_rules(
-            lists[period.rating_list_id].settings(),
+        period_id: rules_of_games(
+            (g for g in games if g.period_id == period_id),
+            lists[period.rating_list_id],
             period.month,
-            {
-                g.tournament_id: g.tournament.start_date
-                for g in games
-                if g.period_id == period_id
-                and g.tournament is not None
-                and g.tournament_id is not None
-            },
         )
         for period_id, period in periods.items()
     }

@@ -5,7 +5,7 @@ A fixed number of queries whatever the number of players or games: the tournamen
 games with both players, the ratings in force (``ratings_in_force``, at most three), the
 period's published changes. The tie-breaks and performances are the engine's
 (``players.rating.tiebreaks``, ``performance_fide``); the rating changes are scored as the
-close scores the games and as the player page shows them (``games.period_games``, through
+close scores the games and as the player page shows them (``games.scored_games``, through
 ``elo_games.player_sides``), never with rules chosen here.
 """
 
@@ -25,9 +25,10 @@ from players import rating as engine
 from players.errors import NotFoundError
 from players.models import Club, Player, RatingChange, RatingList, RatingPeriod
 from players.rating.period import GAME_RESULTS, SCORES, view_month
+from players.rating.systems.elo_games import period_rules
 from players.rating.tiebreaks import RoundResult, Standing, caps_unplayed, standings
 from players.selectors import ratings_in_force
-from ratings_site.pages.games import GameDetail, period_games
+from ratings_site.pages.games import GameDetail, scored_games
 from tournaments.models import BYE_POINTS, Game, Tournament, TournamentBye
 
 TOURNAMENTS_PAGE_SIZE = 50
@@ -261,7 +262,7 @@ def _figures(
 
     A tournament's games all fall in one period (its end month's: ``game_period_month``).
     The change is the player page's figure for the event's games of that period
-    (``games.period_games``: the close's own rating, rules and groups through
+    (``games.scored_games``: the close's own rating, rules and groups through
     ``elo_games.player_sides``, the K the close recorded), so it is what the close
     published wherever the event was all the player played that period."""
     closed = period is not None and period.status == RatingPeriod.Status.CLOSED
@@ -273,6 +274,14 @@ def _figures(
                 period=period, current=True, player_id__in=[r.player.pk for r in rows]
             ).only("player_id", "k_factor", "event", "rating_before")
         }
+    # One event's games: the same rules for every row.
+    rules = (
+        period_rules(
+            tournament.rating_list.settings(), period.month, {tournament.pk: tournament.start_date}
+        )
+        if closed and period is not None
+        else None
+    )
     for row in rows:
         pid = row.player.pk
         details = [_detail(game, pid, in_force) for game in by_player[pid]]
@@ -287,12 +296,12 @@ def _figures(
             continue
         change = changes.get(pid)
         scored = None
-        if change is not None and period is not None:
+        if change is not None and period is not None and rules is not None:
             change.period = period
             # The close's order (date, round, id): of equal differences the first keeps
             # the 2022-2024 cap, which decides a game's line, not the total shown here.
             details.sort(key=lambda d: (d.game.date, d.game.round or 0, d.game.pk))
-            scored = period_games(change, details, tournament.rating_list, own_start.get(pid))
+            scored = scored_games(change, details, rules, own_start.get(pid))
         if scored is None or scored.toward_first_rating:
             row.change_note = gettext("toward a first rating") if own_start.get(pid) is None else ""
             continue
