@@ -1,11 +1,11 @@
 # Two commands matter: `make run` (the site and a job worker) and `make test`.
-# Everything installs into .venv; `make prod` is the production path (README: Deploying).
+# Everything installs into .venv; `make prod` is the production path (docs/tasks/deploying.md).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run worker prod test bench mutants lint typecheck check install install-dev clean messages compilemessages
+.PHONY: run worker prod test bench mutants lint typecheck check docs install install-dev clean messages compilemessages
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found " + sys.version.split()[0] + ")")'
@@ -35,7 +35,7 @@ worker: $(VENV)/.base
 
 # Production on one machine: check the settings, collect the static files, migrate, then
 # gunicorn (deploy/gunicorn.conf.py) and one worker until Ctrl-C or TERM (deploy/start.sh).
-# Needs SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL (PostgreSQL); README: Deploying.
+# Needs SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL (PostgreSQL); docs/tasks/deploying.md.
 PROD := DJANGO_SETTINGS_MODULE=ratings_site.settings.production
 prod: $(VENV)/.base
 	$(PROD) $(BIN)/python manage.py check --deploy --fail-level WARNING
@@ -71,8 +71,15 @@ check: lint typecheck
 	SECRET_KEY=$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(64))') \
 	ALLOWED_HOSTS=ratings.example.org \
 	$(BIN)/python manage.py check --deploy --fail-level WARNING
+	$(BIN)/mkdocs build --strict --quiet
 
-# Translations (README: Languages). `messages` gathers every marked text into
+# The docs (docs/, mkdocs.yml) at http://127.0.0.1:8001 while you edit them; `make check`
+# builds them with --strict (a broken link or a page missing from the nav fails).
+DOCS_HOST ?= 127.0.0.1:8001
+docs: $(VENV)/.dev
+	$(BIN)/mkdocs serve --dev-addr $(DOCS_HOST)
+
+# Translations (docs/howto-language.md). `messages` gathers every marked text into
 # locale/de/LC_MESSAGES/django.po (needs GNU gettext); translate the new entries, then
 # `compilemessages` writes the .mo files that are committed beside them.
 MESSAGE_ARGS := --locale de --domain django --no-obsolete --ignore '.venv/*' --ignore 'tests/*' --ignore 'staticfiles/*'
@@ -83,4 +90,4 @@ compilemessages: $(VENV)/.base
 	$(BIN)/python manage.py compilemessages --locale de --ignore '.venv/*'
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache staticfiles
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache staticfiles site

@@ -2,7 +2,7 @@
 # The web server (gunicorn, deploy/gunicorn.conf.py) and one job worker; Ctrl-C or a TERM
 # stops both, and so does either of them stopping. `make prod` runs it after the checks,
 # collectstatic and migrate. More workers: `manage.py worker` anywhere that reaches the
-# database (README: Deploying).
+# database (docs/tasks/deploying.md).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-.venv/bin/python}

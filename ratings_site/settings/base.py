@@ -130,7 +130,7 @@ AXES_CLIENT_IP_CALLABLE = "players.api.throttles.client_ip"
 AXES_LOCKOUT_CALLABLE = "ratings_site.lockout.locked_out"
 
 LANGUAGE_CODE = "en"
-# The pages speak English and German (README: Languages); numbers and dates follow the
+# The pages speak English and German (docs/howto-language.md); numbers and dates follow the
 # active language on pages, never in the exports or the API.
 LANGUAGES = [("en", "English"), ("de", "Deutsch")]
 LOCALE_PATHS = [BASE_DIR / "locale"]

@@ -19,7 +19,7 @@ from tournaments.services.fide_list import FideListReport, fide_list_import
 
 
 class Command(BaseCommand):
-    help = "Read FIDE's rating list (TXT or XML, plain or zipped) into a club (README: FIDE list)."
+    help = "Read FIDE's rating list (TXT or XML, plain or zipped) into a club (docs/reference/file-formats.md)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="players_list_foa.txt, players_list_xml_foa.xml or a ZIP")

@@ -6,5 +6,5 @@ from tournaments.management.commands._importing import ImportCommand
 
 
 class Command(ImportCommand):
-    help = "Import a PGN file into a club's list (see README: Imports)."
+    help = "Import a PGN file into a club's list (see docs/reference/file-formats.md)."
     format = "pgn"
