@@ -96,6 +96,9 @@ def _environment(database: Path) -> dict[str, str]:
     env.update(
         DATABASE_URL=f"sqlite:///{database}",
         DEBUG="1",  # as `make run`
+        # The demo's open month is today's in the site's TIME_ZONE (UTC); the pages' `date`
+        # must name the same month at midnight on the first too.
+        TZ="UTC",
         PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
         PYTHONPATH=str(ROOT),
     )
