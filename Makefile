@@ -1,11 +1,12 @@
 # Two commands matter: `make run` (the site and a job worker) and `make test`.
+# `make test-fast` is the quick tier while you work (docs/testing.md).
 # Everything installs into .venv; `make prod` is the production path (docs/tasks/deploying.md).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run worker prod test bench mutants lint typecheck check docs install install-dev clean messages compilemessages
+.PHONY: run worker prod test test-fast bench mutants lint typecheck check docs install install-dev clean messages compilemessages
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found " + sys.version.split()[0] + ")")'
@@ -43,8 +44,21 @@ prod: $(VENV)/.base
 	$(PROD) $(BIN)/python manage.py migrate --noinput
 	$(PROD) PYTHON=$(BIN)/python deploy/start.sh
 
+# The whole suite, one pytest-xdist process per CPU core (TEST_WORKERS=1: one process);
+# pytest-django gives each process its own test database. A file's tests stay in one
+# process (loadfile): a module's fixtures (the generated API client) are built once.
+TEST_WORKERS ?= auto
 test: $(VENV)/.dev
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+
+# The fast tier: the rules engine and the pure units. No database, no subprocess, no
+# browser (tests/conftest.py marks every test that uses the database `database`; the slow
+# ones are marked `slow`, the browser's `browser`; the two folders ignored hold nothing
+# else, and importing them costs seconds). In one process: starting workers costs more
+# than it saves.
+FAST := not database and not slow and not browser and not benchmark
+test-fast: $(VENV)/.dev
+	$(BIN)/python -m pytest -m "$(FAST)" -q --ignore tests/browser --ignore tests/benchmarks $(PYTEST_ARGS)
 
 bench: $(VENV)/.dev
 	$(BIN)/python -m pytest tests/benchmarks -m benchmark -s -q -p no:randomly $(PYTEST_ARGS)

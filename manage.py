@@ -8,7 +8,7 @@ import sys
 
 
 def main() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ratings_site.settings.base")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ratings_site.settings.development")
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

@@ -78,3 +78,19 @@ def postgres_only() -> None:
     """Row locks and concurrent transactions need PostgreSQL; SQLite locks the whole file."""
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: SQLite has no row locks (SELECT ... FOR UPDATE)")
+
+
+def _uses_the_database(item: pytest.Item) -> bool:
+    # The django_db marker, or a fixture that needs it (db, transactional_db, client,
+    # live_server... all request pytest-django's _django_db_helper).
+    return item.get_closest_marker("django_db") is not None or "_django_db_helper" in getattr(
+        item, "fixturenames", ()
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tiers (docs/testing.md): every test that uses the database is marked
+    ``database`` here, so ``make test-fast`` (no database, nothing slow) needs no list."""
+    for item in items:
+        if _uses_the_database(item):
+            item.add_marker(pytest.mark.database)

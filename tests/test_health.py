@@ -38,6 +38,7 @@ def test_the_oldest_queued_job_is_its_age(queued_jobs: Any) -> None:
     assert body["queue"]["oldest_queued_seconds"] > 3600 * 24 * 365
 
 
+@pytest.mark.slow
 def test_503_when_the_database_does_not_answer() -> None:
     # A real client in a real process whose database is a closed port.
     env = {

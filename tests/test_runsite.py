@@ -21,6 +21,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+# Starts the site and a worker as processes.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 DEADLINE_SECONDS = 120
 
@@ -66,7 +71,7 @@ def test_runsite_serves_runs_jobs_and_stops_both_on_ctrl_c(tmp_path: Path) -> No
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{database}",
-        "DJANGO_SETTINGS_MODULE": "ratings_site.settings.base",
+        "DJANGO_SETTINGS_MODULE": "ratings_site.settings.development",
         "DEBUG": "1",
     }
     env.pop("TASKS_BACKEND", None)

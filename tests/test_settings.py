@@ -121,6 +121,7 @@ def test_env_email_without_a_url(monkeypatch: pytest.MonkeyPatch) -> None:
         env_email("X_EMAIL")
 
 
+@pytest.mark.slow
 def test_email_url_reaches_the_settings() -> None:
     code = (
         "import ratings_site.settings.production as s; "
@@ -152,12 +153,14 @@ def _import_production(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_production_settings_refuse_the_development_key() -> None:
     result = _import_production({})
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
 
 
+@pytest.mark.slow
 def test_production_settings_refuse_debug() -> None:
     result = _import_production(
         {"SECRET_KEY": "k" * 20 + "abcdefghijklmnopqrstuvwxyz0123456789", "DEBUG": "1"}
@@ -166,6 +169,7 @@ def test_production_settings_refuse_debug() -> None:
     assert "DEBUG" in result.stderr
 
 
+@pytest.mark.slow
 def test_production_settings_load_with_a_real_key() -> None:
     result = _import_production({"SECRET_KEY": "k" * 20 + "abcdefghijklmnopqrstuvwxyz0123456789"})
     assert result.returncode == 0, result.stderr
@@ -184,6 +188,7 @@ def test_database_pool_switches_on_psycopgs_pool(monkeypatch: pytest.MonkeyPatch
 
 @pytest.mark.postgres
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_a_pooled_process_serves_from_the_pool() -> None:
     """A real process with DATABASE_POOL=1 on PostgreSQL (the test database): its
     connection comes from a pool."""

@@ -1,7 +1,7 @@
 """The tournaments app's job kinds: the period close, reopen, replay, the file imports, FIDE's
 rating list and the export of a whole list's history. Each is registered with ``job_kind`` and runs the
 same service (with the same checks) as before; its result is the body the API answered
-synchronously, built by the same serializers.
+synchronously, built below the HTTP layer (tournaments/services/results.py).
 
 Adding a kind is a function here (or in any module an app's ``ready()`` imports) with the
 ``job_kind`` decorator, and a view or command that calls ``job_start`` (docs/howto-job-kind.md).
@@ -15,13 +15,18 @@ from players.errors import ConflictError, DomainError
 from players.models import Job, PlayerRating, RatingChange, RatingList, RatingPeriod, Role
 from players.selectors import parse_month
 from players.services import JobOutcome, JobProgress, job_kind, job_payload
-from tournaments.api.imports import import_outcome
-from tournaments.api.periods import changes_body, period_changes, reopen_body, replay_body
 from tournaments.exports import list_history_csv
 from tournaments.interchange import count_lines
+from tournaments.selectors import period_changes
 from tournaments.services import list_replay, period_close, period_reopen
 from tournaments.services.fide_list import FideListReport, fide_list_import
 from tournaments.services.imports import import_file, report_summary
+from tournaments.services.results import (
+    changes_body,
+    import_outcome,
+    reopen_body,
+    replay_body,
+)
 
 CLOSE = "close"
 REOPEN = "reopen"

@@ -7,9 +7,16 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 
-from players.models import Club, PlayerRating, RatingList, RatingPeriod, add_months
+from players.models import (
+    Club,
+    PlayerRating,
+    RatingChange,
+    RatingList,
+    RatingPeriod,
+    add_months,
+)
 from players.selectors import with_rules_rated_under
 from tournaments.models import Game, Tournament
 
@@ -106,3 +113,10 @@ def periods_close_outlook(*, periods: Sequence[RatingPeriod]) -> list[CloseOutlo
             )
         )
     return outlook
+
+
+def period_changes(period: RatingPeriod) -> QuerySet[RatingChange]:
+    """What the period's close (or replay) published, best first."""
+    return RatingChange.objects.filter(period=period, current=True).order_by(
+        F("rating_after").desc(nulls_last=True), "player__name", "player_id"
+    )

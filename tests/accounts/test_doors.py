@@ -288,6 +288,7 @@ print("<script>" in page.content.decode())
 """
 
 
+@pytest.mark.slow
 def test_production_settings_serve_a_page_without_collectstatic(tmp_path: Path) -> None:
     env = {
         "PATH": "/usr/bin:/bin",

@@ -27,6 +27,9 @@ from players.models import ApiToken
 from tests.api.conftest import PASSWORD, World
 from tests.tournaments.fide_files import Row, txt
 
+# Runs openapi-python-client in a subprocess.
+pytestmark = pytest.mark.slow
+
 TRF = Path(__file__).parent.parent / "tournaments" / "files" / "round_robin_trf26.trf"
 PACKAGE = "ratings_api_client"
 # No post-generation hooks: they would run ruff on the generated code, which is not ours

@@ -14,6 +14,7 @@ from tests.api.conftest import World, client_for
 from tests.api.test_authorization_matrix import OPERATIONS, RULES, UNSCOPED, url_for
 
 
+@pytest.mark.slow
 def test_spectacular_validates_with_no_warnings(tmp_path: Path) -> None:
     # --fail-on-warn turns any warning into SchemaGenerationError, failing this test.
     out = tmp_path / "schema.yml"

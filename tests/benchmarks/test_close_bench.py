@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from ratings_site.workshop.management.commands.bench_close import FULL, run_benchmark
 from tests.benchmarks.report import emit as emit_record
-from tournaments.management.commands.bench_close import FULL, run_benchmark
 from tournaments.models import Game
 
 

@@ -27,10 +27,10 @@ from django.db import connection, connections
 from rest_framework.test import APIClient
 
 from players.models import Job, RatingPeriod
+from ratings_site.workshop import bench_floor
+from ratings_site.workshop.bench_data import MONTH, generate
 from tests.benchmarks.report import emit
 from tests.benchmarks.test_load_bench import _database_url
-from tournaments.management import bench_floor
-from tournaments.management.bench_data import MONTH, generate
 from tournaments.services import period_close
 
 pytestmark = [pytest.mark.benchmark, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from players.models import RatingChange
+from ratings_site.workshop.management.commands.bench_replay import FULL, SMALL_FACTOR, run_benchmark
 from tests.benchmarks.report import emit as emit_record
-from tournaments.management.commands.bench_replay import FULL, SMALL_FACTOR, run_benchmark
 
 
 @pytest.mark.benchmark

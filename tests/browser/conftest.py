@@ -38,6 +38,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if Path(str(item.fspath)).is_relative_to(here):
             item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
             if CHROMIUM is None:
                 item.add_marker(
                     pytest.mark.skip(

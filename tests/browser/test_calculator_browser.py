@@ -63,3 +63,20 @@ def test_works_without_javascript(nojs_page: Any, live_server: Any) -> None:
     assert page.locator("#summary").inner_text() == (
         "With a rating of 2,100 and K = 20, your rating changes by -5 to 2,095."
     )
+
+
+def test_calculator_marks_the_field_in_error(page: Any, live_server: Any, screenshot: Any) -> None:
+    page.goto(f"{live_server.url}/calculator/")
+    page.wait_for_selector("form[data-enhanced='true']")
+    page.fill("#id_rating", "5000")
+    page.wait_for_selector("#id_rating[aria-invalid='true']")
+    note = page.locator("#id_rating-error")
+    assert note.is_visible()
+    assert "4000" in note.inner_text()
+    assert (
+        page.locator("#error-list").get_by_role("link").first.get_attribute("href") == "#id_rating"
+    )
+    screenshot("calculator-error")
+    page.fill("#id_rating", "1500")
+    page.wait_for_selector("#id_rating:not([aria-invalid])")
+    assert page.locator("#id_rating-error").count() == 0

@@ -11,6 +11,9 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
+# Migrates a database backwards and forwards.
+pytestmark = pytest.mark.slow
+
 BEFORE = [("players", "0006_adjust_march_2024"), ("tournaments", "0005_adjust_march_2024")]
 TABLES = ("tournaments_ratingperiod", "tournaments_ratingrun", "tournaments_ratingchange")
 

@@ -10,6 +10,9 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+# Migrates a database backwards and forwards.
+pytestmark = pytest.mark.slow
+
 BEFORE = [
     ("players", "0014_jobs"),
     ("tournaments", "0006_move_rating_periods"),

@@ -95,6 +95,7 @@ def test_similarity_rates_a_typo_high_and_another_name_low() -> None:
     assert name_similarity("abc", "abc") == 1.0
 
 
+@pytest.mark.slow
 def test_names_module_imports_no_django() -> None:
     probe = (
         "import sys, players.names; "

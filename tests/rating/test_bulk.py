@@ -98,6 +98,7 @@ def _scalar_sums(own: int, sides: list[Side], rules: RatingRules) -> tuple[int, 
     return games, halves, hundredths
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(
     own=st.lists(rating_st, min_size=5, max_size=5),
@@ -191,6 +192,7 @@ def test_every_opponent_of_every_edge_rating(rules: RatingRules) -> None:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     own=st.lists(rating_st, min_size=5, max_size=5),
@@ -216,6 +218,7 @@ def test_sums_finish_identically(
         assert finished == loop
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     own=st.lists(rating_st, min_size=5, max_size=5),

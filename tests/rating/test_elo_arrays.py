@@ -74,6 +74,7 @@ def test_k_arrays_equal_k_factor_for_at_every_boundary(
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None)
 @given(
     rating=st.one_of(st.none(), st.integers(0, 4000)),
@@ -110,6 +111,7 @@ sums_st = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     players=st.lists(st.tuples(start_st, sums_st), min_size=1, max_size=30),

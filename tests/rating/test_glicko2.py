@@ -96,6 +96,7 @@ game_st = st.builds(Glicko2Game, rating_st, rd_st, score_st)
 tau_st = st.sampled_from([0.3, 0.5, 0.8, 1.2])
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(player_st, st.lists(game_st, max_size=8), st.data(), tau_st)
 def test_a_win_never_lowers_r(
@@ -115,6 +116,7 @@ def test_a_win_never_lowers_r(
     assert after_win >= rate_period(player, games, rules).after.rating - 1e-9
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(player_st, st.lists(game_st, min_size=1, max_size=8), tau_st)
 def test_rd_never_grows_with_games_played(
@@ -144,6 +146,7 @@ def test_a_surprise_can_raise_rd_through_the_volatility() -> None:
     assert played.after.rd > idle.after.rd
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(player_st, score_st, tau_st)
 def test_equal_players_changes_are_symmetric(
@@ -196,6 +199,7 @@ def _root_by_bisection(sigma: float, phi: float, v: float, delta: float, tau: fl
     return math.exp(low / 2)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(
     st.floats(0.01, 0.2),

@@ -152,6 +152,7 @@ def chain(
     return plans
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(league=leagues(), data=st.data())
 def test_replay_from_a_corrected_month_equals_planning_it_afresh(
@@ -182,6 +183,7 @@ def test_replay_from_a_corrected_month_equals_planning_it_afresh(
     assert before[:fix_month] + replayed == fresh
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(league=leagues(), order=st.randoms(use_true_random=False))
 def test_a_plan_depends_on_its_inputs_only(league: dict[str, Any], order: Any) -> None:
@@ -205,6 +207,7 @@ def test_a_plan_depends_on_its_inputs_only(league: dict[str, Any], order: Any) -
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(league=leagues())
 def test_the_arrays_give_the_loops_plan(league: dict[str, Any]) -> None:
@@ -281,6 +284,7 @@ def _shifted(inputs: PeriodInputs, months: int) -> PeriodInputs:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(league=leagues(), back=st.sampled_from([-12, -25, -40, -100, -112]))
 def test_the_arrays_give_the_loops_plan_under_older_rules(

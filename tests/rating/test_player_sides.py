@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -152,6 +153,7 @@ def _player_games(inputs: PeriodInputs, player: int) -> list[tuple[PlayerGame, s
     return found
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(periods())
 def test_player_sides_sorts_every_side_as_the_close(inputs: PeriodInputs) -> None:

@@ -89,6 +89,7 @@ def test_missing_file_is_a_command_error(world: ImportWorld, tmp_path: Path) -> 
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.slow
 def test_exit_status_is_non_zero_on_errors(tmp_path: Path) -> None:
     """Through manage.py as a user runs it: status 1 and the lines on stderr."""
     database = tmp_path / "db.sqlite3"

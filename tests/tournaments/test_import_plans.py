@@ -10,6 +10,7 @@ from datetime import date
 from typing import Any
 
 import hypothesis
+import pytest
 from hypothesis import strategies as st
 
 from players.models import RatingList
@@ -198,6 +199,7 @@ def _reference(games: list[ParsedGame], digest: str) -> tuple[list[Any], ...]:
     return people, tournaments, kept, errors, identical
 
 
+@pytest.mark.slow
 @hypothesis.settings(max_examples=150, deadline=None)
 @hypothesis.given(
     st.lists(

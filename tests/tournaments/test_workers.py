@@ -32,7 +32,7 @@ from players.models import Job, PlayerRating, RatingChange, RatingPeriod, Rating
 from players.services import membership_set
 from tests.tournaments.helpers import make_club, make_owner, make_player, period_of, play
 
-pytestmark = [pytest.mark.postgres, pytest.mark.usefixtures("queued_jobs")]
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.usefixtures("queued_jobs")]
 
 ROOT = Path(__file__).resolve().parents[2]
 LEASE_SECONDS = 3

@@ -22,13 +22,11 @@ from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
 from players.api.jobs import WAIT_PARAM, JobOutSerializer, job_answer, parse_wait
 from players.api.schema import ErrorSerializer
-from players.errors import ConflictError, ValidationFailed
 from players.models import ListKind, Role
 from players.services import job_start
 from tournaments.services.imports import (
     FORMATS,
     MATCH_CHOICES,
-    ImportReport,
     upload_too_large,
 )
 
@@ -247,17 +245,3 @@ class ImportView(ClubScopedView):
             payload=upload,  # copied into the job a slice at a time
         )
         return job_answer(job, wait)
-
-
-def import_outcome(report: ImportReport) -> tuple[int, dict[str, Any]]:
-    """The import's answer: (201 stored / 200 dry run or imported already, the report), or
-    the file's errors raised as the domain error the API answers (400, or 409 for games of
-    a closed period), each error in ``fields.file`` as "line N: message"."""
-    if report.errors:
-        code = report.error_code or "invalid"
-        kind = ConflictError if code == "conflict" else ValidationFailed
-        raise kind(
-            f"The file has {len(report.errors)} error(s); nothing was stored. {report.errors[0]}",
-            fields={"file": [str(e) for e in report.errors]},
-        )
-    return (201 if report.stored else 200), report.as_dict()

@@ -30,7 +30,7 @@ from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM, LIST_PARAM
 from players.api.jobs import WAIT_PARAM, job_answer, job_responses, parse_wait
 from players.errors import NotFoundError
-from players.models import RatingChange, RatingList, RatingPeriod, RatingRun, Role, add_months
+from players.models import RatingChange, RatingList, RatingPeriod, Role, add_months
 from players.names import display_name
 from players.selectors import (
     parse_month,
@@ -43,6 +43,7 @@ from players.services import job_start
 from tournaments.interchange.text import csv_cell
 from tournaments.selectors import periods_with_counts
 from tournaments.services import period_open, period_preview
+from tournaments.services.results import changes_body
 
 PERIOD_PARAM = OpenApiParameter(
     "period", str, OpenApiParameter.PATH, pattern=r"^\d{4}-\d{2}$", description="YYYY-MM."
@@ -174,32 +175,6 @@ class RatingRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
         if getattr(row, "inactive", False) or not row.player.active:
             flags.append("inactive")
         return flags
-
-
-def changes_body(period: RatingPeriod, changes: Any, games_count: int) -> dict[str, Any]:
-    return {
-        "period": period.label,
-        "status": period.status,
-        "games_count": games_count,
-        "changes": ChangeOutSerializer(changes, many=True).data,
-    }
-
-
-def reopen_body(period: RatingPeriod, needs_replay: list[str]) -> dict[str, Any]:
-    body = {"period": period.label, "status": period.status, "needs_replay": needs_replay}
-    return dict(ReopenOutSerializer(body).data)
-
-
-def replay_body(run: RatingRun) -> dict[str, Any]:
-    body = {"periods": run.periods, "players_changed": run.players_changed, "report": run.report}
-    return dict(ReplayOutSerializer(body).data)
-
-
-def period_changes(period: RatingPeriod) -> QuerySet[RatingChange]:
-    """What the period's close (or replay) published, best first."""
-    return RatingChange.objects.filter(period=period, current=True).order_by(
-        F("rating_after").desc(nulls_last=True), "player__name", "player_id"
-    )
 
 
 # -- periods --------------------------------------------------------------------------------

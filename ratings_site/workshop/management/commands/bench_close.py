@@ -1,6 +1,6 @@
 """Benchmark the period close on a federation-sized list, against PostgreSQL's floor.
 
-Generates (``tournaments/management/bench_data.py``) a club whose standard list has
+Generates (``ratings_site/workshop/bench_data.py``) a club whose standard list has
 ``--players`` players and ``--games`` games in one month (default 200,000 and 1,000,000;
 ``BENCH_SCALE=small`` or ``--scale small``: 1%), runs ``VACUUM (ANALYZE)`` on what it
 generated (autovacuum is off on our benchmark machines; production's would have done both,
@@ -12,7 +12,7 @@ twice and the floor three times. Prints one JSON object per line: ``{"name", "pl
 The floor is the time PostgreSQL alone needs to move the rows the close moves: COPY out
 what the close reads, COPY in the rows it wrote, UPDATE the rows it updates, rolled back;
 the new rows' foreign key checks are timed apart (``check_foreign_keys``), not in it
-(``tournaments/management/bench_floor.py`` says exactly what, and why). ``ratio_vs_floor`` on the
+(``ratings_site/workshop/bench_floor.py`` says exactly what, and why). ``ratio_vs_floor`` on the
 ``close`` line is the best close's seconds over the best floor's; the preview, which only
 reads and computes, gets ``ratio_vs_floor_reads`` against the floor's COPY-out parts.
 
@@ -60,8 +60,8 @@ from players.models import (
 )
 from players.rating.period import GAME_RESULTS
 from players.services import k_for
-from tournaments.management import bench_floor
-from tournaments.management.bench_data import MONTH, generate
+from ratings_site.workshop import bench_floor
+from ratings_site.workshop.bench_data import MONTH, generate
 from tournaments.models import Game
 from tournaments.services import period_close, period_preview
 

@@ -1,6 +1,6 @@
 """Benchmark a year's replay against the twelve closes it redoes.
 
-Generates (``tournaments/management/bench_data.py``) a club whose standard list has
+Generates (``ratings_site/workshop/bench_data.py``) a club whose standard list has
 ``--players`` players and ``--games`` games in each of ``--months`` months (default 20,000
 players, 100,000 games a month, 12 months: a tenth of the federation size;
 ``BENCH_SCALE=small`` or ``--scale small``: 1/50 of that), analyses it, then closes the
@@ -27,9 +27,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from players.models import RatingPeriod
-from tournaments.management import bench_floor
-from tournaments.management.bench_data import generate
-from tournaments.management.commands.bench_close import drop_club, measure, peak_mb
+from ratings_site.workshop import bench_floor
+from ratings_site.workshop.bench_data import generate
+from ratings_site.workshop.management.commands.bench_close import drop_club, measure, peak_mb
 from tournaments.services import list_replay, period_close, period_reopen
 
 FULL = {"players": 20_000, "games": 100_000, "months": 12}
