@@ -6,16 +6,18 @@ its list page; nothing else in the product is told about it (docs/howto-list-kin
 from __future__ import annotations
 
 import datetime
-import importlib
 from collections.abc import Iterator
 
 import pytest
-from django.db import connection, models
+from django.apps import apps
+from django.db import connection, migrations, models
+from django.db.migrations.state import ProjectState
 from django.db.models import Q
 from django.test import Client
 from django.utils import translation
 
 from players.errors import ValidationFailed
+from players.migrations._sqlite_rebuild import rebuilt_under_triggers
 from players.models import RatingChange, RatingList, list_kind_values, translated_choices
 from players.rating import (
     KReason,
@@ -33,36 +35,33 @@ from tests.tournaments.helpers import change_of, close, make_club, make_owner, m
 
 OCT = datetime.date(2026, 10, 5)
 CONSTRAINT = "ratinglist_kind_valid"
-GAME_TRIGGERS = importlib.import_module(
-    "tournaments.migrations.0010_game_references_checked_per_statement"
-)
 BULLET = ListKind("bullet", "Bullet", fast=True, counts_standard=True, fide_preset="FIDE bullet")
 
 
-def _kind_check() -> models.CheckConstraint:
-    # What the migration of a new kind writes: the constraint over the registered kinds.
-    return models.CheckConstraint(condition=Q(kind__in=list_kind_values()), name=CONSTRAINT)
+def _kind_check(values: list[str]) -> models.CheckConstraint:
+    return models.CheckConstraint(condition=Q(kind__in=values), name=CONSTRAINT)
 
 
-def _swap_kind_check(new: models.CheckConstraint) -> models.CheckConstraint:
-    """Replace the list's kind check in the model and the database (as the migration's
-    RemoveConstraint and AddConstraint would); the check it replaced."""
-    meta = RatingList._meta
-    old = next(c for c in meta.constraints if c.name == CONSTRAINT)
-    assert isinstance(old, models.CheckConstraint)
-    # SQLite rebuilds the table from the model's constraints: the model gets the new one.
-    meta.constraints = [new if c.name == CONSTRAINT else c for c in meta.constraints]
-    # SQLite renames the rebuilt table into place, and refuses while the games' triggers
-    # name the list's table: the migration drops them around the change and adds them back.
-    sqlite = connection.vendor == "sqlite"
+def _migrate_kind_check(values: list[str]) -> None:
+    """What the migration of a new kind does (docs/howto-list-kind.md), run through the
+    migration operations themselves: the list's kind check replaced by one over
+    ``values``, SQLite's table rebuild wrapped as ``rebuilt_under_triggers`` wraps it.
+    The model's own check follows (as the kind's row changes it at import)."""
+    state = ProjectState.from_apps(apps)
+    operations = rebuilt_under_triggers(
+        migrations.RemoveConstraint("ratinglist", CONSTRAINT),
+        migrations.AddConstraint("ratinglist", _kind_check(values)),
+    )
     with connection.schema_editor() as editor:
-        if sqlite:
-            GAME_TRIGGERS.drop_checks(None, editor)
-        editor.remove_constraint(RatingList, old)
-        editor.add_constraint(RatingList, new)
-        if sqlite:
-            GAME_TRIGGERS.add_checks(None, editor)
-    return old
+        for operation in operations:
+            after = state.clone()
+            operation.state_forwards("players", after)
+            operation.database_forwards("players", editor, state, after)
+            state = after
+    meta = RatingList._meta
+    meta.constraints = [
+        _kind_check(values) if c.name == CONSTRAINT else c for c in meta.constraints
+    ]
 
 
 @pytest.fixture
@@ -70,16 +69,17 @@ def bullet(transactional_db: None) -> Iterator[ListKind]:
     """The bullet kind, for one test: its row in the registry and the database's check
     taking it; both as they were afterwards. A transactional test: SQLite's schema editor
     cannot run inside the test's transaction."""
+    product = list_kind_values()
     register_list_kind(BULLET)
     try:
-        old = _swap_kind_check(_kind_check())
+        _migrate_kind_check(list_kind_values())
         try:
             yield BULLET
         finally:
             # The old check refuses a bullet list: the test's go (with the flush after
             # it) as a kind the old check takes.
             RatingList.objects.filter(kind=BULLET.value).update(kind=ListKind.BLITZ.value)
-            _swap_kind_check(old)
+            _migrate_kind_check(product)
     finally:
         unregister_list_kind(BULLET)
 
