@@ -31,6 +31,7 @@ from players.models.common import (
     list_kind_values,
     rating_range_check,
     translated_choices,
+    translated_label,
 )
 from players.models.jobs import Job
 from players.models.lists import (
@@ -102,4 +103,5 @@ __all__ = [
     "month_start",
     "rating_range_check",
     "translated_choices",
+    "translated_label",
 ]

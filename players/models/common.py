@@ -82,6 +82,11 @@ def translated_choices(vocabulary: Iterable[Labelled]) -> list[tuple[str, StrPro
     return [(member.value, _(member.label)) for member in vocabulary]
 
 
+def translated_label(member: Labelled) -> StrPromise:
+    """One value's label in the active language (the engine's ``label`` is English)."""
+    return _(member.label)
+
+
 def list_kind_choices() -> list[tuple[str, StrPromise]]:
     """The registered list kinds as a field's choices: a callable (RatingList.kind), so a
     kind registered after import (a test's) is a choice as well."""

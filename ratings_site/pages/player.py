@@ -20,6 +20,7 @@ from players.models import (
     RatingChange,
     RatingList,
     RatingPeriod,
+    translated_label,
 )
 from players.rating.rounding import round_half_away
 from ratings_site.pages.lists import kind_order
@@ -74,7 +75,7 @@ def player_lists(*, player: Player) -> PlayerLists:
     for pr in sorted(ratings, key=lambda r: kind_order(r.rating_list.kind)):
         pr.rating_list.club = player.club
         lists[pr.rating_list_id] = pr.rating_list
-        label = str(KReason(pr.k_reason).label) if pr.k_reason else ""
+        label = str(translated_label(KReason(pr.k_reason))) if pr.k_reason else ""
         standings.append(
             ListStanding(
                 pr, engine.rating_band(pr.rating) if pr.rating is not None else None, label
