@@ -345,7 +345,7 @@ def test_every_engine_sentence_is_known() -> None:
         NOTE_FORFEIT,
         NOTE_UNRATED_OPPONENT,
         NOTE_FAST_GAP,
-        *(reason.label for reason in KReason),
+        *(reason.sentence for reason in KReason),
         *(band.description for band in CLASSES),
     }
     assert engine <= set(FIXED)

@@ -13,17 +13,12 @@ from django.db import models
 from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
-from players.models import Club, Player, RatingList, RatingPeriod
+from players.models import Club, Player, RatingList, RatingPeriod, translated_choices
 from players.models.audit import AuditFields
+from players.rating.period import GameResult
 
-
-class Result(models.TextChoices):
-    WHITE_WINS = "1-0", "1-0"
-    BLACK_WINS = "0-1", "0-1"
-    DRAW = "1/2-1/2", "1/2-1/2"
-    WHITE_FORFEIT_WIN = "+-", "+- (white wins by forfeit)"
-    BLACK_FORFEIT_WIN = "-+", "-+ (black wins by forfeit)"
-    DOUBLE_FORFEIT = "--", "-- (both forfeit)"
+# The engine's vocabulary (players.rating.period), declared there once.
+Result = GameResult
 
 
 class Tournament(models.Model):
@@ -105,7 +100,7 @@ class Game(models.Model):
     black = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="games_as_black", db_constraint=False
     )
-    result = models.CharField("result", max_length=8, choices=Result.choices)
+    result = models.CharField("result", max_length=8, choices=translated_choices(Result))
     rated = models.BooleanField(
         "rated", default=True, help_text="Off: recorded but not rated (e.g. unequal time)."
     )
@@ -126,7 +121,10 @@ class Game(models.Model):
         verbose_name_plural = "games"
         constraints = [
             models.CheckConstraint(condition=~Q(white=F("black")), name="game_white_is_not_black"),
-            models.CheckConstraint(condition=Q(result__in=Result.values), name="game_result_valid"),
+            models.CheckConstraint(
+                condition=Q(result__in=[result.value for result in Result]),
+                name="game_result_valid",
+            ),
             models.CheckConstraint(
                 condition=Q(round__isnull=True) | Q(round__gte=1), name="game_round_positive"
             ),

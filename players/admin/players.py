@@ -29,12 +29,12 @@ from players.models import (
     RATING_MIN,
     Club,
     KFactorChange,
-    ListKind,
     Player,
     PlayerRating,
     RatingChange,
     RatingList,
     Role,
+    list_kind_values,
 )
 from players.services import PLAYER_FIELDS
 
@@ -113,7 +113,7 @@ GLICKO_PARTS = ("rating", "rd", "volatility")
 
 def _entry_lists(lists: Sequence[RatingList]) -> dict[str, list[RatingList]]:
     """The lists by slug: the three FIDE kinds first, then the rest by slug."""
-    order = {kind: number for number, kind in enumerate(ListKind.values)}
+    order = {kind: number for number, kind in enumerate(list_kind_values())}
     by_slug: dict[str, list[RatingList]] = defaultdict(list)
     for rating_list in sorted(lists, key=lambda rl: (order.get(rl.slug, len(order)), rl.slug)):
         by_slug[rating_list.slug].append(rating_list)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 import django_filters
-from rest_framework import exceptions
+from rest_framework import exceptions, serializers
 from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import JSONParser
@@ -23,7 +23,7 @@ from rest_framework.serializers import BaseSerializer
 
 from players.api.cache import PublishedEntry, published_entry
 from players.api.schema import ClubAutoSchema
-from players.models import Club, Role
+from players.models import Club, Role, list_kind_choices, list_presets
 from players.selectors import club_get_visible, require_role
 
 
@@ -120,3 +120,18 @@ class StrictBooleanFilter(django_filters.TypedChoiceFilter):  # type: ignore[mis
         kwargs.setdefault("choices", [("true", "true"), ("false", "false")])
         kwargs.setdefault("coerce", lambda value: value == "true")
         super().__init__(*args, **kwargs)
+
+
+class ListKindField(serializers.ChoiceField):
+    """A list kind: the kinds registered when the serializer is built (DRF builds a
+    serializer's fields anew for each instance), a kind added after import included."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=list_kind_choices(), **kwargs)
+
+
+class PresetField(serializers.ChoiceField):
+    """A list preset's name: each registered kind's FIDE preset and the systems'."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=list(list_presets()), **kwargs)

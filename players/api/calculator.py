@@ -26,7 +26,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from players.rating import ExpectedMethod, ListKind, RatingRules, parse_result
+from players.api.base import ListKindField
+from players.rating import ExpectedMethod, ListKind, RatingRules, list_kind, parse_result
 from players.rating.calculator import CalculatorGame, CalculatorResult, PlayerDetails, calculate
 
 MAX_RATING = 4000
@@ -99,9 +100,7 @@ class CalculateInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     expected_score = serializers.ChoiceField(
         choices=[m.value for m in ExpectedMethod], default=ExpectedMethod.FIDE_TABLE.value
     )
-    rating_list = serializers.ChoiceField(
-        choices=[k.value for k in ListKind], default=ListKind.STANDARD.value
-    )
+    rating_list = ListKindField(default=ListKind.STANDARD.value)
     apply_400_rule = serializers.BooleanField(default=True)
 
 
@@ -208,7 +207,7 @@ def run_calculation(data: dict[str, Any]) -> CalculatorResult:
             as_of=as_of,
         )
     rules = RatingRules(
-        list_kind=ListKind(data["rating_list"]),
+        list_kind=list_kind(data["rating_list"]),
         method=ExpectedMethod(data["expected_score"]),
         apply_400_rule=data["apply_400_rule"],
     )

@@ -24,20 +24,25 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from players import services
-from players.api.base import ClubScopedView, Pagination, StrictBooleanFilter
+from players.api.base import (
+    ClubScopedView,
+    ListKindField,
+    Pagination,
+    PresetField,
+    StrictBooleanFilter,
+)
 from players.api.schema import ClubAutoSchema
 from players.errors import NotFoundError
 from players.models import (
     FIDE_RULES_CHOICES,
-    LIST_PRESETS,
     Club,
     ExpectedMethod,
     FirstRatingPolicy,
     KPolicy,
-    ListKind,
     Membership,
     RatingList,
     Role,
+    translated_choices,
 )
 from players.names import NameOrder
 from players.rating.systems import SYSTEMS
@@ -269,12 +274,12 @@ NAME_ORDERS = [order.value for order in NameOrder]
 class RatingListOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     list = serializers.CharField(source="slug", help_text="The list's slug, in its URLs.")
     name = serializers.CharField(source="label")
-    kind = serializers.ChoiceField(choices=ListKind.choices)
+    kind = ListKindField()
     system = serializers.ChoiceField(choices=[(name, s.label) for name, s in SYSTEMS.items()])
     preset = serializers.CharField(
         help_text="The preset the rules were last set from; blank once changed by hand."
     )
-    expected_method = serializers.ChoiceField(choices=ExpectedMethod.choices)
+    expected_method = serializers.ChoiceField(choices=translated_choices(ExpectedMethod))
     apply_400_rule = serializers.BooleanField()
     k_policy = serializers.ChoiceField(choices=KPolicy.choices)
     fixed_k = serializers.IntegerField(allow_null=True)
@@ -321,7 +326,9 @@ class GlickoSettingsSerializer(serializers.Serializer):  # type: ignore[type-arg
 class ListRulesSerializer(GlickoSettingsSerializer):
     """A list's rules, each optional (the API's list create and update)."""
 
-    expected_method = serializers.ChoiceField(choices=ExpectedMethod.choices, required=False)
+    expected_method = serializers.ChoiceField(
+        choices=translated_choices(ExpectedMethod), required=False
+    )
     apply_400_rule = serializers.BooleanField(required=False)
     k_policy = serializers.ChoiceField(choices=KPolicy.choices, required=False)
     fixed_k = serializers.IntegerField(min_value=1, max_value=100, required=False, allow_null=True)
@@ -336,8 +343,7 @@ class ListRulesSerializer(GlickoSettingsSerializer):
 
 
 class RatingListUpdateSerializer(ListRulesSerializer):
-    preset = serializers.ChoiceField(
-        choices=list(LIST_PRESETS),
+    preset = PresetField(
         required=False,
         help_text="Start from a preset; fields given beside it override the preset's values.",
     )
@@ -346,7 +352,7 @@ class RatingListUpdateSerializer(ListRulesSerializer):
 class RatingListCreateSerializer(ListRulesSerializer):
     slug = serializers.SlugField(max_length=32, help_text="Names the list in its URLs.")
     name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
-    kind = serializers.ChoiceField(choices=ListKind.choices)
+    kind = ListKindField()
     system = serializers.ChoiceField(
         choices=list(SYSTEMS), help_text="fide (the kind's FIDE preset), elo (Club Elo), glicko2."
     )

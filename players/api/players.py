@@ -27,7 +27,6 @@ from players.models import (
     KChangeReason,
     KFactorChange,
     KReason,
-    ListKind,
     Player,
     PlayerRating,
     RatingChange,
@@ -35,7 +34,9 @@ from players.models import (
     Role,
     Sex,
     Title,
+    translated_choices,
 )
+from players.rating import ListKind
 from players.selectors import (
     membership_role,
     player_history,
@@ -184,7 +185,7 @@ class HistoryOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     expected_score = serializers.DecimalField(
         source="expected", max_digits=12, decimal_places=4, coerce_to_string=False
     )
-    event = serializers.ChoiceField(choices=RatingChange.Event.choices)
+    event = serializers.ChoiceField(choices=translated_choices(RatingChange.Event))
     rd_before = serializers.FloatField(allow_null=True, help_text="Glicko-2 lists (else null).")
     rd_after = serializers.FloatField(allow_null=True)
     volatility_before = serializers.FloatField(allow_null=True)
@@ -229,8 +230,10 @@ class KHistoryOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     period = serializers.CharField(help_text="YYYY-MM: the first period the K applies to.")
     k_factor = serializers.IntegerField(source="new_k")
     old_k_factor = serializers.IntegerField(source="old_k", allow_null=True)
-    k_reason = serializers.ChoiceField(source="new_reason", choices=KReason.choices)
-    reason = serializers.ChoiceField(choices=KChangeReason.choices, help_text="Why K changed.")
+    k_reason = serializers.ChoiceField(source="new_reason", choices=translated_choices(KReason))
+    reason = serializers.ChoiceField(
+        choices=translated_choices(KChangeReason), help_text="Why K changed."
+    )
     note = serializers.CharField(allow_blank=True)
 
 

@@ -23,16 +23,18 @@ from players.models.common import (
     KChangeReason,
     KPolicy,
     KReason,
-    ListKind,
     Role,
     Sex,
     Title,
     k_range_check,
+    list_kind_choices,
+    list_kind_values,
     rating_range_check,
+    translated_choices,
+    translated_label,
 )
 from players.models.jobs import Job
 from players.models.lists import (
-    FIDE_PRESET_FOR_KIND,
     FIDE_RULES_CHOICES,
     GLICKO2,
     LIST_PRESETS,
@@ -40,6 +42,7 @@ from players.models.lists import (
     KFactorChange,
     PlayerRating,
     RatingList,
+    list_presets,
 )
 from players.models.periods import (
     EARLIEST_DATE,
@@ -55,7 +58,6 @@ from players.rating.months import add_months, month_label, month_start
 
 __all__ = [
     "EARLIEST_DATE",
-    "FIDE_PRESET_FOR_KIND",
     "FIDE_RULES_CHOICES",
     "GLICKO2",
     "INACTIVE_AFTER_MONTHS",
@@ -78,7 +80,6 @@ __all__ = [
     "KFactorChange",
     "KPolicy",
     "KReason",
-    "ListKind",
     "Membership",
     "Player",
     "PlayerMerge",
@@ -95,7 +96,12 @@ __all__ = [
     "inactive_cutoff",
     "k_range_check",
     "latest_date",
+    "list_kind_choices",
+    "list_kind_values",
+    "list_presets",
     "month_label",
     "month_start",
     "rating_range_check",
+    "translated_choices",
+    "translated_label",
 ]

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db import models
 from django.db.models import Q
+from django.utils.functional import Promise as StrPromise
 from django.utils.translation import gettext_lazy as _
+
+from players.rating import ExpectedMethod as ExpectedMethod
+from players.rating import KChangeReason as KChangeReason
+from players.rating import KReason as KReason
+from players.rating import list_kinds
+from players.rating.types import Labelled
+
+# The engine's vocabularies are the models' (re-exported as they are): their values are
+# stored, their labels shown through translated_choices.
 
 RATING_MIN = 0
 RATING_MAX = 4000
@@ -53,18 +65,6 @@ class Role(models.TextChoices):
 _ROLE_ORDER: tuple[Role, ...] = (Role.VIEWER, Role.ARBITER, Role.OFFICER, Role.OWNER)
 
 
-class ListKind(models.TextChoices):
-    # Same values as players.rating.ListKind; the engine stays free of Django.
-    STANDARD = "standard", _("Standard")
-    RAPID = "rapid", _("Rapid")
-    BLITZ = "blitz", _("Blitz")
-
-
-class ExpectedMethod(models.TextChoices):
-    FIDE_TABLE = "fide_table", _("FIDE table (8.1.2)")
-    FORMULA = "formula", _("Elo formula")
-
-
 class KPolicy(models.TextChoices):
     FIDE = "fide", _("FIDE rules (8.3.3)")
     FIXED = "fixed", _("Fixed K")
@@ -75,27 +75,27 @@ class FirstRatingPolicy(models.TextChoices):
     FIXED = "fixed", _("Fixed starting rating")
 
 
-class KReason(models.TextChoices):
-    # Same values as players.rating.KReason.
-    REACHED_2400 = "reached_2400", _("10: published rating reached 2400")
-    JUNIOR = "junior", _("40: junior under 2300")
-    NEW_PLAYER = "new_player", _("40: fewer than 30 rated games")
-    STANDARD = "standard", _("20: standard")
-    FIXED = "fixed", _("Fixed by the list")
-    MANUAL = "manual", _("Set by the rating officer")
+def translated_choices(vocabulary: Iterable[Labelled]) -> list[tuple[str, StrPromise]]:
+    """A field's choices from the engine's enum (one declaration per vocabulary, in
+    players/rating), each label translated when it is shown (the engine marks them with
+    its ``gettext_noop`` for makemessages)."""
+    return [(member.value, _(member.label)) for member in vocabulary]
 
 
-class KChangeReason(models.TextChoices):
-    # Same values as players.rating.KChangeReason.
-    NEW_PLAYER = "new_player", _("New player")
-    JUNIOR = "junior", _("Junior")
-    TURNED_19 = "turned_19", _("Turned 19")
-    JUNIOR_2300 = "junior_2300", _("Junior reached 2300")
-    REACHED_2400 = "reached_2400", _("Reached 2400")
-    GAMES_30 = "games_30", _("Completed 30 rated games")
-    MANUAL = "manual", _("Manual override")
-    FIXED = "fixed", _("Fixed by the list")
-    RULES = "rules", _("Rules")
+def translated_label(member: Labelled) -> StrPromise:
+    """One value's label in the active language (the engine's ``label`` is English)."""
+    return _(member.label)
+
+
+def list_kind_choices() -> list[tuple[str, StrPromise]]:
+    """The registered list kinds as a field's choices: a callable (RatingList.kind), so a
+    kind registered after import (a test's) is a choice as well."""
+    return [(kind.value, _(kind.label)) for kind in list_kinds()]
+
+
+def list_kind_values() -> list[str]:
+    """The registered list kinds' values, in the site's order (standard first)."""
+    return [kind.value for kind in list_kinds()]
 
 
 class Sex(models.TextChoices):

@@ -18,11 +18,14 @@ from players.models.common import (
     KChangeReason,
     KPolicy,
     KReason,
-    ListKind,
     k_range_check,
+    list_kind_choices,
+    list_kind_values,
     rating_range_check,
+    translated_choices,
 )
 from players.names import NameOrder
+from players.rating import kinds
 from players.rating.classes import FIDE_FLOOR
 from players.rating.fide_rules import BY_DATE, RULE_SETS
 from players.rating.glicko2 import DEFAULT_RD, DEFAULT_TAU, Glicko2Settings
@@ -45,10 +48,9 @@ _FIDE_RULES: dict[str, Any] = {
     "starting_rating": None,
     "adjust_march_2024": True,
 }
+# The presets of a rating system, whatever the kind; list_presets() adds each kind's FIDE
+# preset (players.rating.kinds).
 LIST_PRESETS: dict[str, dict[str, Any]] = {
-    "FIDE standard": {"kind": ListKind.STANDARD, **_FIDE_RULES},
-    "FIDE rapid": {"kind": ListKind.RAPID, **_FIDE_RULES},
-    "FIDE blitz": {"kind": ListKind.BLITZ, **_FIDE_RULES},
     "Club Elo": {
         "system": "elo",
         "expected_method": ExpectedMethod.FORMULA,
@@ -73,11 +75,13 @@ LIST_PRESETS["Glicko-2"] = {
 }
 # The preset a list created for a system starts from (the kind's FIDE preset for "fide").
 SYSTEM_PRESETS: dict[str, str] = {"elo": "Club Elo", "glicko2": "Glicko-2"}
-FIDE_PRESET_FOR_KIND: dict[str, str] = {
-    ListKind.STANDARD: "FIDE standard",
-    ListKind.RAPID: "FIDE rapid",
-    ListKind.BLITZ: "FIDE blitz",
-}
+
+
+def list_presets() -> dict[str, dict[str, Any]]:
+    """Every preset by name: each registered kind's FIDE preset (``ListKind.fide_preset``,
+    with its kind), then the systems' (``LIST_PRESETS``)."""
+    fide = {kind.fide_preset: {"kind": kind.value, **_FIDE_RULES} for kind in kinds.list_kinds()}
+    return {**fide, **LIST_PRESETS}
 
 
 class RatingList(models.Model):
@@ -88,7 +92,8 @@ class RatingList(models.Model):
     # kind ("standard", "rapid", "blitz"), a list a club adds by its owner.
     slug = models.SlugField("slug", max_length=32)
     name = models.CharField("name", max_length=100, blank=True)
-    kind = models.CharField("kind", max_length=16, choices=ListKind.choices)
+    # A callable: the kinds' registry (players.rating.kinds) is the one list of kinds.
+    kind = models.CharField("kind", max_length=16, choices=list_kind_choices)
     preset = models.CharField(
         "preset",
         max_length=32,
@@ -104,7 +109,7 @@ class RatingList(models.Model):
         default="fide",
     )
     expected_method = models.CharField(
-        "expected score", max_length=16, choices=ExpectedMethod.choices
+        "expected score", max_length=16, choices=translated_choices(ExpectedMethod)
     )
     apply_400_rule = models.BooleanField("400-point rule", default=True)
     k_policy = models.CharField("K policy", max_length=8, choices=KPolicy.choices)
@@ -174,14 +179,16 @@ class RatingList(models.Model):
                 violation_error_message="Glicko-2: tau must be above 0, and 0 <= lowest RD "
                 "<= starting RD <= highest RD.",
             ),
+            # The kinds registered at import: a new kind's row changes it, and
+            # makemigrations writes the migration that lets the database take the kind.
             models.CheckConstraint(
-                condition=Q(kind__in=ListKind.values), name="ratinglist_kind_valid"
+                condition=Q(kind__in=list_kind_values()), name="ratinglist_kind_valid"
             ),
             models.CheckConstraint(
                 condition=Q(system__in=list(SYSTEMS)), name="ratinglist_system_valid"
             ),
             models.CheckConstraint(
-                condition=Q(expected_method__in=ExpectedMethod.values),
+                condition=Q(expected_method__in=[method.value for method in ExpectedMethod]),
                 name="ratinglist_method_valid",
             ),
             k_range_check("fixed_k", "ratinglist_fixed_k_range"),
@@ -206,6 +213,11 @@ class RatingList(models.Model):
     def label(self) -> str:
         return self.name or self.get_kind_display()
 
+    @property
+    def list_kind(self) -> engine.ListKind:
+        """The list's kind: its row, which the rules and the pages ask (players.rating.kinds)."""
+        return kinds.list_kind(self.kind)
+
     def rules(self) -> engine.RatingRules:
         """The engine's rules for games on this list."""
         return self.settings().rules()
@@ -214,7 +226,7 @@ class RatingList(models.Model):
         """The list's rules as its rating system takes them."""
         return ListSettings(
             system=self.system,
-            kind=engine.ListKind(self.kind),
+            kind=self.list_kind,
             method=engine.ExpectedMethod(self.expected_method),
             apply_400_rule=self.apply_400_rule,
             fixed_k=self.fixed_k if self.k_policy == KPolicy.FIXED else None,
@@ -264,7 +276,9 @@ class PlayerRating(models.Model):
     rated_games = models.PositiveIntegerField("rated games", default=0)
     reached_2400 = models.BooleanField("reached 2400", default=False)
     k_factor = models.PositiveSmallIntegerField("K", null=True, blank=True)
-    k_reason = models.CharField("K reason", max_length=16, choices=KReason.choices, blank=True)
+    k_reason = models.CharField(
+        "K reason", max_length=16, choices=translated_choices(KReason), blank=True
+    )
     k_override = models.PositiveSmallIntegerField("K override", null=True, blank=True)
     k_override_note = models.CharField("K override note", max_length=500, blank=True)
     pool = models.JSONField("games toward a first rating", default=list, blank=True)
@@ -318,8 +332,10 @@ class KFactorChange(models.Model):
     effective_month = models.DateField("effective from")
     old_k = models.PositiveSmallIntegerField("old K", null=True, blank=True)
     new_k = models.PositiveSmallIntegerField("new K")
-    new_reason = models.CharField("K reason", max_length=16, choices=KReason.choices)
-    reason = models.CharField("why it changed", max_length=16, choices=KChangeReason.choices)
+    new_reason = models.CharField("K reason", max_length=16, choices=translated_choices(KReason))
+    reason = models.CharField(
+        "why it changed", max_length=16, choices=translated_choices(KChangeReason)
+    )
     note = models.CharField("note", max_length=500, blank=True)
     run = models.ForeignKey(
         "players.RatingRun",

@@ -16,9 +16,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from players.models.clubs import Player
-from players.models.common import KReason, k_range_check, rating_range_check
+from players.models.common import KReason, k_range_check, rating_range_check, translated_choices
 from players.models.lists import RatingList
 from players.rating.months import add_months, month_label
+from players.rating.period import PeriodEvent
 
 #: No game, tournament or period before this day: older dates are typing errors.
 EARLIEST_DATE = datetime.date(1900, 1, 1)
@@ -139,12 +140,8 @@ class RatingChange(models.Model):
     ``current=False``.
     """
 
-    class Event(models.TextChoices):
-        RATED = "rated", _("Rated")
-        FIRST_RATING = "first_rating", _("First rating")
-        BELOW_FLOOR = "below_floor", _("Dropped below the floor")
-        NOT_YET_RATED = "not_yet_rated", _("Not yet rated")
-        NO_RATED_GAMES = "no_rated_games", _("No rated games")
+    # The engine's vocabulary (players.rating.period), declared there once.
+    Event = PeriodEvent
 
     # No single-column indexes on these: the composite indexes below lead with period and
     # with player, and every index costs time on each of a big close's 200,000 inserts.
@@ -194,11 +191,13 @@ class RatingChange(models.Model):
         "change before rounding", max_digits=12, decimal_places=4, null=True, blank=True
     )
     k_factor = models.PositiveSmallIntegerField("K used", null=True, blank=True)
-    k_reason = models.CharField("K reason", max_length=16, choices=KReason.choices, blank=True)
+    k_reason = models.CharField(
+        "K reason", max_length=16, choices=translated_choices(KReason), blank=True
+    )
     games = models.PositiveIntegerField("rated games in the period", default=0)
     score = models.DecimalField("score", max_digits=7, decimal_places=1, default=0)
     expected = models.DecimalField("expected score", max_digits=12, decimal_places=4, default=0)
-    event = models.CharField("event", max_length=16, choices=Event.choices)
+    event = models.CharField("event", max_length=16, choices=translated_choices(PeriodEvent))
     current = models.BooleanField("current", default=True)
     # The state after the period: what the next period starts from.
     rated_games_after = models.PositiveIntegerField("rated games after", default=0)
@@ -206,7 +205,7 @@ class RatingChange(models.Model):
     pool_after = models.JSONField("first-rating pool after", default=list, blank=True)
     k_next = models.PositiveSmallIntegerField("K next period", null=True, blank=True)
     k_next_reason = models.CharField(
-        "K reason next period", max_length=16, choices=KReason.choices, blank=True
+        "K reason next period", max_length=16, choices=translated_choices(KReason), blank=True
     )
     # FIDE: a player with no rated game on the list for 12 months is inactive (still
     # listed, flagged). The month of the player's latest rated game on the list; for one

@@ -25,6 +25,13 @@ from players.rating.k_factor import (
     k_factor_for,
     list_k,
 )
+from players.rating.kinds import (
+    ListKind,
+    list_kind,
+    list_kinds,
+    register_list_kind,
+    unregister_list_kind,
+)
 from players.rating.performance import (
     dp_from_percentage,
     performance_exact,
@@ -42,7 +49,6 @@ from players.rating.types import (
     KChangeReason,
     KFactor,
     KReason,
-    ListKind,
     Number,
     PeriodChange,
     PeriodSums,
@@ -80,6 +86,8 @@ __all__ = [
     "k_change_reason",
     "k_factor_for",
     "list_k",
+    "list_kind",
+    "list_kinds",
     "march_2024_adjustment",
     "not_rated_reason",
     "parse_result",
@@ -89,8 +97,10 @@ __all__ = [
     "period_change",
     "rating_band",
     "rating_class",
+    "register_list_kind",
     "round_half_away",
     "round_ratio_half_away",
     "score_game",
     "table_pd_hundredths",
+    "unregister_list_kind",
 ]

@@ -26,7 +26,7 @@ from players.rating.differences import (
     STANDARD_UNCAPPED_FROM,
 )
 from players.rating.expected import PD_HUNDREDTHS, TABLE_LIMIT
-from players.rating.types import ExpectedMethod, ListKind, RatingRules
+from players.rating.types import ExpectedMethod, RatingRules
 
 _PD = np.array(PD_HUNDREDTHS, dtype=np.int64)
 
@@ -75,12 +75,12 @@ def table_period_sums(
     counted = difference
     if rules.apply_400_rule:
         capped = np.clip(difference, -CAP, CAP)
-        if rules.list_kind is ListKind.STANDARD and rules.exception_2650:
+        if not rules.list_kind.fast and rules.exception_2650:
             counted = np.where(own < STANDARD_UNCAPPED_FROM, capped, difference)
         else:
             counted = capped
     rated = played
-    if rules.list_kind is not ListKind.STANDARD and rules.fast_gap:
+    if rules.list_kind.fast and rules.fast_gap:
         far = (difference >= FAST_UNRATED_GAP) | (difference <= -FAST_UNRATED_GAP)
         strong = (own > FAST_UNRATED_ABOVE) | (opponent > FAST_UNRATED_ABOVE)
         rated = rated & ~(far & strong)

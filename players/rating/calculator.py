@@ -101,7 +101,7 @@ def choose_k(
             reached_2400=player.reached_2400,
         )
         chosen = k_factor_for(state, period_year=player.as_of.year, list_kind=list_kind)
-        return chosen, chosen.reason.label
+        return chosen, chosen.reason.sentence
     return KFactor(
         DEFAULT_K, KReason.STANDARD
     ), f"{DEFAULT_K}: default (no K or player details given)"

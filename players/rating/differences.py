@@ -15,7 +15,7 @@ from typing import TypeAlias
 
 from players.rating.expected import expected_from_formula, table_pd_hundredths
 from players.rating.results import LOSS
-from players.rating.types import CountedDifference, ExpectedMethod, ListKind, RatingRules
+from players.rating.types import CountedDifference, ExpectedMethod, RatingRules
 
 CAP = 400
 # Standard list since 1 October 2025: players rated this much or more use the full difference.
@@ -31,7 +31,6 @@ NOTE_FAST_GAP = "rapid/blitz: 600+ points apart with a player above 2600"
 
 # Bound once: score_game runs per game side of a month, and an enum member lookup per call
 # shows in the close's time.
-_STANDARD = ListKind.STANDARD
 _TABLE = ExpectedMethod.FIDE_TABLE
 
 GameScore: TypeAlias = tuple[int | None, int | None, int | float | None, int, str | None]
@@ -68,7 +67,8 @@ def score_game(
         return (None, None, None, 0, NOTE_UNRATED_OPPONENT if played else NOTE_FORFEIT)
     difference = own - opponent
     counted = difference
-    fast = rules.list_kind is not _STANDARD
+    # The kind's row decides (FIDE's rapid and blitz regulations): two slot reads per game.
+    fast = rules.list_kind.fast
     if rules.apply_400_rule and (fast or own < STANDARD_UNCAPPED_FROM or not rules.exception_2650):
         if counted > CAP:
             counted = CAP

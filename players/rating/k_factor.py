@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from players.rating.types import KChangeReason, KFactor, KReason, ListKind, PlayerState
+from players.rating.kinds import ListKind
+from players.rating.types import KChangeReason, KFactor, KReason, PlayerState
 
 K_ELITE = 10
 K_NEW = 40
@@ -43,14 +44,14 @@ def counted_state(
 ) -> PlayerState:
     """FIDE Rapid and Blitz Rating Regulations: the state the K rules of 8.3.3 see.
 
-    On a rapid or blitz list a player unrated there who holds a standard rating in force
-    uses it and counts as rated: the four rules then read that rating (rule 1: a published
-    rating of 2400 or more; rule 2: junior only under 2300) with the rated games the
-    player has on this list (rule 3: 30 or more completed means no K 40 for a new player).
-    Anyone else (rated on this list, no standard rating, the standard list itself): the
-    state unchanged.
+    On a rapid or blitz list (a kind that ``counts_standard``) a player unrated there who
+    holds a standard rating in force uses it and counts as rated: the four rules then read
+    that rating (rule 1: a published rating of 2400 or more; rule 2: junior only under
+    2300) with the rated games the player has on this list (rule 3: 30 or more completed
+    means no K 40 for a new player). Anyone else (rated on this list, no standard rating,
+    the standard list itself): the state unchanged.
     """
-    if state.rating is not None or standard_rating is None or list_kind is ListKind.STANDARD:
+    if state.rating is not None or standard_rating is None or not list_kind.counts_standard:
         return state
     return PlayerState(
         standard_rating,

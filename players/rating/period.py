@@ -13,18 +13,19 @@ import datetime
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from fractions import Fraction
 from typing import Any, NamedTuple
 
 from players.rating.fide_rules import FideRuleSet, rule_set_for
 from players.rating.glicko2 import Glicko2Settings
+from players.rating.i18n import gettext_noop
+from players.rating.kinds import ListKind
 from players.rating.months import add_months, month_label
 from players.rating.types import (
     ExpectedMethod,
     KChangeReason,
     KFactor,
-    ListKind,
+    Labelled,
     Number,
     RatingRules,
 )
@@ -34,27 +35,39 @@ FAST_K_BEFORE_2022 = 20
 # FIDE 8.2: games toward a first rating may be pooled over at most 26 months.
 POOL_MONTHS = 26
 
+
+class GameResult(Labelled):
+    """A game's result as recorded (Game.result)."""
+
+    WHITE_WINS = "1-0", "1-0"
+    BLACK_WINS = "0-1", "0-1"
+    DRAW = "1/2-1/2", "1/2-1/2"
+    WHITE_FORFEIT_WIN = "+-", gettext_noop("+- (white wins by forfeit)")
+    BLACK_FORFEIT_WIN = "-+", gettext_noop("-+ (black wins by forfeit)")
+    DOUBLE_FORFEIT = "--", gettext_noop("-- (both forfeit)")
+
+
 # A game's result code -> white's score, black's score, and whether it was played over the
 # board; forfeits are recorded but never rated (FIDE 8.1: unplayed games are not rated).
 GAME_RESULTS: dict[str, tuple[str, str, bool]] = {
-    "1-0": ("1", "0", True),
-    "0-1": ("0", "1", True),
-    "1/2-1/2": ("1/2", "1/2", True),
-    "+-": ("1", "0", False),
-    "-+": ("0", "1", False),
-    "--": ("0", "0", False),
+    GameResult.WHITE_WINS.value: ("1", "0", True),
+    GameResult.BLACK_WINS.value: ("0", "1", True),
+    GameResult.DRAW.value: ("1/2", "1/2", True),
+    GameResult.WHITE_FORFEIT_WIN.value: ("1", "0", False),
+    GameResult.BLACK_FORFEIT_WIN.value: ("0", "1", False),
+    GameResult.DOUBLE_FORFEIT.value: ("0", "0", False),
 }
 SCORES: dict[str, Fraction] = {"1": Fraction(1), "1/2": Fraction(1, 2), "0": Fraction(0)}
 
 
-class PeriodEvent(StrEnum):
+class PeriodEvent(Labelled):
     """What a period did to a player on a list (RatingChange.event)."""
 
-    RATED = "rated"
-    FIRST_RATING = "first_rating"
-    BELOW_FLOOR = "below_floor"
-    NOT_YET_RATED = "not_yet_rated"
-    NO_RATED_GAMES = "no_rated_games"
+    RATED = "rated", gettext_noop("Rated")
+    FIRST_RATING = "first_rating", gettext_noop("First rating")
+    BELOW_FLOOR = "below_floor", gettext_noop("Dropped below the floor")
+    NOT_YET_RATED = "not_yet_rated", gettext_noop("Not yet rated")
+    NO_RATED_GAMES = "no_rated_games", gettext_noop("No rated games")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -90,7 +103,8 @@ class ListSettings:
             exception_2650=dated.exception_2650,
             fast_gap=dated.fast_gap,
             cap_700=dated.cap_700,
-            cap_once_per_event=dated.cap_once_per_event and self.kind is ListKind.STANDARD,
+            # FIDE's rapid and blitz regulations keep the cap in every game.
+            cap_once_per_event=dated.cap_once_per_event and not self.kind.fast,
         )
 
     def rules_name(self) -> str:
@@ -109,7 +123,7 @@ class ListSettings:
         if self.fide_rules is None:
             return self
         dated = rule_set_for(self.fide_rules, day)
-        fast_k = dated.fast_k_20 and self.kind is not ListKind.STANDARD
+        fast_k = dated.fast_k_20 and self.kind.fast
         return replace(
             self,
             rule_set=dated,

@@ -7,12 +7,20 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import NamedTuple, Self, TypeAlias
 
+from players.rating.i18n import gettext_noop
+from players.rating.kinds import ListKind
+
 # Table arithmetic is exact (Fractions of hundredths); formula arithmetic is float.
 Number: TypeAlias = Fraction | float
 
 
 class Labelled(StrEnum):
-    """A value with the words that explain it, declared together: ``NAME = "value", "label"``."""
+    """A value with the words that explain it, declared together: ``NAME = "value", "label"``.
+
+    The one declaration of a vocabulary: the models' choices are built from it
+    (players.models.common.translated_choices). Labels are English, marked with
+    ``gettext_noop`` for the site's catalog, which translates them where it shows them.
+    """
 
     label: str
 
@@ -25,50 +33,77 @@ class Labelled(StrEnum):
         return member
 
 
-class ListKind(Labelled):
-    """The three FIDE lists (B.02 and the Rapid and Blitz Rating Regulations)."""
-
-    STANDARD = "standard", "Standard"
-    RAPID = "rapid", "Rapid"
-    BLITZ = "blitz", "Blitz"
-
-
 class ExpectedMethod(Labelled):
     """Where the expected score comes from: FIDE table 8.1.2 or the Elo formula."""
 
-    FIDE_TABLE = "fide_table", "FIDE table 8.1.2 (exact hundredths)"
-    FORMULA = "formula", "Elo formula 1 / (1 + 10^(-D/400))"
+    FIDE_TABLE = "fide_table", gettext_noop("FIDE table (8.1.2)")
+    FORMULA = "formula", gettext_noop("Elo formula")
 
 
 class KReason(Labelled):
-    """Why a player has the K they have (FIDE 8.3.3, plus list-fixed and officer-set K)."""
+    """Why a player has the K they have (FIDE 8.3.3, plus list-fixed and officer-set K).
 
-    REACHED_2400 = "reached_2400", "10: published rating has reached 2400"
-    JUNIOR = "junior", "40: junior rated under 2300, until the end of the year of the 18th birthday"
-    NEW_PLAYER = "new_player", "40: fewer than 30 rated games"
-    STANDARD = "standard", "20: 30 or more rated games, never rated 2400"
-    FIXED = "fixed", "fixed by the rating list"
-    MANUAL = "manual", "set by a rating officer"
+    ``label`` is the short name lists and the admin show; ``sentence`` the whole reason,
+    as the calculator explains a K.
+    """
+
+    sentence: str
+
+    def __new__(cls, value: str, label: str = "", sentence: str = "") -> Self:
+        # Enum swaps Labelled.__new__ for its lookup by value: a member is built here.
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.label = label
+        member.sentence = sentence
+        return member
+
+    REACHED_2400 = (
+        "reached_2400",
+        gettext_noop("10: published rating reached 2400"),
+        gettext_noop("10: published rating has reached 2400"),
+    )
+    JUNIOR = (
+        "junior",
+        gettext_noop("40: junior under 2300"),
+        gettext_noop("40: junior rated under 2300, until the end of the year of the 18th birthday"),
+    )
+    NEW_PLAYER = (
+        "new_player",
+        gettext_noop("40: fewer than 30 rated games"),
+        gettext_noop("40: fewer than 30 rated games"),
+    )
+    STANDARD = (
+        "standard",
+        gettext_noop("20: standard"),
+        gettext_noop("20: 30 or more rated games, never rated 2400"),
+    )
+    FIXED = "fixed", gettext_noop("Fixed by the list"), gettext_noop("fixed by the rating list")
+    MANUAL = (
+        "manual",
+        gettext_noop("Set by the rating officer"),
+        gettext_noop("set by a rating officer"),
+    )
 
 
 class KChangeReason(Labelled):
     """Why a player's K changed from one period to the next."""
 
-    NEW_PLAYER = "new_player", "new player on the list"
-    JUNIOR = "junior", "junior K applies"
-    TURNED_19 = "turned_19", "junior K ended"
-    JUNIOR_2300 = "junior_2300", "junior K ended: rating reached 2300"
-    REACHED_2400 = "reached_2400", "published rating reached 2400"
-    GAMES_30 = "games_30", "completed 30 rated games"
-    MANUAL = "manual", "set by a rating officer"
-    FIXED = "fixed", "fixed by the rating list"
-    RULES = "rules", "recomputed from the FIDE rules"
+    NEW_PLAYER = "new_player", gettext_noop("New player")
+    JUNIOR = "junior", gettext_noop("Junior")
+    TURNED_19 = "turned_19", gettext_noop("Turned 19")
+    JUNIOR_2300 = "junior_2300", gettext_noop("Junior reached 2300")
+    REACHED_2400 = "reached_2400", gettext_noop("Reached 2400")
+    GAMES_30 = "games_30", gettext_noop("Completed 30 rated games")
+    MANUAL = "manual", gettext_noop("Manual override")
+    FIXED = "fixed", gettext_noop("Fixed by the list")
+    RULES = "rules", gettext_noop("Rules")
 
 
 @dataclass(frozen=True, slots=True)
 class RatingRules:
     """How a list rates games: which list, which expected-score method, 400-point rule on/off."""
 
+    # The list's kind: what decides a rule is its row (``list_kind.fast``), never its name.
     list_kind: ListKind = ListKind.STANDARD
     method: ExpectedMethod = ExpectedMethod.FIDE_TABLE
     apply_400_rule: bool = True

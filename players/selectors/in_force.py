@@ -12,14 +12,16 @@ from django.db.models import Q
 
 from players.models import (
     FirstRatingPolicy,
-    ListKind,
     PlayerRating,
     RatingChange,
     RatingList,
     RatingPeriod,
 )
+from players.rating import ListKind
 
 InForceKey = tuple[int, datetime.date]
+# The list the others fall back on: the club's list named "standard".
+_STANDARD = ListKind.STANDARD.value
 
 
 def ratings_in_force(
@@ -50,15 +52,19 @@ def ratings_in_force(
     wanted = list(dict.fromkeys(months))
     known = known or {}
     to_read = [key for key in wanted if key not in known]
-    # FIDE rapid and blitz: an unrated player who holds a standard rating at the start of
-    # the event uses it and counts as rated. The club's standard list is read with the
-    # lists themselves (same queries), found by its club and kind.
-    needs_standard = [key for key in wanted if lists[key[0]].kind != ListKind.STANDARD]
+    # FIDE rapid and blitz (a kind that counts_standard): an unrated player who holds a
+    # standard rating at the start of the event uses it and counts as rated. The club's
+    # standard list is read with the lists themselves (same queries), found by its club
+    # and kind.
+    counting = {
+        list_id for list_id, rating_list in lists.items() if rating_list.list_kind.counts_standard
+    }
+    needs_standard = [key for key in wanted if key[0] in counting]
     published = _Published()
     if to_read or needs_standard:
         standard_clubs = {lists[list_id].club_id for list_id, _ in needs_standard}
         scope = Q(rating_list_id__in={list_id for list_id, _ in to_read}) | Q(
-            rating_list__club_id__in=standard_clubs, rating_list__slug=ListKind.STANDARD
+            rating_list__club_id__in=standard_clubs, rating_list__slug=_STANDARD
         )
         published.read_periods(scope)
 
@@ -74,7 +80,7 @@ def ratings_in_force(
         list_id, month = key
         ratings = dict(known[key]) if key in known else published.before(list_id, month)
         rating_list = lists[list_id]
-        if rating_list.kind != ListKind.STANDARD:
+        if list_id in counting:
             standard = published.before(published.standard_of.get(rating_list.club_id), month)
             ratings = {pid: standard.get(pid) if r is None else r for pid, r in ratings.items()}
         result[key] = with_fixed_start(rating_list, ratings) if fixed_start else ratings
@@ -102,7 +108,7 @@ class _Published:
             )
         ):
             self.closed[list_id].append((month, period_id))
-            if kind == ListKind.STANDARD:
+            if kind == _STANDARD:
                 self.standard_of[club_id] = list_id
 
     def read_rows(
@@ -128,7 +134,7 @@ class _Published:
             "entry_rating",
         ):
             self.entries[list_id][player_id] = rating
-            if kind == ListKind.STANDARD:
+            if kind == _STANDARD:
                 self.standard_of[club_id] = list_id
 
     def source(self, list_id: int | None, month: datetime.date) -> int | None:

@@ -21,14 +21,14 @@ from players.errors import (
     invalid_field,
 )
 from players.models import (
-    FIDE_PRESET_FOR_KIND,
-    LIST_PRESETS,
     RESERVED_SLUGS,
     Club,
     Membership,
     RatingList,
     Role,
+    list_presets,
 )
+from players.rating import list_kinds
 from players.selectors import User, published_generation_key, require_role
 
 
@@ -75,8 +75,12 @@ def club_create(*, name: str, slug: str, public: bool = False, by: User) -> Club
         Membership.objects.create(user_id=by.pk, club=club, role=Role.OWNER)
         # One save each rather than bulk_create: a save writes the list's "created" audit
         # row, without which its first edit would show every field changed from nothing.
-        for kind, preset in FIDE_PRESET_FOR_KIND.items():
-            RatingList.objects.create(club=club, slug=kind, preset=preset, **LIST_PRESETS[preset])
+        # A list of each kind, named by it, with the kind's FIDE preset.
+        presets = list_presets()
+        for kind in list_kinds():
+            RatingList.objects.create(
+                club=club, slug=kind.value, preset=kind.fide_preset, **presets[kind.fide_preset]
+            )
     return club
 
 

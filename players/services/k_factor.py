@@ -11,7 +11,6 @@ from players.models import (
     K_MAX,
     K_MIN,
     KFactorChange,
-    ListKind,
     PlayerRating,
     RatingList,
     RatingRun,
@@ -42,7 +41,7 @@ def k_for(
         list_fixed_k=rating_list.settings().fixed_k,
         k_override=k_override,
         period_year=period_year,
-        list_kind=engine.ListKind(rating_list.kind),
+        list_kind=rating_list.list_kind,
         standard_rating=standard_rating,
     )
 
@@ -118,15 +117,16 @@ def k_override_set(
 
 
 def _current_standard(player_rating: PlayerRating, rating_list: RatingList) -> int | None:
-    """The player's standard rating now, when they are unrated on ``rating_list``, a rapid
-    or blitz list (they count as rated with it, K included); None where it cannot matter."""
-    if player_rating.rating is not None or rating_list.kind == ListKind.STANDARD:
+    """The player's standard rating now, when they are unrated on ``rating_list``, a list
+    whose kind counts the standard rating (rapid, blitz: they count as rated with it, K
+    included); None where it cannot matter."""
+    if player_rating.rating is not None or not rating_list.list_kind.counts_standard:
         return None
     return (
         PlayerRating.objects.filter(
             player_id=player_rating.player_id,
             rating_list__club_id=rating_list.club_id,
-            rating_list__kind=ListKind.STANDARD,
+            rating_list__kind=engine.ListKind.STANDARD.value,
         )
         .values_list("rating", flat=True)
         .first()

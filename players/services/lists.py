@@ -11,23 +11,23 @@ from django.utils import timezone
 
 from players.errors import invalid_field
 from players.models import (
-    FIDE_PRESET_FOR_KIND,
     K_MAX,
     K_MIN,
-    LIST_PRESETS,
     RATING_MAX,
     RATING_MIN,
     SYSTEM_PRESETS,
     Club,
     KPolicy,
-    ListKind,
     RatingList,
     RatingPeriod,
     Role,
     add_months,
+    list_kind_values,
+    list_presets,
     month_start,
 )
 from players.names import NameOrder
+from players.rating import list_kind
 from players.rating.systems import SYSTEMS
 from players.selectors import User, require_role
 from players.services.clubs import club_published_changed
@@ -102,8 +102,9 @@ def rating_list_create(
     require_role(by, club, Role.OWNER)
     if not SLUG.fullmatch(slug):
         raise invalid_field("slug", "Lower-case letters, digits, - and _ only (at most 32).")
-    if kind not in ListKind.values:
-        raise invalid_field("kind", f"Use one of {', '.join(ListKind.values)}.")
+    kinds = list_kind_values()
+    if kind not in kinds:
+        raise invalid_field("kind", f"Use one of {', '.join(kinds)}.")
     if system not in SYSTEMS:
         raise invalid_field("system", f"Use one of {', '.join(SYSTEMS)}.")
     display = {field: rules.pop(field) for field in LIST_DISPLAY if field in rules}
@@ -112,8 +113,9 @@ def rating_list_create(
         raise invalid_field(sorted(unknown)[0], "Not a list rule.")
     if display.get("name_order", NameOrder.GIVEN_FIRST) not in set(NameOrder):
         raise invalid_field("name_order", f"Use one of {', '.join(NameOrder)}.")
-    preset = FIDE_PRESET_FOR_KIND[kind] if system == "fide" else SYSTEM_PRESETS[system]
-    values = {**LIST_PRESETS[preset], "kind": kind, **rules, **display}
+    presets = list_presets()
+    preset = list_kind(kind).fide_preset if system == "fide" else SYSTEM_PRESETS[system]
+    values = {**presets[preset], "kind": kind, **rules, **display}
     # How names are shown is not a rule: setting it keeps the list's preset.
     rating_list = RatingList(
         club=club, slug=slug, name=name.strip(), preset="" if rules else preset, **values
@@ -145,9 +147,10 @@ def rating_list_update(
         raise invalid_field(sorted(unknown)[0], "Not a list rule.")
     values: dict[str, Any] = {}
     if preset is not None:
-        if preset not in LIST_PRESETS:
-            raise invalid_field("preset", f"Unknown preset; use one of {', '.join(LIST_PRESETS)}.")
-        values.update({k: v for k, v in LIST_PRESETS[preset].items() if k != "kind"})
+        presets = list_presets()
+        if preset not in presets:
+            raise invalid_field("preset", f"Unknown preset; use one of {', '.join(presets)}.")
+        values.update({k: v for k, v in presets[preset].items() if k != "kind"})
     values.update(rules)
     if display.get("name_order", NameOrder.GIVEN_FIRST) not in set(NameOrder):
         raise invalid_field("name_order", f"Use one of {', '.join(NameOrder)}.")

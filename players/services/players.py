@@ -17,7 +17,6 @@ from players.models import (
     RATING_MIN,
     Club,
     KFactorChange,
-    ListKind,
     Membership,
     Player,
     PlayerRating,
@@ -29,6 +28,7 @@ from players.models import (
 )
 from players.models.audit import audit_user_id, audit_via
 from players.names import name_key
+from players.rating import ListKind
 from players.rating.glicko2 import DEFAULT_RATING as GLICKO_START
 from players.rating.k_factor import has_reached_2400
 from players.selectors import User, require_role
@@ -462,5 +462,5 @@ def _glicko_row(
 def _entered_standard(entries: Mapping[str, Mapping[str, Any]]) -> int | None:
     """A new player's standard rating in force: the one entered (nothing is published for
     them yet). On rapid and blitz an unrated player counts as rated with it, K included."""
-    rating: int | None = entries.get(ListKind.STANDARD, {}).get("rating")
+    rating: int | None = entries.get(ListKind.STANDARD.value, {}).get("rating")
     return rating

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_lazy
 
-from players.models import Title
+from players.models import Title, list_kind_choices, translated_choices
 from players.rating import ExpectedMethod, ListKind, parse_result
 from players.rating.categories import AGE_CATEGORIES, AgeCategory
 
@@ -29,16 +29,7 @@ RESULT_CHOICES = [
     ("0.5", gettext_lazy("Draw")),
     ("0", gettext_lazy("Loss")),
 ]
-METHOD_CHOICES = [
-    (ExpectedMethod.FIDE_TABLE.value, gettext_lazy("FIDE table (8.1.2)")),
-    (ExpectedMethod.FORMULA.value, gettext_lazy("Elo formula")),
-]
-LIST_KIND_LABELS = {
-    ListKind.STANDARD: gettext_lazy("Standard"),
-    ListKind.RAPID: gettext_lazy("Rapid"),
-    ListKind.BLITZ: gettext_lazy("Blitz"),
-}
-LIST_CHOICES = [(k.value, LIST_KIND_LABELS[k]) for k in ListKind]
+METHOD_CHOICES = translated_choices(ExpectedMethod)
 
 
 class CalculatorForm(forms.Form):
@@ -70,7 +61,10 @@ class CalculatorForm(forms.Form):
         initial=ExpectedMethod.FIDE_TABLE.value,
     )
     rating_list = forms.ChoiceField(
-        label=gettext_lazy("List"), choices=LIST_CHOICES, initial=ListKind.STANDARD.value
+        # A callable: the kinds registered when the form is shown (players.rating.kinds).
+        label=gettext_lazy("List"),
+        choices=list_kind_choices,
+        initial=ListKind.STANDARD.value,
     )
     apply_400_rule = forms.BooleanField(
         label=gettext_lazy("400-point rule"), required=False, initial=True

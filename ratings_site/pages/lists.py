@@ -21,13 +21,13 @@ from django.utils.translation import gettext
 from players.errors import NotFoundError
 from players.models import (
     Club,
-    ListKind,
     Player,
     RatingChange,
     RatingList,
     RatingPeriod,
     Sex,
     inactive_cutoff,
+    list_kind_values,
 )
 from players.rating import categories as engine_categories
 from players.selectors import (
@@ -45,7 +45,12 @@ RECENT_TOURNAMENTS = 8
 # FIDE 8.3.3: a junior is at most 18 in the year of the period (the same test the K rule uses).
 JUNIOR_MAX_AGE = 18
 
-KIND_ORDER = {kind: index for index, kind in enumerate(ListKind.values)}
+
+def kind_order(kind: str) -> int:
+    """Where a list of ``kind`` comes among the club's lists: the kinds' order (standard
+    first), a kind no longer registered last."""
+    kinds = list_kind_values()
+    return kinds.index(kind) if kind in kinds else len(kinds)
 
 
 # -- clubs --------------------------------------------------------------------------------
@@ -92,7 +97,7 @@ def club_home(*, club: Club) -> ClubHome:
             latest_id=Subquery(latest.values("id")[:1]),
             latest_month=Subquery(latest.values("month")[:1]),
         ),
-        key=lambda rl: KIND_ORDER.get(rl.kind, 99),
+        key=lambda rl: kind_order(rl.kind),
     )
     summaries: list[ListSummary] = []
     for rating_list in lists:

@@ -20,9 +20,10 @@ from players.models import (
     RatingChange,
     RatingList,
     RatingPeriod,
+    translated_label,
 )
 from players.rating.rounding import round_half_away
-from ratings_site.pages.lists import KIND_ORDER
+from ratings_site.pages.lists import kind_order
 
 
 @dataclass
@@ -71,10 +72,10 @@ def player_lists(*, player: Player) -> PlayerLists:
     standings: list[ListStanding] = []
     lists: dict[int, RatingList] = {}
     ratings = PlayerRating.objects.filter(player=player).select_related("rating_list")
-    for pr in sorted(ratings, key=lambda r: KIND_ORDER.get(r.rating_list.kind, 99)):
+    for pr in sorted(ratings, key=lambda r: kind_order(r.rating_list.kind)):
         pr.rating_list.club = player.club
         lists[pr.rating_list_id] = pr.rating_list
-        label = str(KReason(pr.k_reason).label) if pr.k_reason else ""
+        label = str(translated_label(KReason(pr.k_reason))) if pr.k_reason else ""
         standings.append(
             ListStanding(
                 pr, engine.rating_band(pr.rating) if pr.rating is not None else None, label

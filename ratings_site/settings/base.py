@@ -228,7 +228,7 @@ SPECTACULAR_SETTINGS = {
     # One name per choice set used by several serializers.
     "ENUM_NAME_OVERRIDES": {
         "CalculatorResultEnum": "players.api.calculator.RESULT_SPELLINGS",
-        "ListKindEnum": "players.models.ListKind",
+        "ListKindEnum": "players.models.list_kind_values",
         "ExpectedMethodEnum": "players.models.ExpectedMethod",
         "FirstRatingPolicyEnum": "players.models.FirstRatingPolicy",
         "KPolicyEnum": "players.models.KPolicy",

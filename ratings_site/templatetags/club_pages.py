@@ -12,7 +12,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeData, SafeString, mark_safe
 from django.utils.translation import gettext, pgettext
 
-from players.models import Club, KReason, Player, RatingChange, Title
+from players.models import Club, KReason, Player, RatingChange, Title, translated_label
 from players.names import display_name
 from players.rating.adjustment import RAISED_TO_STANDARD_CLOSE
 from ratings_site.pages.engine_text import engine_text
@@ -61,7 +61,7 @@ def k_reason(value: str) -> str:
     if not value:
         return ""
     try:
-        return str(KReason(value).label)
+        return str(translated_label(KReason(value)))
     except ValueError:
         return value
 

@@ -9,22 +9,22 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
 from players.models import (
-    LIST_PRESETS,
     Club,
-    ListKind,
     Membership,
     Player,
     PlayerRating,
     RatingList,
     RatingPeriod,
     Role,
+    list_presets,
 )
+from players.rating import ListKind
 from tournaments.models import Game
 
 
 def _club() -> tuple[Club, RatingList]:
     club = Club.objects.create(slug="c", name="C")
-    preset = dict(LIST_PRESETS["FIDE standard"])
+    preset = dict(list_presets()["FIDE standard"])
     rating_list = RatingList.objects.create(club=club, preset="FIDE standard", **preset)
     return club, rating_list
 
@@ -40,7 +40,7 @@ def test_role_order() -> None:
 def test_one_list_per_kind_per_club() -> None:
     club, _ = _club()
     with pytest.raises(IntegrityError), transaction.atomic():
-        RatingList.objects.create(club=club, **LIST_PRESETS["FIDE standard"])
+        RatingList.objects.create(club=club, **list_presets()["FIDE standard"])
 
 
 @pytest.mark.django_db
@@ -56,7 +56,7 @@ def test_rating_range(rating: int) -> None:
 @pytest.mark.parametrize(("policy", "fixed_k"), [("fixed", None), ("fixed", 0), ("fide", 101)])
 def test_fixed_k_required_and_in_range(policy: str, fixed_k: int | None) -> None:
     club = Club.objects.create(slug="d", name="D")
-    fields = {**LIST_PRESETS["FIDE rapid"], "k_policy": policy, "fixed_k": fixed_k}
+    fields = {**list_presets()["FIDE rapid"], "k_policy": policy, "fixed_k": fixed_k}
     with pytest.raises(IntegrityError), transaction.atomic():
         RatingList.objects.create(club=club, **fields)
 
@@ -95,4 +95,4 @@ def test_membership_unique() -> None:
     Membership.objects.create(user=user, club=club, role=Role.OWNER)
     with pytest.raises(IntegrityError), transaction.atomic():
         Membership.objects.create(user=user, club=club, role=Role.VIEWER)
-    assert ListKind.STANDARD == "standard"
+    assert RatingList.objects.get(club=club).list_kind is ListKind.STANDARD

@@ -23,6 +23,7 @@ from players.rating import (
     junior_age,
     k_change_reason,
     k_factor_for,
+    list_kinds,
     not_rated_reason,
     period_change,
 )
@@ -190,7 +191,7 @@ def state(
     ],
 )
 def test_k_factor_for(player: PlayerState, year: int, k: KFactor) -> None:
-    for kind in ListKind:
+    for kind in list_kinds():
         assert k_factor_for(player, period_year=year, list_kind=kind) == k
 
 
@@ -345,9 +346,10 @@ def test_k_change_reason_follows_a_career() -> None:
 
 def test_every_reason_has_a_label() -> None:
     assert KReason.NEW_PLAYER.label == "40: fewer than 30 rated games"
-    for enum in (KReason, KChangeReason, ListKind, ExpectedMethod):
-        for member in enum:
+    for vocabulary in (list(KReason), list(KChangeReason), list_kinds(), list(ExpectedMethod)):
+        for member in vocabulary:
             assert member.label
+    assert all(reason.sentence for reason in KReason)
     assert {member.value for member in KReason} == {
         "reached_2400",
         "junior",

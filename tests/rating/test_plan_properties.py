@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from players.rating import ExpectedMethod, ListKind
+from players.rating import ExpectedMethod, ListKind, list_kinds
 from players.rating.fide_rules import BY_DATE
 from players.rating.months import add_months
 from players.rating.period import (
@@ -62,7 +62,7 @@ def leagues(draw: Any) -> dict[str, Any]:
         "players": players,
         "months": months,
         "settings": settings_for(
-            draw(st.sampled_from(list(ListKind))),
+            draw(st.sampled_from(list(list_kinds()))),
             draw(st.sampled_from(list(ExpectedMethod))),
             draw(st.booleans()),
         ),

@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from players.rating import (
     ExpectedMethod,
     GameInput,
-    ListKind,
     RatingRules,
     counted_difference,
     expected_from_formula,
     expected_from_table,
+    list_kinds,
     not_rated_reason,
     period_change,
     round_half_away,
@@ -26,7 +26,7 @@ ratings = st.integers(min_value=1000, max_value=2900)
 scores = st.sampled_from([Fraction(0), Fraction(1, 2), Fraction(1)])
 rules_st = st.builds(
     RatingRules,
-    list_kind=st.sampled_from(list(ListKind)),
+    list_kind=st.sampled_from(list(list_kinds())),
     method=st.sampled_from(list(ExpectedMethod)),
     apply_400_rule=st.booleans(),
 )

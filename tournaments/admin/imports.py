@@ -20,7 +20,8 @@ from django.urls import URLPattern, path
 from players.admin.base import club_ids_with, is_superuser, report_domain_error, role_allows
 from players.admin.jobs import job_page_url
 from players.errors import DomainError
-from players.models import Club, ListKind, RatingList, Role
+from players.models import Club, RatingList, Role
+from players.rating import ListKind
 from players.services import job_start
 from tournaments.services.imports import upload_too_large
 
@@ -35,7 +36,7 @@ class ImportForm(forms.Form):
     club = forms.ModelChoiceField(queryset=Club.objects.none())
     # Every list of the clubs the user may import into (a club may add lists, Glicko-2
     # ones among them); the import refuses a list the chosen club does not have.
-    rating_list = forms.ChoiceField(label="List", initial=ListKind.STANDARD)
+    rating_list = forms.ChoiceField(label="List", initial=ListKind.STANDARD.value)
     format = forms.ChoiceField(choices=FORMAT_CHOICES, initial="trf")
     file = forms.FileField(help_text="TRF and PGN may be UTF-8 or Windows-1252; CSV UTF-8.")
     dry_run = forms.BooleanField(

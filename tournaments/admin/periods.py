@@ -34,6 +34,7 @@ from players.models import (
     RatingChange,
     RatingPeriod,
     Role,
+    translated_choices,
 )
 from players.services import job_start
 from tournaments import services
@@ -240,8 +241,8 @@ def preview_rows(plan: services.PeriodPlan) -> list[PreviewRow]:
     names = dict(
         Player.objects.filter(pk__in=[c.player_id for c in plan.changes]).values_list("pk", "name")
     )
-    k_labels = dict(KReason.choices)
-    events = dict(RatingChange.Event.choices)
+    k_labels = dict(translated_choices(KReason))
+    events = dict(translated_choices(RatingChange.Event))
     rows = [
         PreviewRow(
             player=names.get(c.player_id, str(c.player_id)),
@@ -273,7 +274,7 @@ def preview_k_changes(plan: services.PeriodPlan) -> list[dict[str, Any]]:
             "pk", "name"
         )
     )
-    reasons = dict(KChangeReason.choices)
+    reasons = dict(translated_choices(KChangeReason))
     return [
         {
             "player": names.get(k.player_id, str(k.player_id)),

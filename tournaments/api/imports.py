@@ -22,7 +22,8 @@ from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
 from players.api.jobs import WAIT_PARAM, JobOutSerializer, job_answer, parse_wait
 from players.api.schema import ErrorSerializer
-from players.models import ListKind, Role
+from players.models import Role
+from players.rating import ListKind
 from players.services import job_start
 from tournaments.services.imports import (
     FORMATS,

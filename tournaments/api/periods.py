@@ -30,7 +30,14 @@ from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM, LIST_PARAM
 from players.api.jobs import WAIT_PARAM, job_answer, job_responses, parse_wait
 from players.errors import NotFoundError
-from players.models import RatingChange, RatingList, RatingPeriod, Role, add_months
+from players.models import (
+    RatingChange,
+    RatingList,
+    RatingPeriod,
+    Role,
+    add_months,
+    translated_choices,
+)
 from players.names import display_name
 from players.selectors import (
     parse_month,
@@ -113,7 +120,7 @@ class ChangeOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     games = serializers.IntegerField(help_text="Rated games in the period.")
     score = serializers.FloatField()
     expected_score = serializers.FloatField(source="expected")
-    event = serializers.ChoiceField(choices=RatingChange.Event.choices)
+    event = serializers.ChoiceField(choices=translated_choices(RatingChange.Event))
 
 
 class CloseOutSerializer(serializers.Serializer):  # type: ignore[type-arg]

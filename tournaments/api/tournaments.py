@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
 from players.errors import NotFoundError
-from players.models import RatingPeriod, Role
+from players.models import RatingPeriod, Role, translated_choices
 from players.selectors import parse_month
 from tournaments.models import Game, Result, Tournament
 from tournaments.selectors import games_for_club, tournaments_for_club
@@ -185,7 +185,7 @@ class ClubGameOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     white_name = serializers.CharField(source="white.name")
     black = serializers.IntegerField(source="black_id", help_text="Player id.")
     black_name = serializers.CharField(source="black.name")
-    result = serializers.ChoiceField(choices=Result.choices)
+    result = serializers.ChoiceField(choices=translated_choices(Result))
     tournament = serializers.IntegerField(source="tournament_id", allow_null=True)
     round = serializers.IntegerField(allow_null=True)
     rated = serializers.BooleanField()
@@ -206,7 +206,7 @@ class ClubGameInSerializer(serializers.Serializer):  # type: ignore[type-arg]
         min_value=1, max_value=ID_MAX, help_text="A player id of this club."
     )
     result = serializers.ChoiceField(
-        choices=Result.choices,
+        choices=translated_choices(Result),
         help_text="1-0, 0-1, 1/2-1/2; forfeits +-, -+, -- are recorded, never rated.",
     )
     tournament = serializers.IntegerField(

@@ -127,7 +127,7 @@ def validated(
     # hottest loop.
     lists, lists_by_id = lookups.lists, lookups.lists_by_id
     players, tournaments = lookups.players, lookups.tournaments
-    result_values = frozenset(Result.values)  # Result.values builds a new list per access
+    result_values = frozenset(Result)
     # A file's 100,000 games have a few dozen dates and one list: the list, date and month
     # of a game are derived once per distinct (list, tournament, date), not once per game.
     placements: dict[tuple[Any, int | None, datetime.date | None], _Placed | _Refused] = {}
@@ -176,7 +176,7 @@ def validated(
             raise bad("black", "A player cannot play themselves.")
         result = item.get("result")
         if result not in result_values:
-            raise bad("result", f"Use one of {', '.join(Result.values)}.")
+            raise bad("result", f"Use one of {', '.join(Result)}.")
         round_ = item.get("round")
         if round_ is not None and (
             isinstance(round_, bool) or not isinstance(round_, int) or round_ < 1

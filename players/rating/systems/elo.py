@@ -55,7 +55,6 @@ from players.rating.types import (
     GameInput,
     KFactor,
     KReason,
-    ListKind,
     Number,
     PeriodSums,
     PlayerState,
@@ -125,7 +124,7 @@ class _Month:
             adjusting=settings.adjust_march_2024 and next_month == ADJUSTED_LIST,
             raising_to_standard=(
                 settings.fide_rules == BY_DATE
-                and settings.kind is not ListKind.STANDARD
+                and settings.kind.counts_standard
                 and next_month == RAISED_TO_STANDARD_LIST
             ),
             first_minimum=settings.floor if settings.floor is not None else _LOWEST_RATING,

@@ -13,7 +13,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from players.errors import DomainError
-from players.models import Club, ListKind, Membership, Role
+from players.models import Club, Membership, Role
+from players.rating import ListKind
 from tournaments.interchange import count_lines
 from tournaments.management.commands._common import add_queue_argument, start_job
 from tournaments.services.imports import MATCH_CHOICES, ImportReport, import_file
@@ -27,7 +28,7 @@ class ImportCommand(BaseCommand):
         parser.add_argument("--club", required=True, help="The club's slug.")
         parser.add_argument(
             "--list",
-            default=ListKind.STANDARD,
+            default=ListKind.STANDARD.value,
             help="The slug of the list the games are rated on (default: standard; a club's "
             "added lists by their slug).",
         )

@@ -8,7 +8,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from players.errors import DomainError
-from players.models import PlayerRating, RatingChange
+from players.models import PlayerRating, RatingChange, list_kind_values
+from players.rating import ListKind
 from players.rating.period import PeriodPlan
 from players.selectors import parse_month, period_get
 from tournaments.management.commands._common import (
@@ -51,7 +52,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--club", required=True, help="club slug")
-        parser.add_argument("--list", default="standard", choices=["standard", "rapid", "blitz"])
+        parser.add_argument("--list", default=ListKind.STANDARD.value, choices=list_kind_values())
         parser.add_argument("--period", required=True, help="YYYY-MM")
         parser.add_argument("--dry-run", action="store_true", help="preview; write nothing")
         parser.add_argument("--user", help="act as this user (default: the first superuser)")

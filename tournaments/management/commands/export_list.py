@@ -8,7 +8,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from players.errors import DomainError
-from players.models import Club, ListKind
+from players.models import Club, list_kind_values
+from players.rating import ListKind
 from players.selectors import rating_list_get
 from tournaments.exports import LIST_FORMATS, export_period, list_export
 
@@ -18,7 +19,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--club", required=True, help="The club's slug.")
-        parser.add_argument("--list", default=ListKind.STANDARD, choices=ListKind.values)
+        parser.add_argument("--list", default=ListKind.STANDARD.value, choices=list_kind_values())
         parser.add_argument(
             "--period", help="The closed period YYYY-MM (default: the latest published list)."
         )

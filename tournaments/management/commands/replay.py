@@ -8,6 +8,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from players.errors import DomainError
+from players.models import list_kind_values
+from players.rating import ListKind
 from tournaments.management.commands._common import (
     acting_user,
     add_queue_argument,
@@ -23,7 +25,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--club", required=True, help="club slug")
-        parser.add_argument("--list", default="standard", choices=["standard", "rapid", "blitz"])
+        parser.add_argument("--list", default=ListKind.STANDARD.value, choices=list_kind_values())
         parser.add_argument("--dry-run", action="store_true", help="compute, report, roll back")
         parser.add_argument("--user", help="act as this user (default: the first superuser)")
         add_queue_argument(parser)

@@ -21,7 +21,6 @@ from django.db.models import QuerySet
 from players import rating as engine
 from players.models import (
     KFactorChange,
-    ListKind,
     PlayerRating,
     RatingChange,
     RatingList,
@@ -266,7 +265,7 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> PeriodInput
     at_start = in_force[(rating_list.pk, month)]
     standard_ratings = (
         {}
-        if rating_list.kind == ListKind.STANDARD
+        if not rating_list.list_kind.counts_standard
         else {
             pid: rating
             for pid, rating in at_start.items()
@@ -290,17 +289,17 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> PeriodInput
 
 def _standard_on_next_list(rating_list: RatingList, month: datetime.date) -> dict[int, int]:
     """FIDE's one-off of 1 October 2022 (players.rating.adjustment): for the close of
-    September 2022 of a rapid or blitz list under FIDE's rules by date, each player's
-    rating on the club's standard list of 1 October 2022 (the same rule as every rating
-    in force); empty for every other close."""
+    September 2022 of a rapid or blitz list (a kind that counts_standard) under FIDE's
+    rules by date, each player's rating on the club's standard list of 1 October 2022 (the
+    same rule as every rating in force); empty for every other close."""
     if (
-        rating_list.kind == ListKind.STANDARD
+        not rating_list.list_kind.counts_standard
         or rating_list.fide_rules != BY_DATE
         or add_months(month, 1) != RAISED_TO_STANDARD_LIST
     ):
         return {}
     standard = RatingList.objects.filter(
-        club_id=rating_list.club_id, slug=ListKind.STANDARD
+        club_id=rating_list.club_id, slug=engine.ListKind.STANDARD.value
     ).first()
     if standard is None:
         return {}

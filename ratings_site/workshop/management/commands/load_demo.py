@@ -27,7 +27,6 @@ from django.utils import timezone
 from players import services as player_services
 from players.models import (
     Club,
-    ListKind,
     Player,
     RatingList,
     RatingPeriod,
@@ -35,6 +34,7 @@ from players.models import (
     add_months,
     month_start,
 )
+from players.rating import ListKind
 from tournaments import services
 from tournaments.models import Game, Tournament
 
@@ -203,8 +203,8 @@ class DemoBuilder:
         player_services.membership_set(club=club, user=officer, role=Role.OFFICER, by=admin)
         player_services.membership_set(club=club, user=arbiter, role=Role.ARBITER, by=admin)
         lists = {rl.kind: rl for rl in RatingList.objects.filter(club=club)}
-        self.standard = lists[ListKind.STANDARD]
-        self.rapid = lists[ListKind.RAPID]
+        self.standard = lists[ListKind.STANDARD.value]
+        self.rapid = lists[ListKind.RAPID.value]
 
         for name, year, sex, rating, games in ROSTER:
             self._player(club, name, year, sex, rating, games)
@@ -238,10 +238,10 @@ class DemoBuilder:
         ratings: list[dict[str, Any]] = []
         if rating is not None:
             ratings = [
-                {"list": ListKind.STANDARD, "rating": rating, "rated_games": games},
+                {"list": ListKind.STANDARD.value, "rating": rating, "rated_games": games},
                 # Rapid ratings sit a little below standard for most club players.
                 {
-                    "list": ListKind.RAPID,
+                    "list": ListKind.RAPID.value,
                     "rating": max(1400, rating - self.rng.randint(0, 80)),
                     "rated_games": games // 3,
                 },
@@ -397,11 +397,11 @@ class DemoBuilder:
                 birth_year=year,
                 sex=sex,
                 federation="ENG",
-                ratings=[{"list": ListKind.STANDARD, "rating": rating, "rated_games": games}],
+                ratings=[{"list": ListKind.STANDARD.value, "rating": rating, "rated_games": games}],
             )
             for name, year, sex, rating, games in OTHER_ROSTER
         ]
-        standard = RatingList.objects.get(club=club, kind=ListKind.STANDARD)
+        standard = RatingList.objects.get(club=club, kind=ListKind.STANDARD.value)
         day = self._open_day(ROUND_DAYS[0])
         tournament = services.tournament_create(
             club=club,
