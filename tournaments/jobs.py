@@ -9,7 +9,10 @@ Adding a kind is a function here (or in any module an app's ``ready()`` imports)
 
 from __future__ import annotations
 
+import tempfile
 from typing import Any
+
+from django.utils import timezone
 
 from players.errors import ConflictError, DomainError
 from players.models import Job, PlayerRating, RatingChange, RatingList, RatingPeriod, Role
@@ -19,6 +22,7 @@ from tournaments.exports import list_history_csv
 from tournaments.interchange import count_lines
 from tournaments.selectors import period_changes
 from tournaments.services import list_replay, period_close, period_reopen
+from tournaments.services.club_archive import FORMAT_VERSION, club_export
 from tournaments.services.fide_list import FideListReport, fide_list_import
 from tournaments.services.imports import import_file, report_summary
 from tournaments.services.results import (
@@ -35,6 +39,7 @@ IMPORT = "import"
 HISTORY_EXPORT = "history_export"
 FIDE_LIST = "fide_list"
 PERIODS = "periods"
+CLUB_EXPORT = "club_export"
 
 
 def _close_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
@@ -176,6 +181,30 @@ def history_export_job(job: Job, progress: JobProgress) -> JobOutcome:
         "download": f"/api/v1/jobs/{job.pk}/download/",
     }
     return JobOutcome(body, output=text.encode("utf-8"), output_name=name)
+
+
+@job_kind(
+    CLUB_EXPORT, label="Export the club's whole history", role=Role.OWNER, summary=_export_summary
+)
+def club_export_job(job: Job, progress: JobProgress) -> JobOutcome:
+    """The archive is built in a temporary file (spilled to disk when large), then kept
+    in the job's row for its download."""
+    progress.total = None
+    with tempfile.TemporaryFile() as out:
+        report = club_export(club=job.club, out=out, progress=progress.advance)
+        out.seek(0)
+        data = out.read()
+    name = f"{job.club.slug}-{timezone.now():%Y-%m-%d}.club.zip"
+    body = {
+        "club": job.club.slug,
+        "format_version": FORMAT_VERSION,
+        "rows": report.rows,
+        "tables": report.tables,
+        "file": name,
+        "bytes": len(data),
+        "download": f"/api/v1/jobs/{job.pk}/download/",
+    }
+    return JobOutcome(body, output=data, output_name=name)
 
 
 @job_kind(PERIODS, label="Close or reopen periods", role=Role.OFFICER, summary=_periods_summary)

@@ -28,7 +28,8 @@ from players.api.base import error_body
 from players.api.schema import ClubAutoSchema
 from players.errors import NotFoundError, invalid_field
 from players.models import Job
-from players.selectors import job_get_visible, job_wait
+from players.selectors import job_get_visible, job_wait, require_role
+from players.services.jobs import JOB_KINDS
 
 WAIT_DEFAULT = 10
 WAIT_MAX = 30
@@ -137,21 +138,35 @@ class JobDownloadView(GenericAPIView):  # type: ignore[type-arg]
     """The file a finished export job produced (404 until then)."""
 
     schema = ClubAutoSchema()
-    error_statuses = (401, 404)
+    error_statuses = (401, 403, 404)
     metadata_class = None
 
     @extend_schema(
         tags=["jobs"],
         operation_id="jobs_download",
         parameters=[OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH)],
-        responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.STR)},
+        # One media type per answer (the generated clients take one): a club export's
+        # file is a zip, served as application/zip, which the description says.
+        responses={
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR,
+                description="The job's file: CSV (a list's history export), or a zip "
+                "(application/zip) for a club export (clubs_export), to the club's owners.",
+            )
+        },
     )
     def get(self, request: Request, id: str) -> HttpResponse:
         job = job_get_visible(user=request.user, job_id=id)
+        # The file is what the job's kind may produce: only those who may start the kind
+        # read it (a club archive holds the members and invitations: owners only).
+        kind = JOB_KINDS.get(job.kind)
+        if kind is not None:
+            require_role(request.user, job.club, kind.role)
         output = Job.objects.filter(pk=job.pk).values_list("output", flat=True).first()
         if job.status != Job.Status.SUCCEEDED or output is None:
             raise NotFoundError("This job has no file (yet).")
         name = job.output_name or f"job-{job.pk}.csv"
-        response = HttpResponse(bytes(output), content_type="text/csv; charset=utf-8")
+        content_type = "application/zip" if name.endswith(".zip") else "text/csv; charset=utf-8"
+        response = HttpResponse(bytes(output), content_type=content_type)
         response["Content-Disposition"] = f'attachment; filename="{name}"'
         return response

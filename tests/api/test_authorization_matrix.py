@@ -225,6 +225,7 @@ RULES: dict[tuple[str, str], Rule] = {
     # Multipart too: roles and refusals in tests/tournaments/test_fide_list.py.
     ("POST", "/api/v1/clubs/{club}/fide-list/"): Rule(UNSCOPED),
     ("POST", "/api/v1/clubs/{club}/lists/{list}/history-export/"): Rule(Role.VIEWER),
+    ("POST", "/api/v1/clubs/{club}/export/"): Rule(Role.OWNER),
     # Not under a club's path: scoped by the job's club, tested in tests/api/test_jobs_api.py.
     ("GET", "/api/v1/jobs/{id}/"): Rule(UNSCOPED),
     ("GET", "/api/v1/jobs/{id}/download/"): Rule(UNSCOPED),

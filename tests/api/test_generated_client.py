@@ -295,6 +295,7 @@ CALLS: dict[str, Call] = {
         on_list(), "PatchedRatingListUpdateRequest", lambda ctx: {"apply_400_rule": False}
     ),
     "lists_history_export": on_list(),
+    "clubs_export": lambda ctx: {"club": ctx.world.north.slug},
     "jobs_read": lambda ctx: {"id": ctx.job_id},
     "jobs_download": lambda ctx: {"id": ctx.job_id},
     "invitations_revoke": lambda ctx: {

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.urls import path
 
 from tournaments.api.audit import AuditView
+from tournaments.api.club_archive import ClubExportView
 from tournaments.api.exports import HistoryExportView
 from tournaments.api.fide_list import FideListView
 from tournaments.api.imports import ImportView
@@ -38,6 +39,7 @@ urlpatterns = [
     path(CLUB + "games/<int:id>/", GameDetailView.as_view(), name="game"),
     path(CLUB + "imports/", ImportView.as_view(), name="imports"),
     path(CLUB + "audit/", AuditView.as_view(), name="audit"),
+    path(CLUB + "export/", ClubExportView.as_view(), name="club-export"),
     path(CLUB + "fide-list/", FideListView.as_view(), name="fide-list"),
     path(CLUB + "players/<int:id>/merge/", PlayerMergeView.as_view(), name="player-merge"),
     path(LIST + "periods/", PeriodListView.as_view(), name="periods"),
