@@ -14,14 +14,10 @@ import time
 import pytest
 
 from players.models import Club, RatingChange, RatingPeriod
+from ratings_site.workshop.bench_data import generate
 from tests.benchmarks.report import emit
 from tournaments.services import period_close
 from tournaments.services.club_archive import club_export, club_import
-
-try:  # The generator may move to a development-only app; the benchmark goes with it.
-    from tournaments.management.bench_data import generate
-except ImportError:  # pragma: no cover - depends on the tree's layout
-    generate = None  # type: ignore[assignment]
 
 FULL = {"players": 20_000, "games": 40_000, "months": 3}
 SMALL = {"players": 400, "games": 2_000, "months": 2}
@@ -29,7 +25,6 @@ SMALL = {"players": 400, "games": 2_000, "months": 2}
 
 @pytest.mark.benchmark
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(generate is None, reason="bench_data's generator is not in this tree")
 def test_club_archive_benchmark() -> None:
     size = SMALL if os.environ.get("BENCH_SCALE", "full") == "small" else FULL
     started = time.monotonic()
