@@ -17,7 +17,6 @@ from players.models import (
     LIST_PRESETS,
     RATING_MAX,
     RATING_MIN,
-    SYSTEM_PRESETS,
     Club,
     KPolicy,
     ListKind,
@@ -28,7 +27,7 @@ from players.models import (
     month_start,
 )
 from players.names import NameOrder
-from players.rating.systems import SYSTEMS
+from players.rating.systems import SYSTEMS, system_for
 from players.selectors import User, require_role
 from players.services.clubs import club_published_changed
 
@@ -112,8 +111,10 @@ def rating_list_create(
         raise invalid_field(sorted(unknown)[0], "Not a list rule.")
     if display.get("name_order", NameOrder.GIVEN_FIRST) not in set(NameOrder):
         raise invalid_field("name_order", f"Use one of {', '.join(NameOrder)}.")
-    preset = FIDE_PRESET_FOR_KIND[kind] if system == "fide" else SYSTEM_PRESETS[system]
-    values = {**LIST_PRESETS[preset], "kind": kind, **rules, **display}
+    preset = system_for(system).preset or FIDE_PRESET_FOR_KIND[kind]
+    # The system chosen, whatever the preset it starts from names (a system of its own
+    # may start from another's rules).
+    values = {**LIST_PRESETS[preset], "kind": kind, "system": system, **rules, **display}
     # How names are shown is not a rule: setting it keeps the list's preset.
     rating_list = RatingList(
         club=club, slug=slug, name=name.strip(), preset="" if rules else preset, **values
