@@ -34,7 +34,6 @@ from players.models.jobs import Job
 from players.models.lists import (
     FIDE_PRESET_FOR_KIND,
     FIDE_RULES_CHOICES,
-    GLICKO2,
     LIST_PRESETS,
     SYSTEM_PRESETS,
     KFactorChange,
@@ -57,7 +56,6 @@ __all__ = [
     "EARLIEST_DATE",
     "FIDE_PRESET_FOR_KIND",
     "FIDE_RULES_CHOICES",
-    "GLICKO2",
     "INACTIVE_AFTER_MONTHS",
     "INVITATION_VALID_FOR",
     "K_MAX",

@@ -61,7 +61,6 @@ LIST_PRESETS: dict[str, dict[str, Any]] = {
         "adjust_march_2024": False,
     },
 }
-GLICKO2 = "glicko2"
 FIDE_RULES_CHOICES = [(BY_DATE, "By date (the rules in force when each event started)")] + [
     (rule_set.name, f"Always the rules of {rule_set.name}") for rule_set in RULE_SETS
 ]
