@@ -30,7 +30,9 @@ def settings(system: str, method: ExpectedMethod, rule_400: bool = True) -> List
     )
 
 
-def facts(system: str, method: ExpectedMethod, own: int | None, k: int | None, **kw: object):
+def facts(
+    system: str, method: ExpectedMethod, own: int | None, k: int | None, **kw: object
+) -> PeriodFacts:
     return PeriodFacts(
         settings=settings(system, method, rule_400=system == "fide"),
         month=OCT,
