@@ -189,6 +189,10 @@ def _adapter(field: models.Field[Any, Any]) -> Callable[[Any], Any] | None:
     return None
 
 
+def _json_text(value: Any, field: models.Field[Any, Any]) -> str | None:
+    return None if value is None and field.null else json.dumps(value)
+
+
 def _copy_rows(model: type[models.Model], cols: _Columns, rows: Iterable[Sequence[Any]]) -> int:
     """PostgreSQL: COPY FROM STDIN, row by row through psycopg's own (compiled) encoder. A
     multi-row INSERT spent most of its time in psycopg splitting a 30,000-placeholder
@@ -196,8 +200,10 @@ def _copy_rows(model: type[models.Model], cols: _Columns, rows: Iterable[Sequenc
     faster than building COPY's text here (0.12 s against 0.30 s for 100,000 games). The
     period close, whose rows are mostly Decimals, still writes text (:func:`copy_text`)."""
     json_columns = [i for i, field in enumerate(cols.named) if isinstance(field, models.JSONField)]
+    # None in a nullable JSON field is SQL NULL, as the ORM and the INSERT path write it
+    # (json.dumps would store JSON's null, which ``__isnull`` does not find).
     tail = tuple(
-        json.dumps(field.get_default())
+        _json_text(field.get_default(), field)
         if isinstance(field, models.JSONField)
         else (
             cols.now
@@ -214,7 +220,7 @@ def _copy_rows(model: type[models.Model], cols: _Columns, rows: Iterable[Sequenc
             if json_columns:
                 values = list(row)
                 for index in json_columns:
-                    values[index] = json.dumps(values[index])
+                    values[index] = _json_text(values[index], cols.named[index])
                 write((*values, *tail))
             else:
                 write((*row, *tail))

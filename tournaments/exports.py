@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Literal
 
@@ -24,6 +24,7 @@ from players.models import (
     month_start,
 )
 from players.names import NameOrder, display_name, surname_first
+from players.rating.systems import RatingSystem
 from players.selectors import (
     latest_closed_period,
     parse_month,
@@ -40,6 +41,7 @@ from tournaments.interchange import (
     ParsedGame,
     ParsedPlayer,
     ParsedTournament,
+    StateValue,
     write_history_csv,
     write_list_csv,
     write_list_history_csv,
@@ -75,6 +77,7 @@ def list_rows(
     """The list published after ``period``, ranked, as rows for the writers; names in
     ``name_order`` (default: the list's setting)."""
     order = name_order or rating_list.name_order
+    system = rating_list.rating_system
     rows = []
     for change in published_list(rating_list=rating_list, period=period):
         player = change.player
@@ -96,7 +99,7 @@ def list_rows(
                 sex=player.sex,
                 fide_rating=getattr(player, f"fide_{rating_list.kind}", None),
                 fide_month=f"{player.fide_list_month:%Y-%m}" if player.fide_list_month else "",
-                rd=change.rd_after,
+                state=_state_values(system, change.state_after, listed=True),
             )
         )
     return rows
@@ -123,10 +126,13 @@ def history_rows(*, player: Player) -> list[HistoryRow]:
         .select_related("period", "rating_list")
         .order_by("period__month", "rating_list__kind", "rating_list__slug")
     )
-    return [_history_row(change, change.rating_list.slug) for change in changes]
+    return [
+        _history_row(change, change.rating_list.slug, change.rating_list.rating_system)
+        for change in changes
+    ]
 
 
-def _history_row(change: RatingChange, slug: str) -> HistoryRow:
+def _history_row(change: RatingChange, slug: str, system: RatingSystem) -> HistoryRow:
     return HistoryRow(
         period=change.period.label,
         list_kind=slug,
@@ -142,10 +148,20 @@ def _history_row(change: RatingChange, slug: str) -> HistoryRow:
         k=change.k_factor,
         k_reason=change.k_reason,
         note=_note(change),
-        rd_before=change.rd_before,
-        rd_after=change.rd_after,
-        volatility_before=change.volatility_before,
-        volatility_after=change.volatility_after,
+        state_before=_state_values(system, change.state_before),
+        state_after=_state_values(system, change.state_after),
+    )
+
+
+def _state_values(
+    system: RatingSystem, state: Mapping[str, float] | None, *, listed: bool = False
+) -> tuple[StateValue, ...]:
+    """The state the list's system keeps, by its declared fields (``listed``: only those
+    it publishes on the list); none on a system that keeps none."""
+    return tuple(
+        StateValue(f.name, system.state_value(state, f.name), f.places)
+        for f in system.state_fields
+        if f.listed or not listed
     )
 
 
@@ -161,7 +177,13 @@ def list_history_csv(
     )
     rows = []
     for change in changes.iterator(chunk_size=5000):
-        rows.append((change.player_id, change.player.name, _history_row(change, rating_list.slug)))
+        rows.append(
+            (
+                change.player_id,
+                change.player.name,
+                _history_row(change, rating_list.slug, rating_list.rating_system),
+            )
+        )
         if progress is not None and len(rows) % 1000 == 0:
             progress(1000)
     return write_list_history_csv(rows)

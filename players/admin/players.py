@@ -24,7 +24,6 @@ from players.admin.base import (
 from players.charts import lines_chart
 from players.errors import DomainError, ValidationFailed
 from players.models import (
-    GLICKO2,
     RATING_MAX,
     RATING_MIN,
     Club,
@@ -36,6 +35,8 @@ from players.models import (
     Role,
     list_kind_values,
 )
+from players.rating.systems import SYSTEMS
+from players.rating.systems.explain import StateField
 from players.services import PLAYER_FIELDS
 
 
@@ -104,11 +105,11 @@ class KFactorChangeInline(ReadOnlyInline):
 
 
 # The ratings a new player brings: a row of fields per list slug of the clubs the user may
-# add players to (a slug shared by several clubs, e.g. "standard", is one row). FIDE and Elo
-# lists take a rating, rated games and the 2400 mark; Glicko-2 lists a rating, RD and
-# volatility. Only the chosen club's lists are sent to the service.
-FIDE_PARTS = ("rating", "rated_games", "reached_2400")
-GLICKO_PARTS = ("rating", "rd", "volatility")
+# add players to (a slug shared by several clubs, e.g. "standard", is one row). Lists whose
+# system has a K take a rating, rated games and the 2400 mark; a system that keeps a state
+# beside the rating (Glicko-2: RD, volatility) takes its declared fields. Only the chosen
+# club's lists are sent to the service.
+K_PARTS = ("rating", "rated_games", "reached_2400")
 
 
 def _entry_lists(lists: Sequence[RatingList]) -> dict[str, list[RatingList]]:
@@ -121,18 +122,35 @@ def _entry_lists(lists: Sequence[RatingList]) -> dict[str, list[RatingList]]:
 
 
 def _parts(lists: Sequence[RatingList]) -> tuple[str, ...]:
-    systems = {rl.system == GLICKO2 for rl in lists}
-    parts = [*(FIDE_PARTS if False in systems else ()), *(GLICKO_PARTS if True in systems else ())]
+    parts = ["rating"]
+    for rating_list in lists:
+        system = rating_list.rating_system
+        parts.extend(K_PARTS if system.uses_k else ())
+        parts.extend(system.state_names)
     return tuple(dict.fromkeys(parts))
 
 
+def _state_help(field: StateField, lists: Sequence[RatingList]) -> str:
+    """Where a state field starts when left empty: the system's start on each list."""
+    starts = {
+        f"{start[field.name]:g}"
+        for rating_list in lists
+        if field.name
+        in (start := rating_list.rating_system.entered_state({}, rating_list.settings()))
+    }
+    known = f" ({', '.join(sorted(starts))})" if starts else ""
+    return f"Empty: the list's starting {field.label}{known}."
+
+
 def _entry_fields(slug: str, lists: Sequence[RatingList]) -> dict[str, forms.Field]:
-    glicko = [rl.glicko_settings() for rl in lists if rl.system == GLICKO2]
-    rd_starts = ", ".join(sorted({f"{s.rd_start:g}" for s in glicko if s is not None}))
+    starts = {rl.rating_system.start_rating for rl in lists}
+    rated = ", ".join(str(start) for start in sorted(s for s in starts if s is not None))
     rating_help = (
-        "Empty: 1500 (Glicko-2's new player)."
-        if len(glicko) == len(lists)
-        else "Empty: unrated on this list (1500 on a Glicko-2 list)."
+        "Empty: unrated on this list."
+        if not rated
+        else f"Empty: {rated} (the rating system's start)."
+        if None not in starts
+        else f"Empty: unrated on this list ({rated} where the system rates everyone)."
     )
     made: dict[str, forms.Field] = {
         "rating": forms.IntegerField(
@@ -148,16 +166,18 @@ def _entry_fields(slug: str, lists: Sequence[RatingList]) -> dict[str, forms.Fie
         "reached_2400": forms.BooleanField(
             label="Has had a published rating of 2400 or more (K 10 for good)", required=False
         ),
-        # Bounds are the service's (they depend on the list): its message names the field.
-        "rd": forms.FloatField(
-            label="RD (rating deviation)",
-            required=False,
-            help_text=f"Empty: the list's starting RD ({rd_starts}).",
-        ),
-        "volatility": forms.FloatField(
-            label="Volatility", required=False, help_text="Empty: 0.06."
-        ),
     }
+    # Bounds are the service's (they depend on the list): its message names the field.
+    for rating_list in lists:
+        for field in rating_list.rating_system.state_fields:
+            made.setdefault(
+                field.name,
+                forms.FloatField(
+                    label=field.label[:1].upper() + field.label[1:],
+                    required=False,
+                    help_text=_state_help(field, lists),
+                ),
+            )
     return {f"{slug}_{part}": made[part] for part in _parts(lists)}
 
 
@@ -179,15 +199,16 @@ def _entry_field_names(lists: Sequence[RatingList]) -> set[str]:
 
 def _entry(slug: str, rating_list: RatingList, data: Mapping[str, Any]) -> dict[str, Any]:
     entry: dict[str, Any] = {"list": slug, "rating": data.get(f"{slug}_rating")}
-    # RD and volatility go to the service whenever given: it refuses them on other lists.
+    # A system's state fields go to the service whenever given: the list's system refuses
+    # what it does not keep.
     entry.update(
         {
             part: data[f"{slug}_{part}"]
-            for part in ("rd", "volatility")
+            for part in {n for s in SYSTEMS.values() for n in s.state_names}
             if data.get(f"{slug}_{part}") is not None
         }
     )
-    if rating_list.system != GLICKO2:
+    if rating_list.rating_system.uses_k:
         entry.update(
             rated_games=data.get(f"{slug}_rated_games") or 0,
             reached_2400=bool(data.get(f"{slug}_reached_2400")),

@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from players import services
 from players.api.base import ClubScopedView, StrictBooleanFilter
 from players.api.clubs import CLUB_PARAM
+from players.api.state import StateFigure, StateObject
 from players.errors import NotFoundError, invalid_field
 from players.models import (
     KChangeReason,
@@ -62,8 +63,9 @@ LIST_QUERY_PARAM = OpenApiParameter(
 class PlayerRatingOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     list = serializers.CharField(source="rating_list.slug")
     rating = serializers.IntegerField(allow_null=True, help_text="null: unrated.")
-    rd = serializers.FloatField(allow_null=True, help_text="Glicko-2 lists: RD (else null).")
-    volatility = serializers.FloatField(allow_null=True, help_text="Glicko-2 lists (else null).")
+    rd = StateFigure("rd", help_text="Glicko-2 lists: RD (else null).")
+    volatility = StateFigure("volatility", help_text="Glicko-2 lists (else null).")
+    state = StateObject()
     rated_games = serializers.IntegerField()
     reached_2400 = serializers.BooleanField()
     k_factor = serializers.IntegerField(allow_null=True, help_text="K for the next period.")
@@ -186,10 +188,14 @@ class HistoryOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
         source="expected", max_digits=12, decimal_places=4, coerce_to_string=False
     )
     event = serializers.ChoiceField(choices=translated_choices(RatingChange.Event))
-    rd_before = serializers.FloatField(allow_null=True, help_text="Glicko-2 lists (else null).")
-    rd_after = serializers.FloatField(allow_null=True)
-    volatility_before = serializers.FloatField(allow_null=True)
-    volatility_after = serializers.FloatField(allow_null=True)
+    rd_before = StateFigure(
+        "rd", state_field="state_before", help_text="Glicko-2 lists (else null)."
+    )
+    rd_after = StateFigure("rd", state_field="state_after")
+    volatility_before = StateFigure("volatility", state_field="state_before")
+    volatility_after = StateFigure("volatility", state_field="state_after")
+    state_before = StateObject(state_field="state_before")
+    state_after = StateObject(state_field="state_after")
 
 
 class HistoryEntrySerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -209,8 +215,9 @@ class HistoryEntrySerializer(serializers.Serializer):  # type: ignore[type-arg]
         help_text='Why it starts there when not typed in: "FIDE rating list of YYYY-MM" (the '
         "FIDE list import's seed_ratings).",
     )
-    rd = serializers.FloatField(source="entry_rd", allow_null=True, help_text="Glicko-2 lists.")
-    volatility = serializers.FloatField(source="entry_volatility", allow_null=True)
+    rd = StateFigure("rd", state_field="entry_state", help_text="Glicko-2 lists.")
+    volatility = StateFigure("volatility", state_field="entry_state")
+    state = StateObject(state_field="entry_state")
 
     def get_month(self, rating: PlayerRating) -> str | None:
         return None if rating.entry_month is None else f"{rating.entry_month:%Y-%m}"

@@ -36,7 +36,6 @@ from players.models.common import (
 from players.models.jobs import Job
 from players.models.lists import (
     FIDE_RULES_CHOICES,
-    GLICKO2,
     LIST_PRESETS,
     SYSTEM_PRESETS,
     KFactorChange,
@@ -59,7 +58,6 @@ from players.rating.months import add_months, month_label, month_start
 __all__ = [
     "EARLIEST_DATE",
     "FIDE_RULES_CHOICES",
-    "GLICKO2",
     "INACTIVE_AFTER_MONTHS",
     "INVITATION_VALID_FOR",
     "K_MAX",

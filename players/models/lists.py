@@ -30,7 +30,7 @@ from players.rating.classes import FIDE_FLOOR
 from players.rating.fide_rules import BY_DATE, RULE_SETS
 from players.rating.glicko2 import DEFAULT_RD, DEFAULT_TAU, Glicko2Settings
 from players.rating.period import ListSettings
-from players.rating.systems import SYSTEMS
+from players.rating.systems import SYSTEMS, RatingSystem, system_for
 
 # Presets offered when a list is created or reset. "Club Elo" is the common club setup:
 # the Elo formula without the 400-point cap, one K of 20 for everyone, no floor, and new
@@ -63,7 +63,6 @@ LIST_PRESETS: dict[str, dict[str, Any]] = {
         "adjust_march_2024": False,
     },
 }
-GLICKO2 = "glicko2"
 FIDE_RULES_CHOICES = [(BY_DATE, "By date (the rules in force when each event started)")] + [
     (rule_set.name, f"Always the rules of {rule_set.name}") for rule_set in RULE_SETS
 ]
@@ -73,8 +72,9 @@ LIST_PRESETS["Glicko-2"] = {
     "system": "glicko2",
     "starting_rating": 1500,
 }
-# The preset a list created for a system starts from (the kind's FIDE preset for "fide").
-SYSTEM_PRESETS: dict[str, str] = {"elo": "Club Elo", "glicko2": "Glicko-2"}
+# The preset a list created for a system starts from (the kind's FIDE preset for a system
+# that follows FIDE's rules).
+SYSTEM_PRESETS: dict[str, str] = {s.name: s.preset for s in SYSTEMS.values() if s.preset}
 
 
 def list_presets() -> dict[str, dict[str, Any]]:
@@ -233,11 +233,16 @@ class RatingList(models.Model):
             floor=self.floor,
             adjust_march_2024=self.adjust_march_2024,
             glicko=self.glicko_settings(),
-            fide_rules=self.fide_rules if self.system == "fide" else None,
+            fide_rules=self.fide_rules if self.rating_system.follows_fide else None,
         )
 
+    @property
+    def rating_system(self) -> RatingSystem:
+        """The list's rating system: what every floor asks instead of naming it."""
+        return system_for(self.system)
+
     def glicko_settings(self) -> Glicko2Settings | None:
-        if self.system != GLICKO2:
+        if self.rating_system.settings_group != "glicko":
             return None
         return Glicko2Settings(
             tau=self.glicko_tau,
@@ -289,11 +294,11 @@ class PlayerRating(models.Model):
     # Where the entered rating came from when not typed in (e.g. "FIDE standard list of
     # 2026-11"): the reason the history starts there.
     entry_note = models.CharField("entry note", max_length=200, blank=True)
-    # Glicko-2 lists: the current RD and volatility, and the ones the club entered.
-    rd = models.FloatField("RD", null=True, blank=True)
-    volatility = models.FloatField("volatility", null=True, blank=True)
-    entry_rd = models.FloatField("entered RD", null=True, blank=True)
-    entry_volatility = models.FloatField("entered volatility", null=True, blank=True)
+    # What the list's rating system keeps beside the rating (RatingSystem.state_fields,
+    # {name: value}; Glicko-2: rd, volatility): the current state, and the one the club
+    # entered. Null on a system that keeps none.
+    state = models.JSONField("state", null=True, blank=True)
+    entry_state = models.JSONField("entered state", null=True, blank=True)
     updated = models.DateTimeField("updated", auto_now=True)
 
     class Meta:

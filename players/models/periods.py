@@ -212,12 +212,12 @@ class RatingChange(models.Model):
     # who has played none here yet, their first month on the list (an entered rating is
     # active when entered). Carried forward by every close, like the state above.
     last_active_month = models.DateField("last active month", null=True, blank=True)
-    # Glicko-2 lists: RD and volatility before and after the period, as published (null on
-    # the Elo family's lists).
-    rd_before = models.FloatField("RD before", null=True, blank=True)
-    rd_after = models.FloatField("RD after", null=True, blank=True)
-    volatility_before = models.FloatField("volatility before", null=True, blank=True)
-    volatility_after = models.FloatField("volatility after", null=True, blank=True)
+    # What the list's rating system keeps beside the rating, before and after the period,
+    # as published: {name: value} by the names the system declares
+    # (RatingSystem.state_fields; Glicko-2: rd, volatility). Null on a system that keeps
+    # none (the Elo family).
+    state_before = models.JSONField("state before", null=True, blank=True)
+    state_after = models.JSONField("state after", null=True, blank=True)
 
     class Meta:
         ordering = ["period", "-rating_after", "player"]

@@ -148,6 +148,9 @@ class PlayerStart(NamedTuple):
     # Glicko-2 lists: RD and volatility at the start (None elsewhere, or not yet set).
     rd: float | None = None
     volatility: float | None = None
+    # Another system's state at the start, by the names it declares
+    # (``RatingSystem.state_fields``; None: none kept, or not set yet).
+    state: Mapping[str, float] | None = None
 
 
 class PeriodGames(NamedTuple):
@@ -221,6 +224,9 @@ class PlannedChange(NamedTuple):
     adjustment: int = 0
     # Glicko-2 lists: RD and volatility before and after (None on the Elo family's).
     uncertainty: Uncertainty | None = None
+    # Another system's state before and after, by the names it declares.
+    state_before: Mapping[str, float] | None = None
+    state_after: Mapping[str, float] | None = None
 
     @property
     def changed(self) -> bool:

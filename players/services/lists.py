@@ -15,7 +15,6 @@ from players.models import (
     K_MIN,
     RATING_MAX,
     RATING_MIN,
-    SYSTEM_PRESETS,
     Club,
     KPolicy,
     RatingList,
@@ -28,7 +27,7 @@ from players.models import (
 )
 from players.names import NameOrder
 from players.rating import list_kind
-from players.rating.systems import SYSTEMS
+from players.rating.systems import SYSTEMS, system_for
 from players.selectors import User, require_role
 from players.services.clubs import club_published_changed
 
@@ -114,8 +113,10 @@ def rating_list_create(
     if display.get("name_order", NameOrder.GIVEN_FIRST) not in set(NameOrder):
         raise invalid_field("name_order", f"Use one of {', '.join(NameOrder)}.")
     presets = list_presets()
-    preset = list_kind(kind).fide_preset if system == "fide" else SYSTEM_PRESETS[system]
-    values = {**presets[preset], "kind": kind, **rules, **display}
+    preset = system_for(system).preset or list_kind(kind).fide_preset
+    # The system chosen, whatever the preset it starts from names (a system of its own
+    # may start from another's rules).
+    values = {**presets[preset], "kind": kind, "system": system, **rules, **display}
     # How names are shown is not a rule: setting it keeps the list's preset.
     rating_list = RatingList(
         club=club, slug=slug, name=name.strip(), preset="" if rules else preset, **values

@@ -12,7 +12,6 @@ from players import rating as engine
 from players.bulk import history_rows_copy, insert_rows, insert_rows_returning_ids
 from players.errors import ConflictError, ValidationFailed, invalid_field
 from players.models import (
-    GLICKO2,
     RATING_MAX,
     RATING_MIN,
     Club,
@@ -29,8 +28,9 @@ from players.models import (
 from players.models.audit import audit_user_id, audit_via
 from players.names import name_key
 from players.rating import ListKind
-from players.rating.glicko2 import DEFAULT_RATING as GLICKO_START
 from players.rating.k_factor import has_reached_2400
+from players.rating.systems import SYSTEMS
+from players.rating.systems.explain import StateError
 from players.selectors import User, require_role
 from players.services.clubs import club_published_changed
 from players.services.k_factor import k_for
@@ -154,31 +154,26 @@ def _entries_by_kind(
             "rating": rating,
             "rated_games": games,
             "reached_2400": has_reached_2400(bool(entry.get("reached_2400", False)), rating),
-            **_uncertainty_entered(prefix, entry, lists[kind]),
+            **_state_entered(prefix, entry, lists[kind]),
         }
     return entries
 
 
-def _uncertainty_entered(
+def _state_entered(
     prefix: str, entry: Mapping[str, Any], rating_list: RatingList
-) -> dict[str, float]:
-    """A Glicko-2 list's RD and volatility as entered (defaults: the list's starting RD,
-    the paper's 0.06); other lists take neither."""
-    given = {key: entry[key] for key in ("rd", "volatility") if entry.get(key) is not None}
-    settings = rating_list.glicko_settings()
-    if settings is None:
-        if given:
-            raise invalid_field(f"{prefix}.{min(given)}", "Only a Glicko-2 list has it.")
-        return {}
-    values = {"rd": settings.rd_start, "volatility": settings.volatility_start, **given}
-    for key, value in values.items():
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise invalid_field(f"{prefix}.{key}", "A number.")
-    if not 0 < values["rd"] <= settings.rd_max:
-        raise invalid_field(f"{prefix}.rd", f"Above 0, at most the list's {settings.rd_max:g}.")
-    if not 0 < values["volatility"] <= 1:
-        raise invalid_field(f"{prefix}.volatility", "Above 0, at most 1.")
-    return {key: float(value) for key, value in values.items()}
+) -> dict[str, Any]:
+    """The state the list's rating system keeps, as entered (the system's declared fields
+    by name; the system fills in its defaults and refuses a figure it does not keep)."""
+    system = rating_list.rating_system
+    known = set(system.state_names) | {
+        name for other in SYSTEMS.values() for name in other.state_names
+    }
+    given = {key: entry[key] for key in sorted(known) if entry.get(key) is not None}
+    try:
+        state = system.entered_state(given, rating_list.settings())
+    except StateError as error:
+        raise invalid_field(f"{prefix}.{error.field}", error.message) from None
+    return {"state": state} if system.keeps_state else {}
 
 
 def player_update(*, player: Player, by: User, **changes: Any) -> Player:
@@ -350,10 +345,8 @@ _RATING_FIELDS = (
     "entry_rated_games",
     "entry_reached_2400",
     "entry_month",
-    "rd",
-    "volatility",
-    "entry_rd",
-    "entry_volatility",
+    "state",
+    "entry_state",
 )
 # The KFactorChange fields of a K given outside a close (a player's entry, a seeded start),
 # in the order of their rows.
@@ -401,8 +394,8 @@ def _ratings_create(
             rating = entry.get("rating")
             rated_games = entry.get("rated_games", 0)
             reached = entry.get("reached_2400", False)
-            if rating_list.system == GLICKO2:
-                rating_rows.append(_glicko_row(player, rating_list, entry, month, has_history))
+            if not rating_list.rating_system.uses_k:
+                rating_rows.append(_row_without_k(player, rating_list, entry, month, has_history))
                 continue
             key = (rating_list.pk, rating, rated_games, player.birth_year, reached, standard)
             k = k_of.get(key)
@@ -421,7 +414,7 @@ def _ratings_create(
                 (
                     *(player.pk, rating_list.pk, rating, rated_games, reached),
                     *(k.value, k.reason.value, rating, rated_games, reached),
-                    *(month if has_history else None, None, None, None, None),
+                    *(month if has_history else None, None, None),
                 )
             )
             reason = engine.k_change_reason(None, k)
@@ -436,26 +429,27 @@ def _ratings_create(
     insert_rows(KFactorChange, K_ENTRY_FIELDS, k_rows)
 
 
-def _glicko_row(
+def _row_without_k(
     player: Player,
     rating_list: RatingList,
     entry: Mapping[str, Any],
     month: datetime.date,
     has_history: bool,
 ) -> tuple[Any, ...]:
-    """A new player's row (``_RATING_FIELDS``) on a Glicko-2 list: no K; Glicko-2 rates
-    everyone, so no rating entered is the paper's new player (1500, the list's starting RD,
-    volatility 0.06: ``_uncertainty_entered`` filled those in)."""
-    rating = GLICKO_START if entry.get("rating") is None else entry["rating"]
+    """A new player's row (``_RATING_FIELDS``) on a list whose system has no K
+    (Glicko-2): no rating entered is the system's start (Glicko-2 rates everyone: 1500),
+    with the state ``_state_entered`` filled in."""
+    system = rating_list.rating_system
+    rating = system.start_rating if entry.get("rating") is None else entry["rating"]
     games, reached = entry.get("rated_games", 0), entry.get("reached_2400", False)
-    settings = rating_list.glicko_settings()
-    assert settings is not None
-    rd = entry.get("rd", settings.rd_start)
-    volatility = entry.get("volatility", settings.volatility_start)
+    state = None
+    if system.keeps_state:
+        # An import's entries come without one: the system's start on the list.
+        state = entry.get("state") or system.entered_state({}, rating_list.settings())
     entry_month = month if has_history else None
     return (
         *(player.pk, rating_list.pk, rating, games, reached, None, ""),
-        *(rating, games, reached, entry_month, rd, volatility, rd, volatility),
+        *(rating, games, reached, entry_month, state, state),
     )
 
 

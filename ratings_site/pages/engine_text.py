@@ -49,6 +49,10 @@ FIXED = (
     gettext_noop("Knows the moves. Games are decided by whoever hangs less material."),
     # The note players/services/players.py stores with a K entered with a new player.
     gettext_noop("entered when the player joined"),
+    # The rating systems' period columns and state fields (players/rating/systems).
+    gettext_noop("K"),
+    gettext_noop("RD"),
+    gettext_noop("volatility"),
 )
 
 _NUMBER = r"[\d,]+(?:\.\d+)?"

@@ -3,9 +3,9 @@ event, and a period's report.
 
 They read both apps (games from tournaments, published changes from players), so they live
 with the pages on the top floor. A fixed number of queries each. The per-game figures come
-from the rules engine: the close's own decisions for each of a period's games
-(``elo_games.player_sides``: own rating, rules, group), the K the close recorded, and
-``period_change``'s game lines; never from arithmetic here.
+from the list's rating system (``RatingSystem.explain``: what each game meant for the
+player, as the close decided it, from what the close published); never from arithmetic
+here.
 """
 
 from __future__ import annotations
@@ -23,13 +23,7 @@ from players import rating as engine
 from players.models import Player, RatingChange, RatingList, RatingPeriod
 from players.rating.adjustment import RAISED_TO_STANDARD_CLOSE
 from players.rating.period import GAME_RESULTS, SCORES, view_month
-from players.rating.systems.elo_games import (
-    GroupKey,
-    PeriodRules,
-    PlayerGame,
-    period_rules,
-    player_sides,
-)
+from players.rating.systems.explain import GameExplanation, GameFacts, PeriodFacts, State
 from players.selectors import ratings_in_force
 from tournaments.models import Game, Tournament
 
@@ -51,7 +45,7 @@ class GameDetail:
     played: bool
     own_rating: int | None
     opponent_rating: int | None
-    line: engine.GameLine | None = None
+    line: GameExplanation | None = None
 
 
 @dataclass
@@ -62,6 +56,8 @@ class PeriodGames:
     toward_first_rating: bool = False
     # The engine's total over the lines, to check against what was published.
     engine_change: int | None = None
+    # The list's rating system's engine sentences about the period.
+    notes: tuple[str, ...] = ()
 
 
 @dataclass
@@ -156,14 +152,19 @@ def player_games(
                 event.rated_opponents.append(detail.opponent_rating)
                 event.rated_score += score
 
+    opponents_start = _opponents_start(lists, changes, by_period)
     periods: dict[int, PeriodGames] = {}
     for period_id, details in by_period.items():
         change = changes[period_id]
         own_start = in_force[period_keys[period_id]].get(player.pk)
-        rules = rules_of_games(
-            (d.game for d in details), lists[change.rating_list_id], change.period.month
+        periods[period_id] = scored_games(
+            change,
+            details,
+            lists[change.rating_list_id],
+            tournament_starts(d.game for d in details),
+            own_start,
+            opponents_start.get(period_id, {}),
         )
-        periods[period_id] = scored_games(change, details, rules, own_start)
     ordered = sorted(
         events.values(), key=lambda e: (e.tournament.end_date, e.tournament.pk), reverse=True
     )
@@ -198,57 +199,99 @@ def _games_in(*, player: Player, period_ids: Iterable[int]) -> list[Game]:
     )
 
 
-def rules_of_games(
-    games: Iterable[Game], rating_list: RatingList, month: datetime.date
-) -> PeriodRules:
-    """The per-game rules of a period's ``games`` on the list (``elo_games.period_rules``:
-    FIDE's rules by each tournament's start), from the games' tournaments."""
-    starts = {
+def tournament_starts(games: Iterable[Game]) -> dict[int, datetime.date]:
+    """The games' tournaments -> their start dates (a system may score a game by the rules
+    in force when its tournament began: FIDE's)."""
+    return {
         game.tournament_id: game.tournament.start_date
         for game in games
         if game.tournament is not None and game.tournament_id is not None
     }
-    return period_rules(rating_list.settings(), month, starts)
+
+
+# A player's start in a period as its close read it: the rating before and the state.
+Start = tuple[int | None, State | None]
+
+
+def _opponents_start(
+    lists: dict[int, RatingList],
+    changes: dict[int, RatingChange],
+    by_period: dict[int, list[GameDetail]],
+) -> dict[int, dict[int, Start]]:
+    """Period id -> opponent id -> the opponent's rating and state at the period's start,
+    on lists whose system keeps a state (it scores each game with them: Glicko-2's r and
+    RD). One query, only when such a list has games here."""
+    wanted = {
+        period_id: {d.opponent.pk for d in details}
+        for period_id, details in by_period.items()
+        if lists[changes[period_id].rating_list_id].rating_system.keeps_state
+    }
+    if not wanted:
+        return {}
+    found: dict[int, dict[int, Start]] = defaultdict(dict)
+    for period_id, player_id, before, state in RatingChange.objects.filter(
+        period_id__in=wanted,
+        player_id__in=set().union(*wanted.values()),
+        current=True,
+    ).values_list("period_id", "player_id", "rating_before", "state_before"):
+        found[period_id][player_id] = (before, state)
+    return found
 
 
 def scored_games(
     change: RatingChange,
     details: list[GameDetail],
-    rules: PeriodRules,
+    rating_list: RatingList,
+    starts: dict[int, datetime.date],
     own_start: int | None,
+    opponents: dict[int, Start] | None = None,
 ) -> PeriodGames:
-    """A player's games of one closed period with the figures the close gave them.
-    ``rules``: the period's (``rules_of_games``); ``own_start``: the player's rating in
-    force at the period's start, as the close used it."""
-    if own_start is None or change.k_factor is None:
-        return PeriodGames(change, details, toward_first_rating=True)
-    # The close's own decisions (elo_games.player_sides): each game's own rating, rules
-    # (by its tournament's start, the 2022-2024 cap in one game per event) and group;
-    # K is the K the close recorded.
-    sides = player_sides(
-        rules,
-        own_start,
+    """A player's games of one closed period with the figures the close gave them, as
+    the list's rating system explains them (``RatingSystem.explain``). ``starts``: the
+    period's tournaments' start dates (``tournament_starts``); ``own_start``: the player's
+    rating in force at the period's start, as the close used it; ``opponents``: their
+    rating and state at the period's start (``_opponents_start``, systems with a state)."""
+    opponents = opponents or {}
+    system = rating_list.rating_system
+    if own_start is None and not system.uses_k:
+        # A system that rates everyone (Glicko-2) published the start it used, even where
+        # no list was published before (an entered rating, or the system's start).
+        own_start = change.rating_before
+    if change.k_factor is None and system.uses_k:
+        # No K recorded: the period counted toward a first rating (FIDE 8.2).
+        own_start = None
+    facts = PeriodFacts(
+        settings=rating_list.settings(),
+        month=change.period.month,
+        tournament_starts=starts,
+        own_start=own_start,
+        k_factor=change.k_factor,
+        state_before=change.state_before,
+        state_after=change.state_after,
+    )
+    explained = system.explain(
+        facts,
         [
-            PlayerGame(d.own_rating, d.opponent_rating, d.played, d.game.tournament_id)
+            GameFacts(
+                d.own_rating,
+                d.opponent_rating,
+                d.score,
+                d.played,
+                d.game.tournament_id,
+                *opponents.get(d.opponent.pk, (None, None)),
+            )
             for d in details
         ],
     )
-    groups: dict[GroupKey, tuple[engine.RatingRules, list[GameDetail]]] = {}
-    for detail, side in zip(details, sides, strict=True):
-        assert side.group is not None  # own_start is not None
-        groups.setdefault(side.group, (side.rules, []))[1].append(detail)
-    total: engine.Number = 0
-    for (own, _), (group_rules, group) in groups.items():
-        result = engine.period_change(
-            rating=own,
-            games=[engine.GameInput(d.opponent_rating, d.score, d.played) for d in group],
-            k=change.k_factor,
-            rules=group_rules,
-        )
-        total += result.change_unrounded
-        for detail, line in zip(group, result.lines, strict=True):
-            detail.line = line
-    return PeriodGames(change, details, engine_change=engine.round_half_away(total))
+    for detail, line in zip(details, explained.lines, strict=True):
+        detail.line = line
+    return PeriodGames(
+        change,
+        details,
+        toward_first_rating=explained.pooled,
+        engine_change=explained.total,
+        notes=explained.notes,
+    )
 
 
 # -- the period report ----------------------------------------------------------------------
@@ -312,6 +355,7 @@ _ROW_FIELDS = (
     "rating_after",
     "change",
     "k_factor",
+    "state_after",
     "games",
     "score",
     "event",

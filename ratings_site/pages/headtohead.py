@@ -2,10 +2,10 @@
 score, and the expected score each game carried.
 
 The ratings are those each game was scored with (``ratings_in_force`` at the game's
-``view_month``, the close's rule); the own rating and the rules each game is scored with
-are the close's own decisions (``elo_games.player_sides``: FIDE's rules by the
-tournament's start, the 2022-2024 cap in one game per event), and the expected score the
-engine's (``score_game``). Three to six queries whatever the number of games.
+``view_month``, the close's rule); the own rating and the expected score are what the
+list's rating system says of each game (``RatingSystem.explain``: for FIDE's rules by the
+tournament's start, the 2022-2024 cap in one game per event). Three to six queries
+whatever the number of games.
 """
 
 from __future__ import annotations
@@ -18,18 +18,12 @@ from fractions import Fraction
 from django.db.models import Q
 from django.utils.translation import gettext
 
-from players import rating as engine
 from players.errors import NotFoundError
 from players.models import Club, Player, RatingList
 from players.rating.period import GAME_RESULTS, SCORES, view_month
-from players.rating.systems.elo_games import (
-    PeriodRules,
-    PlayerGame,
-    ScoredSide,
-    player_sides,
-)
+from players.rating.systems.explain import GameExplanation, GameFacts, PeriodFacts
 from players.selectors import ratings_in_force
-from ratings_site.pages.games import rules_of_games
+from ratings_site.pages.games import tournament_starts
 from tournaments.models import Game
 
 
@@ -99,13 +93,6 @@ _EVENT_FIELDS = (
 )
 
 
-def _expected(value: int | float | None) -> Fraction | float | None:
-    # The table gives hundredths (an int), the formula a float.
-    if value is None:
-        return None
-    return Fraction(value, 100) if isinstance(value, int) else value
-
-
 def head_to_head(*, club: Club, player_id: int, opponent_id: int) -> HeadToHead:
     """Both players of ``club`` (NotFoundError otherwise) and their games, oldest first.
 
@@ -138,10 +125,10 @@ def head_to_head(*, club: Club, player_id: int, opponent_id: int) -> HeadToHead:
         other_score = SCORES[black_score if white else white_score]
         # A game deleted or moved between this read and the event's (the once-per-event
         # cap reads the player's event again) is shown unscored rather than failing.
-        own, other, side = scored.get(game.pk, (None, None, None))
+        own, other, line = scored.get(game.pk, (None, None, None))
         expected = None
-        if side is not None and side.own is not None and game.rated:
-            expected = _expected(engine.score_game(side.own, other, score, played, side.rules)[2])
+        if line is not None and line.counted and line.expected is not None:
+            expected = line.expected
         rows.append(
             MeetingRow(
                 game,
@@ -149,7 +136,7 @@ def head_to_head(*, club: Club, player_id: int, opponent_id: int) -> HeadToHead:
                 score,
                 other_score,
                 played,
-                own if side is None or side.own is None else side.own,
+                own if line is None or line.own is None else line.own,
                 other,
                 expected,
             )
@@ -159,19 +146,21 @@ def head_to_head(*, club: Club, player_id: int, opponent_id: int) -> HeadToHead:
 
 def _scored(
     games: list[Game], lists: dict[int, RatingList], player_id: int
-) -> dict[int, tuple[int | None, int | None, ScoredSide]]:
-    """Game id -> the player's and the opponent's ratings in force for the game, and how
-    the close scores it for the player (``elo_games.player_sides``: own rating, rules)."""
+) -> dict[int, tuple[int | None, int | None, GameExplanation | None]]:
+    """Game id -> the player's and the opponent's ratings in force for the game, and what
+    the list's rating system says of it for the player (own rating, expected score)."""
     periods = {g.period_id: g.period for g in games}
-    rules = {
-        period_id: rules_of_games(
-            (g for g in games if g.period_id == period_id),
-            lists[period.rating_list_id],
-            period.month,
+    starts = {
+        period_id: tournament_starts(g for g in games if g.period_id == period_id)
+        for period_id in periods
+    }
+    linked = {
+        period_id: lists[period.rating_list_id].rating_system.linked_events(
+            lists[period.rating_list_id].settings(), period.month, starts[period_id]
         )
         for period_id, period in periods.items()
     }
-    by_period = _games_to_score(games, rules, player_id)
+    by_period = _games_to_score(games, linked, player_id)
 
     def month_of(game: Game) -> tuple[int, datetime.date]:
         began = game.tournament.start_date if game.tournament is not None else None
@@ -185,9 +174,10 @@ def _scored(
         ],
         players={player_id} | {_opponent(g, player_id) for gs in by_period.values() for g in gs},
     )
-    found: dict[int, tuple[int | None, int | None, ScoredSide]] = {}
+    found: dict[int, tuple[int | None, int | None, GameExplanation | None]] = {}
     for period_id, period_games in by_period.items():
         period = periods[period_id]
+        rating_list = lists[period.rating_list_id]
         views = [
             (
                 in_force[month_of(game)].get(player_id),
@@ -195,19 +185,37 @@ def _scored(
             )
             for game in period_games
         ]
-        sides = player_sides(
-            rules[period_id],
-            in_force[(period.rating_list_id, period.month)].get(player_id),
+        facts = PeriodFacts(
+            settings=rating_list.settings(),
+            month=period.month,
+            tournament_starts=starts[period_id],
+            own_start=in_force[(period.rating_list_id, period.month)].get(player_id),
+            # No K: what a game means before the period's change (the expected score).
+            k_factor=None,
+        )
+        explained = rating_list.rating_system.explain(
+            facts,
             [
-                PlayerGame(
-                    own, other, game.rated and GAME_RESULTS[game.result][2], game.tournament_id
+                GameFacts(
+                    own,
+                    other,
+                    _score(game, player_id),
+                    game.rated and GAME_RESULTS[game.result][2],
+                    game.tournament_id,
+                    # The period-start figures are the ratings in force then.
+                    in_force[(period.rating_list_id, period.month)].get(_opponent(game, player_id)),
                 )
                 for game, (own, other) in zip(period_games, views, strict=True)
             ],
         )
-        for game, (own, other), side in zip(period_games, views, sides, strict=True):
-            found[game.pk] = (own, other, side)
+        for game, (own, other), line in zip(period_games, views, explained.lines, strict=True):
+            found[game.pk] = (own, other, line)
     return found
+
+
+def _score(game: Game, player_id: int) -> Fraction:
+    white_score, black_score, _ = GAME_RESULTS[game.result]
+    return SCORES[white_score if game.white_id == player_id else black_score]
 
 
 def _opponent(game: Game, player_id: int) -> int:
@@ -215,17 +223,16 @@ def _opponent(game: Game, player_id: int) -> int:
 
 
 def _games_to_score(
-    games: list[Game], rules: dict[int, PeriodRules], player_id: int
+    games: list[Game], linked: dict[int, frozenset[int | None]], player_id: int
 ) -> dict[int, list[Game]]:
     """Period id -> the player's games that decide how the pair's games of the period are
-    scored: the pair's games themselves and, where the 400-point cap helps a player in one
-    game per event (January 2022 to February 2024), all the player's games of that event,
-    in the close's order (of equal differences the first keeps the cap). One query, only
-    when that rule applies."""
+    scored: the pair's games themselves and, in the events whose games the list's system
+    scores together (``RatingSystem.linked_events``: FIDE's 400-point cap helps a player
+    in one game per event, January 2022 to February 2024), all the player's games of
+    that event, in the close's order (of equal differences the first keeps the cap). One
+    query, only where that applies."""
     events = {
-        (g.period_id, g.tournament_id)
-        for g in games
-        if rules[g.period_id].of(g.tournament_id).cap_once_per_event
+        (g.period_id, g.tournament_id) for g in games if g.tournament_id in linked[g.period_id]
     }
     by_period: dict[int, list[Game]] = defaultdict(list)
     for game in games:

@@ -23,7 +23,10 @@ from players.models import (
     translated_label,
 )
 from players.rating.rounding import round_half_away
+from players.rating.systems import RatingSystem
+from players.rating.systems.explain import StateField
 from ratings_site.pages.lists import kind_order
+from ratings_site.pages.systems import fragment_names
 
 
 @dataclass
@@ -42,10 +45,29 @@ class ListStanding:
         return self.rating.rating_list.label
 
     @property
-    def uncertainty(self) -> int | None:
-        """Glicko-2 lists: two RDs, the rating's spread at about 95% (None elsewhere)."""
-        rd = self.rating.rd
-        return None if rd is None else round_half_away(2 * rd)
+    def system(self) -> RatingSystem:
+        return self.rating.rating_list.rating_system
+
+    @property
+    def state(self) -> dict[str, float]:
+        """What the list's system keeps beside the rating (by its declared names)."""
+        state = self.rating.state or {}
+        return {name: state[name] for name in self.system.state_names if name in state}
+
+    @property
+    def state_figures(self) -> list[tuple[StateField, float]]:
+        state = self.state
+        return [(f, state[f.name]) for f in self.system.state_fields if f.name in state]
+
+    @property
+    def spread(self) -> int | None:
+        """The spread the system shows around the rating (Glicko-2: two RDs, about 95%)."""
+        spread = self.system.spread_of(self.rating.state)
+        return None if spread is None else round_half_away(spread)
+
+    @property
+    def current_fragment(self) -> list[str]:
+        return fragment_names(self.system, "current.html")
 
 
 @dataclass

@@ -6,7 +6,7 @@ games with both players, the ratings in force (``ratings_in_force``, at most thr
 period's published changes. The tie-breaks and performances are the engine's
 (``players.rating.tiebreaks``, ``performance_fide``); the rating changes are scored as the
 close scores the games and as the player page shows them (``games.scored_games``, through
-``elo_games.player_sides``), never with rules chosen here.
+the list's rating system), never with rules chosen here.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from players import rating as engine
 from players.errors import NotFoundError
 from players.models import Club, Player, RatingChange, RatingList, RatingPeriod
 from players.rating.period import GAME_RESULTS, SCORES, view_month
-from players.rating.systems.elo_games import period_rules
 from players.rating.tiebreaks import RoundResult, Standing, caps_unplayed, standings
 from players.selectors import ratings_in_force
 from ratings_site.pages.games import GameDetail, scored_games
@@ -262,8 +261,8 @@ def _figures(
 
     A tournament's games all fall in one period (its end month's: ``game_period_month``).
     The change is the player page's figure for the event's games of that period
-    (``games.scored_games``: the close's own rating, rules and groups through
-    ``elo_games.player_sides``, the K the close recorded), so it is what the close
+    (``games.scored_games``: the list's rating system explains them as the close scored
+    them, with the K the close recorded), so it is what the close
     published wherever the event was all the player played that period."""
     closed = period is not None and period.status == RatingPeriod.Status.CLOSED
     changes: dict[int, RatingChange] = {}
@@ -272,16 +271,10 @@ def _figures(
             c.player_id: c
             for c in RatingChange.objects.filter(
                 period=period, current=True, player_id__in=[r.player.pk for r in rows]
-            ).only("player_id", "k_factor", "event", "rating_before")
+            ).only("player_id", "k_factor", "event", "rating_before", "state_before", "state_after")
         }
     # One event's games: the same rules for every row.
-    rules = (
-        period_rules(
-            tournament.rating_list.settings(), period.month, {tournament.pk: tournament.start_date}
-        )
-        if closed and period is not None
-        else None
-    )
+    starts = {tournament.pk: tournament.start_date}
     for row in rows:
         pid = row.player.pk
         details = [_detail(game, pid, in_force) for game in by_player[pid]]
@@ -296,12 +289,14 @@ def _figures(
             continue
         change = changes.get(pid)
         scored = None
-        if change is not None and period is not None and rules is not None:
+        if change is not None and period is not None:
             change.period = period
             # The close's order (date, round, id): of equal differences the first keeps
             # the 2022-2024 cap, which decides a game's line, not the total shown here.
             details.sort(key=lambda d: (d.game.date, d.game.round or 0, d.game.pk))
-            scored = scored_games(change, details, rules, own_start.get(pid))
+            scored = scored_games(
+                change, details, tournament.rating_list, starts, own_start.get(pid)
+            )
         if scored is None or scored.toward_first_rating:
             row.change_note = gettext("toward a first rating") if own_start.get(pid) is None else ""
             continue

@@ -195,8 +195,11 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
         if not history and standing.rating.rating is None:
             continue
         series = [(c.period.label, c.rating_after) for c in history if c.rating_after is not None]
-        # Glicko-2 lists: the band of two RDs around the rating.
-        spread = {c.period.label: 2 * c.rd_after for c in history if c.rd_after is not None}
+        # The band the list's system shows around the rating (Glicko-2: two RDs).
+        spread_of = standing.system.spread_of
+        spread = {
+            c.period.label: band for c in history if (band := spread_of(c.state_after)) is not None
+        }
         sections.append(
             {
                 "standing": standing,

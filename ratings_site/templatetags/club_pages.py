@@ -15,9 +15,12 @@ from django.utils.translation import gettext, pgettext
 from players.models import Club, KReason, Player, RatingChange, Title, translated_label
 from players.names import display_name
 from players.rating.adjustment import RAISED_TO_STANDARD_CLOSE
+from players.rating.systems import RatingSystem
+from players.rating.systems.explain import Column
 from ratings_site.pages.engine_text import engine_text
-from ratings_site.pages.games import PeriodGames
+from ratings_site.pages.games import GameDetail, PeriodGames
 from ratings_site.pages.lists import RankedRow
+from ratings_site.pages.systems import column_value, fragment
 from ratings_site.templatetags.ratings import figure, score, signed
 
 register = template.Library()
@@ -131,24 +134,23 @@ def ranking_rows(rows: Sequence[RankedRow], club: Club, name_order: str = "") ->
     return mark_safe("".join(parts))  # noqa: S308 - every value went through _h (escaped)
 
 
-_GAME_ROW = (
-    '<tr><td>{}</td><td>{}</td><td><a href="{}{}/vs/{}/" title="{}">{}</a></td><td>{}</td><td class="num">{}</td>'
-    '<td class="num">{}</td><td class="num">{}</td><td class="num">{}</td>'
-    '<td class="muted">{}</td></tr>\n'
+_GAME_CELLS = (
+    '<td>{}</td><td>{}</td><td><a href="{}{}/vs/{}/" title="{}">{}</a></td><td>{}</td>'
+    '<td class="num">{}</td><td class="num">{}</td>'
 )
 
 
-@register.simple_tag
-def game_rows(detail: PeriodGames, club: Club, player: Player) -> SafeString:
-    """A period's games for the player page, one pass like ``ranking_rows``. Each opponent
-    links to the two players' head-to-head page."""
+def _game_cells(detail: PeriodGames, club: Club, player: Player) -> list[SafeString]:
+    """The cells of a period's game lines every system shows (date, event, opponent with
+    a link to the two players' head-to-head page, colour, result, the opponent's rating
+    used), built in one pass; the system's fragment adds what the game meant."""
     prefix = player_url_prefix(club)
     club_game = gettext("club game")
     round_mark = gettext("r%(number)s")
     every_game = gettext("%(player)s against %(opponent)s: every game")
     colours = {"white": gettext("white"), "black": gettext("black")}
     unrated = gettext("unrated")
-    parts = []
+    cells = []
     for g in detail.games:
         game = g.game
         if game.tournament is not None:
@@ -157,68 +159,43 @@ def game_rows(detail: PeriodGames, club: Club, player: Player) -> SafeString:
             )
         else:
             event = club_game
-        line = g.line
-        counted = line is not None and line.rated
-        if line is not None:
-            note = engine_text(line.note)
-        elif not g.played:
-            note = gettext("not played: not rated")
-        elif detail.toward_first_rating:
-            note = gettext("toward a first rating")
-        else:
-            note = ""
-        parts.append(
-            _fill(
-                _GAME_ROW,
-                game.date.isoformat(),
-                event,
-                prefix,
-                player.pk,
-                g.opponent.pk,
-                every_game % {"player": player.name, "opponent": g.opponent.name},
-                g.opponent.name,
-                colours.get(g.colour, g.colour),
-                score(g.score),
-                unrated if g.opponent_rating is None else g.opponent_rating,
-                figure(line.expected) if counted and line is not None else "–",
-                signed(line.change, 2) if counted and line is not None else "–",
-                note,
+        cells.append(
+            mark_safe(  # noqa: S308 - every value went through _h (escaped)
+                _fill(
+                    _GAME_CELLS,
+                    game.date.isoformat(),
+                    event,
+                    prefix,
+                    player.pk,
+                    g.opponent.pk,
+                    every_game % {"player": player.name, "opponent": g.opponent.name},
+                    g.opponent.name,
+                    colours.get(g.colour, g.colour),
+                    score(g.score),
+                    unrated if g.opponent_rating is None else g.opponent_rating,
+                )
             )
         )
-    return mark_safe("".join(parts))  # noqa: S308 - every value went through _h (escaped)
+    return cells
 
 
-_PERIOD_ROW = (
-    '<tr class="period-row"><th scope="row"><a href="{}">{}</a></th><td class="num">{}</td>'
-    '<td class="num">{}</td><td class="num strong">{}</td><td class="num">{}</td>'
-    '<td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td>{}</td></tr>\n'
-)
-_GAMES_HEAD = (
-    '<thead><tr><th scope="col">{}</th><th scope="col">{}</th><th scope="col">{}</th>'
-    '<th scope="col">{}</th><th scope="col" class="num">{}</th>'
-    '<th scope="col" class="num">{}</th><th scope="col" class="num">{}</th>'
-    '<th scope="col" class="num">{}</th><th scope="col">{}</th></tr></thead>'
-)
+@register.filter
+def game_note(game: GameDetail, detail: PeriodGames) -> str:
+    """Why a game counted as it did, in the page's language ("" when as usual)."""
+    line = game.line
+    if line is not None:
+        return engine_text(line.note) if line.note else ""
+    if not game.played:
+        return gettext("not played: not rated")
+    if detail.toward_first_rating:
+        return gettext("toward a first rating")
+    return ""
+
+
 _GAMES_ROW = (
-    '<tr class="games-row"><td colspan="9"><details><summary>{}</summary>'
-    '<table class="games"><caption class="vh">{}</caption>{}<tbody>{}</tbody>'
-    "</table>{}</details></td></tr>\n"
+    '<tr class="games-row"><td colspan="{}"><details><summary>{}</summary>'
+    '<table class="games"><caption class="vh">{}</caption>{}</table>{}</details></td></tr>\n'
 )
-
-
-def _games_head() -> SafeString:
-    return format_html(
-        _GAMES_HEAD,
-        gettext("Date"),
-        gettext("Event"),
-        gettext("Opponent"),
-        gettext("Colour"),
-        gettext("Result"),
-        gettext("Opponent's rating used"),
-        gettext("Expected"),
-        gettext("Change"),
-        gettext("Note"),
-    )
 
 
 _RATED_EVENTS = {RatingChange.Event.RATED, RatingChange.Event.BELOW_FLOOR}
@@ -240,38 +217,53 @@ def _event_note(change: RatingChange) -> str:
 
 
 @register.simple_tag
+def history_columns(system: RatingSystem) -> int:
+    """How many columns the period table has (the games row spans them)."""
+    return 8 + len(system.period_columns)
+
+
+@register.simple_tag
 def history_rows(
     history: Sequence[tuple[RatingChange, PeriodGames | None]],
     player: Player,
     club: Club,
     kind: str,
+    system: RatingSystem,
 ) -> SafeString:
-    """The player's periods on one list, each followed by its games in a <details>."""
+    """The player's periods on one list, each followed by its games in a <details>; the
+    period row and the game lines through the list's rating system's fragments
+    (``systems/<name>/period_row.html``, ``game_lines.html``)."""
     report = reverse("period-report", kwargs={"club": club.slug, "kind": kind, "month": "0000-00"})
     unrated = gettext("unrated")
-    games_head = _games_head()
+    period_row = fragment(system, "period_row.html")
+    game_lines = fragment(system, "game_lines.html")
+    span = history_columns(system)
     pooled = format_html(
         '<p class="note">{}</p>',
         gettext(
             "Before a first rating, games are pooled (FIDE 8.2) rather than scored one by one."
         ),
     )
-    parts = []
+    parts: list[str] = []
     for change, detail in history:
         label = change.period.label
         parts.append(
-            _fill(
-                _PERIOD_ROW,
-                report.replace("0000-00", label),
-                label,
-                unrated if change.rating_before is None else change.rating_before,
-                arrow(change.change, change.event),
-                unrated if change.rating_after is None else change.rating_after,
-                "–" if change.k_factor is None else change.k_factor,
-                change.games,
-                score(change.score),
-                figure(change.expected) if change.event in _RATED_EVENTS else "–",
-                _event_note(change),
+            period_row.render(
+                {
+                    "system": system,
+                    "change": change,
+                    "report_url": report.replace("0000-00", label),
+                    "label": label,
+                    "before": unrated if change.rating_before is None else change.rating_before,
+                    "arrow": arrow(change.change, change.event),
+                    "after": unrated if change.rating_after is None else change.rating_after,
+                    "columns": [
+                        (column, column_value(column, change, change.state_after))
+                        for column in system.period_columns
+                    ],
+                    "expected": change.expected if change.event in _RATED_EVENTS else None,
+                    "note": _event_note(change),
+                }
             )
         )
         if detail is None:
@@ -289,14 +281,21 @@ def history_rows(
             )
         else:
             note = ""
+        lines = game_lines.render(
+            {
+                "system": system,
+                "detail": detail,
+                "rows": list(zip(_game_cells(detail, club, player), detail.games, strict=True)),
+            }
+        )
         parts.append(
             _fill(
                 _GAMES_ROW,
+                span,
                 gettext("Games of %(period)s (%(count)s)")
                 % {"period": label, "count": len(detail.games)},
                 gettext("%(name)s's games in %(period)s") % {"name": player.name, "period": label},
-                games_head,
-                game_rows(detail, club, player),
+                mark_safe(lines),  # noqa: S308 - rendered by the template engine (escaped)
                 note,
             )
         )
@@ -305,20 +304,31 @@ def history_rows(
 
 _CHANGE_ROW = (
     '<tr><th scope="row">{}<a href="{}{}/">{}</a></th><td class="num">{}</td><td class="num">{}</td>'
-    '<td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td></tr>\n'
+    '<td class="num">{}</td><td class="num">{}</td><td class="num">{}</td>{}</tr>\n'
 )
+_COLUMN_CELL = '<td class="num">{}</td>'
 
 
 @register.simple_tag
-def change_rows(rows: Sequence[RatingChange], club: Club, empty: str) -> SafeString:
-    """Rows of a period report's table (gains, losses, first ratings, the floor)."""
+def change_rows(
+    rows: Sequence[RatingChange], club: Club, empty: str, system: RatingSystem
+) -> SafeString:
+    """Rows of a period report's table (gains, losses, first ratings, the floor), with the
+    period columns the list's rating system declares (FIDE, Elo: K; Glicko-2: RD)."""
+    columns = system.period_columns
     if not rows:
-        return format_html('<tr><td colspan="7" class="muted">{}</td></tr>', empty)
+        return format_html(
+            '<tr><td colspan="{}" class="muted">{}</td></tr>', 6 + len(columns), empty
+        )
     prefix = player_url_prefix(club)
     unrated = gettext("unrated")
     parts = []
     for row in rows:
         player = row.player
+        cells = "".join(
+            _fill(_COLUMN_CELL, _column_text(column, column_value(column, row, row.state_after)))
+            for column in columns
+        )
         parts.append(
             _fill(
                 _CHANGE_ROW,
@@ -331,7 +341,15 @@ def change_rows(rows: Sequence[RatingChange], club: Club, empty: str) -> SafeStr
                 "–" if row.rating_after is None else row.rating_after,
                 row.games,
                 score(row.score),
-                "–" if row.k_factor is None else row.k_factor,
+                mark_safe(cells),  # noqa: S308 - every value went through _h (escaped)
             )
         )
     return mark_safe("".join(parts))  # noqa: S308 - every value went through _h (escaped)
+
+
+def _column_text(column: Column, value: object) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, int | float):
+        return figure(value, column.places)
+    return str(value)

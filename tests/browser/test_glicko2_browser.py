@@ -55,17 +55,17 @@ def test_a_glicko2_players_page_shows_the_uncertainty_and_the_band(
     assert page.get_by_role("heading", level=1).inner_text() == "Mark Example"
 
     held = PlayerRating.objects.get(player=me, rating_list__slug="arena")
-    assert held.rd is not None
+    assert held.state["rd"] is not None
     # The paper's r after October (1464.05, published 1464); an idle November keeps r and
     # grows the RD from the paper's 151.52.
     assert held.rating == 1464
-    assert held.rd > 151.52
+    assert held.state["rd"] > 151.52
     standing = page.locator("dl.standings > div").filter(has_text="Arena")
     assert standing.locator("span.rating").inner_text() == "1464"
     uncertainty = standing.locator("span.uncertainty")
     assert uncertainty.is_visible()
-    assert uncertainty.inner_text() == f"± {int(2 * held.rd + 0.5)}"  # half away from zero
-    assert f"RD {held.rd:.2f}" in standing.inner_text()
+    assert uncertainty.inner_text() == f"± {int(2 * held.state['rd'] + 0.5)}"  # half away from zero
+    assert f"RD {held.state['rd']:.2f}" in standing.inner_text()
 
     chart = page.locator("svg#chart-arena")
     assert chart.is_visible()

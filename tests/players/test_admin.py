@@ -269,7 +269,7 @@ def test_adding_a_player_offers_every_list_of_the_club_with_glicko2_fields(
     player = Player.objects.get(name="Nina Newcombe")
     online = PlayerRating.objects.get(player=player, rating_list__slug="online")
     # Volatility left empty: the paper's 0.06.
-    assert (online.rating, online.rd, online.volatility) == (1720, 120.0, 0.06)
+    assert (online.rating, online.state["rd"], online.state["volatility"]) == (1720, 120.0, 0.06)
     assert PlayerRating.objects.filter(player=player).count() == 4
 
 
@@ -279,7 +279,7 @@ def test_a_glicko2_player_left_empty_starts_at_the_lists_defaults(world: World) 
     response = client.post(url(Player, "add"), player_form(world.a.club))
     assert response.status_code == 302, response.context and response.context["errors"]
     online = PlayerRating.objects.get(player__name="Nina Newcombe", rating_list__slug="online")
-    assert (online.rating, online.rd, online.volatility) == (1500, 300.0, 0.06)
+    assert (online.rating, online.state["rd"], online.state["volatility"]) == (1500, 300.0, 0.06)
 
 
 @pytest.mark.parametrize(

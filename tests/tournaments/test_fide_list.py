@@ -415,7 +415,7 @@ def test_seeding_leaves_glicko2_lists_alone(club_world) -> None:  # type: ignore
     unrated = PlayerRating.objects.get(player=newcomer, rating_list=online)
     assert (unrated.rating, unrated.entry_note) == (None, "")
     per = PlayerRating.objects.get(player__fide_id=1500029, rating_list=online)
-    assert (per.rating, per.rd, per.entry_note) == (1500, online.glicko_rd_start, "")
+    assert (per.rating, per.state["rd"], per.entry_note) == (1500, online.glicko_rd_start, "")
     seeded = {(entry["name"], entry["list"]) for entry in report.seeded}
     assert ("Hikaru Nakamura", "blitz") in seeded
     assert not {entry for entry in seeded if entry[1] == "online"}

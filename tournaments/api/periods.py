@@ -29,6 +29,7 @@ from rest_framework.response import Response
 from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM, LIST_PARAM
 from players.api.jobs import WAIT_PARAM, job_answer, job_responses, parse_wait
+from players.api.state import StateFigure, StateObject
 from players.errors import NotFoundError
 from players.models import (
     RatingChange,
@@ -153,9 +154,8 @@ class RatingRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
     title = serializers.CharField(source="player.title", allow_blank=True)
     federation = serializers.CharField(source="player.federation", allow_blank=True)
     rating = serializers.IntegerField(source="rating_after")
-    rd = serializers.FloatField(
-        source="rd_after", allow_null=True, help_text="Glicko-2 lists: RD (else null)."
-    )
+    rd = StateFigure("rd", state_field="state_after", help_text="Glicko-2 lists: RD (else null).")
+    state = StateObject(state_field="state_after")
     change = serializers.IntegerField(allow_null=True)
     k_factor = serializers.IntegerField(
         source="k_next", allow_null=True, help_text="K for the next period."

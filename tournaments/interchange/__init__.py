@@ -19,6 +19,7 @@ from __future__ import annotations
 from tournaments.interchange.exports import (
     HistoryRow,
     ListRow,
+    StateValue,
     write_history_csv,
     write_list_csv,
     write_list_history_csv,
@@ -62,6 +63,7 @@ __all__ = [
     "PlayerRef",
     "ProgressCallback",
     "Source",
+    "StateValue",
     "count_lines",
     "parse_games_csv",
     "parse_pgn",

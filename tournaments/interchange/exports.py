@@ -33,6 +33,7 @@ import io
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from tournaments.interchange.text import csv_cell, one_line
 
@@ -67,8 +68,18 @@ class ListRow:
     #: FIDE's rating of the list's kind from the FIDE list read last, and that list's month.
     fide_rating: int | None = None
     fide_month: str = ""
-    #: Glicko-2 lists: the rating deviation published with the rating (else None).
-    rd: float | None = None
+    #: What the list's rating system publishes beside the rating (its declared state
+    #: fields shown on the list; Glicko-2: rd), one column each; empty on other lists.
+    state: tuple[StateValue, ...] = ()
+
+
+class StateValue(NamedTuple):
+    """One figure of a rating system's state: its declared name, value (None: not set)
+    and the decimals it is published with."""
+
+    name: str
+    value: float | None
+    places: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,11 +102,10 @@ class HistoryRow:
     #: Why this K (the rules engine's KReason value, e.g. "new_player").
     k_reason: str
     note: str = ""
-    #: Glicko-2 lists only (None elsewhere): RD and volatility before and after the period.
-    rd_before: float | None = None
-    rd_after: float | None = None
-    volatility_before: float | None = None
-    volatility_after: float | None = None
+    #: The state the list's rating system keeps beside the rating (its declared fields;
+    #: Glicko-2: rd, volatility), before and after the period; empty on other lists.
+    state_before: tuple[StateValue, ...] = ()
+    state_after: tuple[StateValue, ...] = ()
 
 
 #: (header, width, right-aligned) of the TXT list, in order.
@@ -148,9 +158,10 @@ def write_list_csv(rows: Iterable[ListRow]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     rows = list(rows)
-    uncertain = any(row.rd is not None for row in rows)
-    writer.writerow((*LIST_CSV_HEADER, "rd") if uncertain else LIST_CSV_HEADER)
+    names = _state_names(row.state for row in rows)
+    writer.writerow((*LIST_CSV_HEADER, *names))
     for row in rows:
+        listed = {v.name: v.value for v in row.state}
         writer.writerow(
             (
                 row.player_id,
@@ -166,7 +177,7 @@ def write_list_csv(rows: Iterable[ListRow]) -> str:
                 _blank(row.k),
                 _blank(row.fide_rating),
                 row.fide_month,
-                *(("" if row.rd is None else row.rd,) if uncertain else ()),
+                *("" if (v := listed.get(name)) is None else v for name in names),
             )
         )
     return out.getvalue()
@@ -194,10 +205,6 @@ def write_list_txt(rows: Iterable[ListRow]) -> str:
     return "\n".join(lines) + "\n"
 
 
-#: The columns a history CSV gains when a row is a Glicko-2 list's (after ``note``).
-HISTORY_UNCERTAINTY_HEADER = ("rd_before", "rd_after", "volatility_before", "volatility_after")
-
-
 def write_history_csv(rows: Iterable[HistoryRow]) -> str:
     """A player's history as CSV: one row per closed period and list. When a row is a
     Glicko-2 list's, RD and volatility columns follow (blank on the other lists' rows);
@@ -205,9 +212,9 @@ def write_history_csv(rows: Iterable[HistoryRow]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     rows = list(rows)
-    uncertain = _uncertain(rows)
-    writer.writerow(_history_header(uncertain))
-    writer.writerows(_history_cells(row, uncertain) for row in rows)
+    names = _history_state_names(rows)
+    writer.writerow(_history_header(names))
+    writer.writerows(_history_cells(row, names) for row in rows)
     return out.getvalue()
 
 
@@ -217,33 +224,44 @@ def write_list_history_csv(rows: Iterable[tuple[int, str, HistoryRow]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     rows = list(rows)
-    uncertain = _uncertain(row for _player, _name, row in rows)
-    writer.writerow(("player", "name", *_history_header(uncertain)))
+    names = _history_state_names(row for _player, _name, row in rows)
+    writer.writerow(("player", "name", *_history_header(names)))
     writer.writerows(
-        (player, _text(name), *_history_cells(row, uncertain)) for player, name, row in rows
+        (player, _text(name), *_history_cells(row, names)) for player, name, row in rows
     )
     return out.getvalue()
 
 
-def _uncertain(rows: Iterable[HistoryRow]) -> bool:
-    return any(row.rd_before is not None or row.rd_after is not None for row in rows)
+def _state_names(states: Iterable[tuple[StateValue, ...]]) -> tuple[str, ...]:
+    """The state fields any row has, in the order first met (a list's system declares
+    them; rows of a system that keeps none add no column)."""
+    return tuple(dict.fromkeys(value.name for state in states for value in state))
 
 
-def _history_header(uncertain: bool) -> tuple[str, ...]:
-    return (*HISTORY_CSV_HEADER, *HISTORY_UNCERTAINTY_HEADER) if uncertain else HISTORY_CSV_HEADER
+def _history_state_names(rows: Iterable[HistoryRow]) -> tuple[str, ...]:
+    return _state_names(row.state_before + row.state_after for row in rows)
 
 
-def _history_cells(row: HistoryRow, uncertain: bool = False) -> tuple[object, ...]:
-    # As published: RD to two decimals, volatility to six.
-    uncertainty = (
-        (
-            _decimal(row.rd_before),
-            _decimal(row.rd_after),
-            _decimal(row.volatility_before, places=6),
-            _decimal(row.volatility_after, places=6),
-        )
-        if uncertain
-        else ()
+def _history_header(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The history columns, then each state field before and after (Glicko-2: rd_before,
+    rd_after, volatility_before, volatility_after)."""
+    return (*HISTORY_CSV_HEADER, *(f"{name}_{when}" for name in names for when in WHENS))
+
+
+WHENS = ("before", "after")
+
+
+def _history_cells(row: HistoryRow, names: tuple[str, ...] = ()) -> tuple[object, ...]:
+    # As published: each figure to its declared decimals (RD two, volatility six); blank
+    # where the row's system does not keep it.
+    states = (
+        {v.name: v for v in row.state_before},
+        {v.name: v for v in row.state_after},
+    )
+    state_cells = tuple(
+        "" if (v := state.get(name)) is None else _decimal(v.value, places=v.places)
+        for name in names
+        for state in states
     )
     return (
         row.period,
@@ -258,7 +276,7 @@ def _history_cells(row: HistoryRow, uncertain: bool = False) -> tuple[object, ..
         _blank(row.k),
         _text(row.k_reason),
         _text(row.note),
-        *uncertainty,
+        *state_cells,
     )
 
 

@@ -30,6 +30,7 @@ from players.models import (
     month_label,
 )
 from players.rating.k_factor import has_reached_2400, junior_age
+from players.rating.systems import SYSTEMS
 from players.selectors import User
 from players.services.k_factor import k_for
 from players.services.lists import next_period_month
@@ -40,7 +41,7 @@ from tournaments.interchange.fide_list import FideRecord
 # A Glicko-2 list of the same kind is left to its own start (1500 and its starting RD): a
 # FIDE rating says nothing of a Glicko-2 RD, and the scales differ away from 1500, so
 # seeding there would publish a number the list's own rules never made.
-SEEDED_SYSTEMS = ("fide", "elo")
+SEEDED_SYSTEMS = tuple(name for name, s in SYSTEMS.items() if s.takes_fide_ratings)
 _SEEDED = (
     "rating",
     "entry_rating",

@@ -21,20 +21,26 @@ Choices the paper leaves to a product, made here:
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
 from players.rating.glicko2 import (
     DEFAULT_RATING,
+    RD_DECIMALS,
+    SCALE,
+    VOLATILITY_DECIMALS,
     Glicko2Game,
     Glicko2Rating,
     Glicko2Settings,
+    expected_on_glicko_scale,
+    g,
     published,
     rate_period,
 )
 from players.rating.period import (
     GAME_RESULTS,
     SCORES,
+    ListSettings,
     PeriodEvent,
     PeriodInputs,
     PeriodPlan,
@@ -42,12 +48,106 @@ from players.rating.period import (
     PlayerStart,
     Uncertainty,
 )
+from players.rating.systems.explain import (
+    Column,
+    GameExplanation,
+    GameFacts,
+    PeriodExplanation,
+    PeriodFacts,
+    State,
+    StateError,
+    StateField,
+)
 
 Progress = Callable[[int], None]
 
 # The range every list's ratings are kept in (players.models.common RATING_MIN/MAX).
 LOWEST_RATING = 0
 HIGHEST_RATING = 4000
+
+# Everyone is rated: a player entered without a rating is the paper's new player.
+START_RATING = DEFAULT_RATING
+# What a Glicko-2 player keeps beside r (stored by these names; RD's start is the list's).
+STATE_FIELDS = (
+    StateField("rd", "RD", RD_DECIMALS, listed=True),
+    StateField("volatility", "volatility", VOLATILITY_DECIMALS),
+)
+PERIOD_COLUMNS = (Column("state.rd", "RD", RD_DECIMALS),)
+
+
+def entered_state(given: Mapping[str, object], list_settings: ListSettings) -> State:
+    """A new player's RD and volatility as a club enters them (defaults: the list's
+    starting RD, the paper's 0.06). StateError names a figure out of range."""
+    settings = list_settings.glicko or Glicko2Settings()
+    values: dict[str, object] = {
+        "rd": settings.rd_start,
+        "volatility": settings.volatility_start,
+        **{k: v for k, v in given.items() if v is not None},
+    }
+    for key, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise StateError(key, "A number.")
+    rd, volatility = float(values["rd"]), float(values["volatility"])  # type: ignore[arg-type]
+    if not 0 < rd <= settings.rd_max:
+        raise StateError("rd", f"Above 0, at most the list's {settings.rd_max:g}.")
+    if not 0 < volatility <= 1:
+        raise StateError("volatility", "Above 0, at most 1.")
+    return {"rd": rd, "volatility": volatility}
+
+
+def spread_of(state: State | None) -> float | None:
+    """Two RDs: the range the player's strength lies in with about 95% confidence."""
+    rd = (state or {}).get("rd")
+    return None if rd is None else 2 * rd
+
+
+def with_state(start: PlayerStart, state: State | None) -> PlayerStart:
+    """The start with the RD and volatility the close read (None: the paper's new player)."""
+    state = state or {}
+    return start._replace(rd=state.get("rd"), volatility=state.get("volatility"))
+
+
+def states_of(change: PlannedChange) -> tuple[State | None, State | None]:
+    u = change.uncertainty
+    if u is None:
+        return None, None
+    return (
+        {"rd": u.rd_before, "volatility": u.volatility_before},
+        {"rd": u.rd_after, "volatility": u.volatility_after},
+    )
+
+
+def explain_period(facts: PeriodFacts, games: Sequence[GameFacts]) -> PeriodExplanation:
+    """Each game as the period's close scored it (steps 2-7 of the paper): against the
+    opponent's r and RD published before the month, with the expected score E; its share
+    of the change is RD'^2 / 173.7178 x g(RD_j) x (s - E) (step 7, on the published
+    scale), which adds up to the period's change up to the rounding of RD'. The figure of
+    a game is the opponent's RD it was weighted with."""
+    settings = facts.settings.glicko or Glicko2Settings()
+    own = float(DEFAULT_RATING if facts.own_start is None else facts.own_start)
+    rd_after = (facts.state_after or {}).get("rd")
+    lines: list[GameExplanation | None] = []
+    for game in games:
+        if not game.played:
+            # Not rated: the site says why (forfeit or an unrated game).
+            lines.append(None)
+            continue
+        opponent = float(DEFAULT_RATING if game.opponent_start is None else game.opponent_start)
+        opponent_rd = (game.opponent_state or {}).get("rd") or settings.rd_start
+        expected = expected_on_glicko_scale(own, opponent, opponent_rd)
+        change = None
+        if rd_after is not None:
+            change = (
+                rd_after
+                * rd_after
+                / SCALE
+                * g(opponent_rd / SCALE)
+                * (float(game.score) - expected)
+            )
+        lines.append(
+            GameExplanation(True, expected, round(opponent_rd, RD_DECIMALS), change, "", int(own))
+        )
+    return PeriodExplanation(tuple(lines))
 
 
 def start_of(start: PlayerStart, settings: Glicko2Settings) -> Glicko2Rating:

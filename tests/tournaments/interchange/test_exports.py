@@ -9,6 +9,7 @@ from fractions import Fraction
 from tournaments.interchange import (
     HistoryRow,
     ListRow,
+    StateValue,
     write_history_csv,
     write_list_csv,
     write_list_txt,
@@ -199,10 +200,8 @@ def test_history_csv_header_is_the_fide_one_without_glicko2_rows() -> None:
         expected=None,
         k=None,
         k_reason="",
-        rd_before=200.0,
-        rd_after=151.52,
-        volatility_before=0.06,
-        volatility_after=0.059996,
+        state_before=(StateValue("rd", 200.0, 2), StateValue("volatility", 0.06, 6)),
+        state_after=(StateValue("rd", 151.52, 2), StateValue("volatility", 0.059996, 6)),
     )
     mixed = list(csv.reader(io.StringIO(write_history_csv([fide, glicko]))))
     assert mixed[0][-5:] == [

@@ -10,6 +10,7 @@ tournaments that began in an earlier month, the list published before that month
 from __future__ import annotations
 
 import datetime
+import json
 from typing import Any
 
 import numpy as np
@@ -31,7 +32,6 @@ from players.models import (
 from players.rating.adjustment import RAISED_TO_STANDARD_LIST
 from players.rating.fide_rules import BY_DATE
 from players.rating.period import GAME_RESULTS, PeriodGames, PeriodInputs, PlayerStart
-from players.rating.systems import system_for
 from players.selectors import ratings_in_force, with_fixed_start
 from tournaments.models import Game, Tournament
 
@@ -164,30 +164,27 @@ def _starts(
     return starts
 
 
-def _with_uncertainty(
+def _with_state(
     rating_list: RatingList, month: datetime.date, starts: dict[int, PlayerStart]
 ) -> dict[int, PlayerStart]:
-    """Lists of a system with an uncertainty (Glicko-2): each start with its RD and
-    volatility (the previous closed period's, else the ones the club entered). Two
-    queries, on those lists only: the Elo family's close reads nothing more."""
-    state = {
-        pid: (rd, volatility)
-        for pid, rd, volatility in _rows(
-            PlayerRating.objects.filter(rating_list=rating_list),
-            "player_id",
-            "entry_rd",
-            "entry_volatility",
-        )
-    }
+    """Lists of a system that keeps a state beside the rating (Glicko-2's RD and
+    volatility): each start with its state (the previous closed period's, else the one the
+    club entered), given to the system by its declared names. Two queries, on those lists
+    only: the Elo family's close reads nothing more."""
+    state: dict[int, Any] = dict(
+        _rows(PlayerRating.objects.filter(rating_list=rating_list), "player_id", "entry_state")
+    )
     previous_id = _previous_closed(rating_list, month)
     if previous_id is not None:
         after = RatingChange.objects.filter(period_id=previous_id, current=True)
-        for pid, rd, volatility in _rows(after, "player_id", "rd_after", "volatility_after"):
-            state[pid] = (rd, volatility)
-    return {
-        pid: start._replace(rd=state[pid][0], volatility=state[pid][1])
-        for pid, start in starts.items()
-    }
+        state.update(_rows(after, "player_id", "state_after"))
+    with_state = rating_list.rating_system.with_state
+    return {pid: with_state(start, _decoded(state.get(pid))) for pid, start in starts.items()}
+
+
+def _decoded(value: Any) -> Any:
+    # column_lists reads the column as the driver gives it: JSON text on SQLite.
+    return json.loads(value) if isinstance(value, str) else value
 
 
 # One game in packed_games's bytes: white, black, the result's index in GAME_RESULTS, rated,
@@ -242,8 +239,8 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> PeriodInput
     month = period.month
     games = period_games(period)
     starts = _starts(rating_list, month, games)
-    if system_for(rating_list.system).uncertainty:
-        starts = _with_uncertainty(rating_list, month, starts)
+    if rating_list.rating_system.keeps_state:
+        starts = _with_state(rating_list, month, starts)
     tournaments = {
         tid: (start, end)
         for tid, start, end in Tournament.objects.filter(

@@ -159,7 +159,14 @@ def period_close(*, period: RatingPeriod, by: User, progress: Progress | None = 
             started=started,
             periods=[locked.label],
         )
-        write_plan(plan, period_id=locked.pk, list_id=locked_list.pk, run_id=run.pk, by_id=by.pk)
+        write_plan(
+            plan,
+            period_id=locked.pk,
+            list_id=locked_list.pk,
+            run_id=run.pk,
+            by_id=by.pk,
+            system=locked_list.rating_system,
+        )
         _mark_closed(locked, by)
         seconds["write"] = time.perf_counter() - clock
         summary = close_summary(plan)
@@ -257,7 +264,7 @@ def list_replay(
         update_player_ratings(
             list_id=locked_list.pk,
             period_id=targets[-1].pk,
-            uncertain=system_for(locked_list.system).uncertainty,
+            stateful=locked_list.rating_system.keeps_state,
         )
         seconds["write"] += time.perf_counter() - clock
         run.finished = timezone.now()
@@ -298,7 +305,7 @@ def _replay_period(
     seconds["compute"] += time.perf_counter() - clock
     clock = time.perf_counter()
     ids = {"period_id": target.pk, "list_id": rating_list.pk, "run_id": run.pk}
-    insert_changes(plan, **ids)
+    insert_changes(plan, **ids, system=rating_list.rating_system)
     insert_k_changes(plan, **ids, by_id=by.pk)
     _mark_closed(target, by)
     seconds["write"] += time.perf_counter() - clock

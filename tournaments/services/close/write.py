@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import math
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from fractions import Fraction
@@ -18,6 +19,8 @@ from django.utils import timezone
 from players.bulk import copy_text, insert_rows
 from players.models import KFactorChange, PlayerRating, RatingChange
 from players.rating.period import PeriodPlan
+from players.rating.systems import RatingSystem
+from players.rating.systems.explain import State
 from players.rating.types import Number
 
 # The RatingChange fields the close writes, in the order of the rows below.
@@ -45,9 +48,9 @@ CHANGE_FIELDS = (
     "k_next_reason",
     "last_active_month",
 )
-# What a Glicko-2 plan writes besides (PlannedChange.uncertainty); the Elo family's rows
-# leave these columns to their default (null).
-UNCERTAINTY_FIELDS = ("rd_before", "rd_after", "volatility_before", "volatility_after")
+# What a plan of a system that keeps a state (RatingSystem.state_fields) writes besides;
+# the other systems' rows leave these columns to their default (null).
+STATE_FIELDS = ("state_before", "state_after")
 K_CHANGE_FIELDS = (
     "player",
     "rating_list",
@@ -123,7 +126,6 @@ def _change_rows(
             None if c.k_next is None else c.k_next.value,
             "" if c.k_next is None else c.k_next.reason.value,
             c.last_active_month,
-            *(c.uncertainty or ()),
         )
 
 
@@ -183,27 +185,53 @@ def _change_lines(plan: PeriodPlan, period_id: int, list_id: int, run_id: int) -
         )
 
 
-def _uncertain_lines(lines: Iterator[str], plan: PeriodPlan) -> Iterator[str]:
-    """Glicko-2: each line of ``_change_lines`` with the UNCERTAINTY_FIELDS after it
-    (``repr``: the floats exactly as planned)."""
+def _json_template(system: RatingSystem) -> str:
+    """A state as JSON in COPY text, by the system's declared names: a %-template filled
+    with each value's repr (json.dumps per row was most of a state's cost on a big close;
+    a float's repr is its JSON)."""
+    return "{" + ", ".join(f'"{name}": %r' for name in system.state_names) + "}"
+
+
+def _state_text(state: State | None, template: str, names: tuple[str, ...]) -> str:
+    if state is None:
+        return "\\N"
+    values = tuple(state.get(name) for name in names)
+    if all(type(value) is float and math.isfinite(value) for value in values):
+        return template % values
+    return json.dumps(dict(state)).replace(chr(92), chr(92) * 2)
+
+
+def _state_lines(lines: Iterator[str], plan: PeriodPlan, system: RatingSystem) -> Iterator[str]:
+    """Each line of ``_change_lines`` with the state before and after (STATE_FIELDS)."""
+    template, names, states_of = _json_template(system), system.state_names, system.states_of
     for line, change in zip(lines, plan.changes, strict=True):
-        rd_before, rd_after, vol_before, vol_after = change.uncertainty or (None,) * 4
-        yield f"{line[:-1]}\t{rd_before!r}\t{rd_after!r}\t{vol_before!r}\t{vol_after!r}\n"
+        before, after = states_of(change)
+        before_text = _state_text(before, template, names)
+        yield f"{line[:-1]}\t{before_text}\t{_state_text(after, template, names)}\n"
 
 
-def _uncertain(plan: PeriodPlan) -> bool:
-    return bool(plan.changes) and plan.changes[0].uncertainty is not None
+def _state_rows(
+    rows: Iterator[tuple[Any, ...]], plan: PeriodPlan, system: RatingSystem
+) -> Iterator[tuple[Any, ...]]:
+    for row, change in zip(rows, plan.changes, strict=True):
+        yield (*row, *system.states_of(change))
 
 
-def insert_changes(plan: PeriodPlan, *, period_id: int, list_id: int, run_id: int) -> None:
-    fields = (*CHANGE_FIELDS, *UNCERTAINTY_FIELDS) if _uncertain(plan) else CHANGE_FIELDS
+def insert_changes(
+    plan: PeriodPlan, *, period_id: int, list_id: int, run_id: int, system: RatingSystem
+) -> None:
+    stateful = system.keeps_state
+    fields = (*CHANGE_FIELDS, *STATE_FIELDS) if stateful else CHANGE_FIELDS
     if connection.vendor == "postgresql":
         lines = _change_lines(plan, period_id, list_id, run_id)
-        if _uncertain(plan):
-            lines = _uncertain_lines(lines, plan)
+        if stateful:
+            lines = _state_lines(lines, plan, system)
         copy_text(RatingChange, _columns(RatingChange, fields), lines)
     else:
-        insert_rows(RatingChange, fields, _change_rows(plan, period_id, list_id, run_id))
+        rows = _change_rows(plan, period_id, list_id, run_id)
+        if stateful:
+            rows = _state_rows(rows, plan, system)
+        insert_rows(RatingChange, fields, rows)
 
 
 def insert_k_changes(
@@ -252,15 +280,15 @@ def insert_k_changes(
     )
 
 
-def update_player_ratings(*, list_id: int, period_id: int, uncertain: bool = False) -> int:
+def update_player_ratings(*, list_id: int, period_id: int, stateful: bool = False) -> int:
     """Copy each player's state after the period onto PlayerRating in one statement
-    (``uncertain``: a Glicko-2 list's RD and volatility too)."""
+    (``stateful``: the list's system keeps a state beside the rating, copied too)."""
     target = PlayerRating._meta.db_table
     source = RatingChange._meta.db_table
-    uncertainty = "rd = rc.rd_after, volatility = rc.volatility_after, " if uncertain else ""
+    state = "state = rc.state_after, " if stateful else ""
     sql = (
         f"UPDATE {target} SET rating = rc.rating_after, rated_games = rc.rated_games_after, "  # noqa: S608
-        f"{uncertainty}"
+        f"{state}"
         "reached_2400 = rc.reached_2400_after, pool = rc.pool_after, k_factor = rc.k_next, "
         f"k_reason = rc.k_next_reason, updated = %s FROM {source} AS rc "
         f"WHERE rc.period_id = %s AND rc.current = %s AND rc.player_id = {target}.player_id "
@@ -300,8 +328,14 @@ def retire_current(*, period_id: int) -> dict[int, int | None]:
 
 
 def write_plan(
-    plan: PeriodPlan, *, period_id: int, list_id: int, run_id: int, by_id: int | None
+    plan: PeriodPlan,
+    *,
+    period_id: int,
+    list_id: int,
+    run_id: int,
+    by_id: int | None,
+    system: RatingSystem,
 ) -> None:
-    insert_changes(plan, period_id=period_id, list_id=list_id, run_id=run_id)
+    insert_changes(plan, period_id=period_id, list_id=list_id, run_id=run_id, system=system)
     insert_k_changes(plan, period_id=period_id, list_id=list_id, run_id=run_id, by_id=by_id)
-    update_player_ratings(list_id=list_id, period_id=period_id, uncertain=_uncertain(plan))
+    update_player_ratings(list_id=list_id, period_id=period_id, stateful=system.keeps_state)
