@@ -92,9 +92,12 @@ def test_runsite_serves_runs_jobs_and_stops_both_on_ctrl_c(tmp_path: Path) -> No
         started = _wait_for("the worker started", lambda: "Job worker started" in log.read_text())
         assert started
         worker_pid = int(log.read_text().split("Job worker started (process ")[1].split(")")[0])
-        # The demo's open month (this month), closed through the queue by another process.
+        # The demo's open month (this month, so an early close), closed through the queue
+        # by another process.
         month = datetime.date.today().strftime("%Y-%m")
-        queued = _manage(env, "close_period", "--club", "riverside", "--period", month, "--queue")
+        queued = _manage(
+            env, "close_period", "--club", "riverside", "--period", month, "--queue", "--early"
+        )
         assert "Queued job" in queued
 
         def job_status() -> str | None:

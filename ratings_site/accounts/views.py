@@ -12,14 +12,18 @@ from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from players import services
 from players.errors import DomainError
+from players.models import Role
 from players.selectors import member_home as member_home_data
+from players.selectors import roles_by_club
 from players.services import api_token_create, api_token_revoke, invitation_open
 from ratings_site.pages.base import error_page
+from tournaments.selectors import periods_due
 
 
 class TokenForm(forms.Form):
@@ -34,10 +38,22 @@ def _home(
     request: HttpRequest, *, form: TokenForm, new_token: str = "", status: int = 200
 ) -> HttpResponse:
     home = member_home_data(user=request.user)  # type: ignore[arg-type]
+    officer_clubs = [
+        club_id
+        for club_id, role in roles_by_club(request.user).items()
+        if Role.includes(role, Role.OFFICER)
+    ]
+    due = periods_due(club_ids=officer_clubs, today=timezone.localdate()) if officer_clubs else []
     return render(
         request,
         "accounts/home.html",
-        {"home": home, "form": form, "new_token": new_token},
+        {
+            "home": home,
+            "form": form,
+            "new_token": new_token,
+            "officer": bool(officer_clubs),
+            "due": due,
+        },
         status=status,
     )
 
