@@ -42,6 +42,7 @@ from tournaments.models import Game
 from tournaments.services.close.read import read_inputs
 from tournaments.services.close.report import ReplayReport, close_report, close_summary
 from tournaments.services.close.write import (
+    date_entry_k_changes,
     insert_changes,
     insert_k_changes,
     retire_current,
@@ -175,6 +176,7 @@ def period_close(
             periods=[locked.label],
         )
         write_plan(plan, period_id=locked.pk, list_id=locked_list.pk, run_id=run.pk, by_id=by.pk)
+        date_entry_k_changes(period_id=locked.pk, list_id=locked_list.pk, month=locked.month)
         _mark_closed(locked, by)
         seconds["write"] = time.perf_counter() - clock
         summary = close_summary(plan)
@@ -315,6 +317,7 @@ def _replay_period(
     ids = {"period_id": target.pk, "list_id": rating_list.pk, "run_id": run.pk}
     insert_changes(plan, **ids)
     insert_k_changes(plan, **ids, by_id=by.pk)
+    date_entry_k_changes(period_id=target.pk, list_id=rating_list.pk, month=target.month)
     _mark_closed(target, by)
     seconds["write"] += time.perf_counter() - clock
     return old, plan
