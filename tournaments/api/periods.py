@@ -504,7 +504,7 @@ class RatingsCSVView(PublishedListView):
     )
     def get(self, request: Request, club: str, list: str) -> Response:
         response = self.published(self.csv_response)
-        response["Content-Disposition"] = (
-            f'attachment; filename="{self.club.slug}-{self.rating_list().slug}-ratings.csv"'
-        )
+        # From the URL: a hit of the public views' cache reads neither the club nor the
+        # list (self.club is not set then). The slugs are the URL's once the view answered.
+        response["Content-Disposition"] = f'attachment; filename="{club}-{list}-ratings.csv"'
         return response
