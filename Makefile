@@ -27,7 +27,7 @@ install-dev: $(VENV)/.dev
 
 run: $(VENV)/.base
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_demo --if-empty
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_demo --if-empty --site http://$(HOST)
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runsite $(HOST)
 
 # One more job worker (beside `make run`, or beside a plain runserver).

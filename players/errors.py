@@ -49,6 +49,21 @@ class ConflictError(DomainError):
     code = "conflict"
 
 
+class MonthNotOverError(ConflictError):
+    """A close of a month that has not ended (its last day is today or later), without
+    the caller saying it means an early close."""
+
+    code = "month_not_over"
+
+
+def month_not_over(*, label: str, last_day: str) -> MonthNotOverError:
+    return MonthNotOverError(
+        f"{label} is not over: its last day is {last_day}. Close it after that day, "
+        "or say it is an early close.",
+        fields={"early": [f"{label} ends on {last_day}; true closes it early."]},
+    )
+
+
 class ThrottledError(DomainError):
     """Too many of something in a while (clubs created in a day)."""
 

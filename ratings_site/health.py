@@ -13,7 +13,7 @@ import logging
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from players.selectors import queue_oldest_queued_seconds
 
@@ -21,7 +21,7 @@ logger = logging.getLogger(__name__)
 
 
 @never_cache
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     try:
         with connection.cursor() as cursor:

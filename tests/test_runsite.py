@@ -23,6 +23,8 @@ from typing import Any
 
 import pytest
 
+from ratings_site.management.commands.runsite import site_url
+
 # Starts the site and a worker as processes.
 pytestmark = pytest.mark.slow
 
@@ -76,8 +78,10 @@ def test_runsite_serves_runs_jobs_and_stops_both_on_ctrl_c(tmp_path: Path) -> No
     }
     env.pop("TASKS_BACKEND", None)
     _manage(env, "migrate", "--noinput")
-    _manage(env, "load_demo", "--if-empty")
     port = _free_port()
+    loaded = _manage(env, "load_demo", "--if-empty", "--site", f"http://127.0.0.1:{port}")
+    # The printed admin URL follows the port the site runs on (make run HOST=...).
+    assert f" at http://127.0.0.1:{port}/admin/" in loaded
     output = (tmp_path / "runsite.log").open("wb")
     site = subprocess.Popen(
         [sys.executable, "manage.py", "runsite", f"127.0.0.1:{port}"],
@@ -96,10 +100,14 @@ def test_runsite_serves_runs_jobs_and_stops_both_on_ctrl_c(tmp_path: Path) -> No
         log = tmp_path / "runsite.log"
         started = _wait_for("the worker started", lambda: "Job worker started" in log.read_text())
         assert started
+        assert f"the admin: http://127.0.0.1:{port}/admin/" in log.read_text()
         worker_pid = int(log.read_text().split("Job worker started (process ")[1].split(")")[0])
-        # The demo's open month (this month), closed through the queue by another process.
+        # The demo's open month (this month, so an early close), closed through the queue
+        # by another process.
         month = datetime.date.today().strftime("%Y-%m")
-        queued = _manage(env, "close_period", "--club", "riverside", "--period", month, "--queue")
+        queued = _manage(
+            env, "close_period", "--club", "riverside", "--period", month, "--queue", "--early"
+        )
         assert "Queued job" in queued
 
         def job_status() -> str | None:
@@ -114,3 +122,22 @@ def test_runsite_serves_runs_jobs_and_stops_both_on_ctrl_c(tmp_path: Path) -> No
     assert code == 0, (tmp_path / "runsite.log").read_text()[-2000:]
     assert "Job worker stopped." in (tmp_path / "runsite.log").read_text()
     _wait_for("the worker is gone", lambda: not _alive(worker_pid))
+
+
+@pytest.mark.parametrize(
+    ("addrport", "url"),
+    [
+        ("127.0.0.1:8101", "http://127.0.0.1:8101/"),
+        ("8101", "http://127.0.0.1:8101/"),
+        ("0.0.0.0:8101", "http://127.0.0.1:8101/"),
+        ("ratings.local:9000", "http://ratings.local:9000/"),
+    ],
+)
+def test_the_site_url_follows_the_address_served(addrport: str, url: str) -> None:
+    assert site_url(addrport) == url
+
+
+def test_make_run_passes_its_host_to_the_printed_admin_url() -> None:
+    recipe = (ROOT / "Makefile").read_text().split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    assert "load_demo --if-empty --site http://$(HOST)" in recipe
+    assert "runsite $(HOST)" in recipe

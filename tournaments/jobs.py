@@ -87,7 +87,12 @@ def close_job(job: Job, progress: JobProgress) -> JobOutcome:
     period = RatingPeriod.objects.get(pk=job.params["period"])
     progress.total = _players_on(period.rating_list_id)
     try:
-        run = period_close(period=period, by=job.created_by, progress=progress.advance)  # type: ignore[arg-type]
+        run = period_close(
+            period=period,
+            by=job.created_by,  # type: ignore[arg-type]
+            early=bool(job.params.get("early")),
+            progress=progress.advance,
+        )
     except ConflictError as conflict:
         raise with_period_status(conflict, period) from None
     games_count = int((run.summary or {}).get("games", 0))
@@ -215,12 +220,19 @@ def periods_job(job: Job, progress: JobProgress) -> JobOutcome:
         RatingPeriod.objects.filter(pk__in=job.params["periods"]).order_by("rating_list", "month")
     )
     progress.total = len(periods)
-    service = period_close if job.params["action"] == "close" else period_reopen
-    done = "closed" if service is period_close else "reopened"
+    closing = job.params["action"] == "close"
+    done = "closed" if closing else "reopened"
     entries = []
     for period in periods:
         try:
-            service(period=period, by=job.created_by)  # type: ignore[arg-type]
+            if closing:
+                period_close(
+                    period=period,
+                    by=job.created_by,  # type: ignore[arg-type]
+                    early=bool(job.params.get("early")),
+                )
+            else:
+                period_reopen(period=period, by=job.created_by)  # type: ignore[arg-type]
         except DomainError as error:
             entries.append({"period": period.label, "ok": False, "text": error.message})
         else:
@@ -235,4 +247,5 @@ def with_period_status(conflict: ConflictError, period: RatingPeriod) -> Conflic
     current = RatingPeriod.objects.values_list("status", flat=True).get(pk=period.pk)
     fields: dict[str, list[str]] = dict(conflict.fields)
     fields["status"] = [current]
-    return ConflictError(conflict.message, fields=fields)
+    # The same class: its code (month_not_over, conflict) is what a script reads.
+    return type(conflict)(conflict.message, fields=fields)

@@ -69,6 +69,8 @@ class CloseOutlook:
     list_date: datetime.date
     # Why the close will refuse it ("": it can be closed), as far as its status tells.
     refusal: str
+    # The month has not ended: its close is an early one (needs saying so).
+    not_over: bool = False
 
 
 def periods_close_outlook(*, periods: Sequence[RatingPeriod]) -> list[CloseOutlook]:
@@ -110,6 +112,7 @@ def periods_close_outlook(*, periods: Sequence[RatingPeriod]) -> list[CloseOutlo
                 players_listed=listed,
                 list_date=add_months(period.month, 1),
                 refusal=refusals.get(RatingPeriod.Status(period.status), ""),
+                not_over=not period.month_over(),
             )
         )
     return outlook
@@ -120,3 +123,24 @@ def period_changes(period: RatingPeriod) -> QuerySet[RatingChange]:
     return RatingChange.objects.filter(period=period, current=True).order_by(
         F("rating_after").desc(nulls_last=True), "player__name", "player_id"
     )
+
+
+def periods_due(*, club_ids: Sequence[int], today: datetime.date) -> list[RatingPeriod]:
+    """Per list of ``club_ids``: its earliest open period whose month is over (periods
+    close in order, so that one is due first), annotated with ``games_count``; the list
+    and club come with it. Lists without such a period are left out."""
+    this_month = today.replace(day=1)
+    candidates = (
+        RatingPeriod.objects.filter(
+            rating_list__club_id__in=club_ids,
+            status=RatingPeriod.Status.OPEN,
+            month__lt=this_month,
+        )
+        .select_related("rating_list__club")
+        .annotate(games_count=Count("games"))
+        .order_by("rating_list__club__name", "rating_list_id", "month")
+    )
+    due: dict[int, RatingPeriod] = {}
+    for period in candidates:
+        due.setdefault(period.rating_list_id, period)
+    return list(due.values())

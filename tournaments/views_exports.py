@@ -13,7 +13,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import translation
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from players.errors import DomainError, NotFoundError
 from players.models import Club, Player
@@ -60,7 +60,7 @@ def _club(request: HttpRequest, slug: str) -> Club:
         raise Http404(error.message) from None
 
 
-@require_GET
+@require_safe
 @machine_format
 def list_download(request: HttpRequest, club: str, list: str, format: str) -> HttpResponse:
     """``?period=YYYY-MM`` picks a closed period; the default is the latest published list."""
@@ -76,7 +76,7 @@ def list_download(request: HttpRequest, club: str, list: str, format: str) -> Ht
     return _download(text, f"{the_club.slug}-{list}-{period.label}.{format}", format)
 
 
-@require_GET
+@require_safe
 @machine_format
 def player_history_download(request: HttpRequest, club: str, id: int) -> HttpResponse:
     the_club = _club(request, club)
@@ -86,7 +86,7 @@ def player_history_download(request: HttpRequest, club: str, id: int) -> HttpRes
     return _download(history_csv(player=player), f"{the_club.slug}-player-{id}-history.csv", "csv")
 
 
-@require_GET
+@require_safe
 @machine_format
 def tournament_download(
     request: HttpRequest, club: str, id: int, format: str = "trf"

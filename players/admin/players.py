@@ -100,7 +100,9 @@ class KFactorChangeInline(ReadOnlyInline):
             .get_queryset(request)
             .filter(current=True)
             .select_related("rating_list__club")
-            .order_by("rating_list__kind", "-effective_month", "-id")
+            # Oldest first, as on the player page and in the API: the last row per list is
+            # the K in force.
+            .order_by("rating_list__kind", "effective_month", "id")
         )
 
 

@@ -63,10 +63,12 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
         # (404 hides a private club), then the role (403).
         super().initial(request, *args, **kwargs)
         self._published_entry = None
+        # HEAD is GET without the body: the same role (it answered 200 where GET said 401).
+        method = "GET" if request.method == "HEAD" else (request.method or "")
         if (
             self.published_get
-            and request.method in ("GET", "HEAD")
-            and self.roles.get(request.method) is None  # a hit skips the role check below
+            and method == "GET"
+            and self.roles.get(method) is None  # a hit skips the role check below
         ):
             self._published_entry = published_entry(
                 request=request._request,
@@ -79,7 +81,7 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
                 # generation (a club made private has a new one): the club is not read.
                 return
         self.club = club_get_visible(user=request.user, slug=kwargs["club"])
-        role = self.roles.get(request.method or "")
+        role = self.roles.get(method)
         if role is not None:
             if not request.user.is_authenticated:
                 # Signing in may help: 401 tells the client so, where 403 would not.

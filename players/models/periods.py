@@ -93,6 +93,15 @@ class RatingPeriod(models.Model):
     def label(self) -> str:
         return month_label(self.month)
 
+    @property
+    def last_day(self) -> datetime.date:
+        return add_months(self.month, 1) - datetime.timedelta(days=1)
+
+    def month_over(self, today: datetime.date | None = None) -> bool:
+        """Whether the month has ended: its last day is before today. A close before
+        that publishes a list dated next month while games can still come in."""
+        return self.last_day < (today or timezone.localdate())
+
 
 class RatingRun(models.Model):
     """One close, replay, reopen or K override: who, when, what changed."""

@@ -17,6 +17,7 @@ from players.services.clubs import (
     club_create,
     club_published_changed,
     club_update,
+    may_create_clubs,
     membership_remove,
     membership_set,
 )
@@ -89,6 +90,7 @@ __all__ = [
     "jobs_reap",
     "k_for",
     "k_override_set",
+    "may_create_clubs",
     "membership_remove",
     "membership_set",
     "next_period_month",

@@ -94,11 +94,21 @@ def _refuse_taken_name(name: str, *, other_than: int | None = None) -> None:
         raise invalid_field("name", f"A club named {name!r} exists already; choose another name.")
 
 
+def may_create_clubs(user: User) -> bool:
+    """Whether ``settings.CLUB_CREATORS`` lets ``user`` create clubs at all (the daily
+    limit aside): what the site's "create a club" link and page ask."""
+    if not user.is_authenticated:
+        return False
+    if getattr(user, "is_superuser", False):
+        return True
+    who = settings.CLUB_CREATORS
+    return not (who == "superusers" or (who == "staff" and not getattr(user, "is_staff", False)))
+
+
 def _require_club_creator(by: User) -> None:
     if getattr(by, "is_superuser", False):
         return
-    who = settings.CLUB_CREATORS
-    if who == "superusers" or (who == "staff" and not getattr(by, "is_staff", False)):
+    if not may_create_clubs(by):
         raise PermissionDeniedError("Creating clubs is not open to this account; ask the staff.")
     since = timezone.now() - datetime.timedelta(days=1)
     user_id: Any = by.pk

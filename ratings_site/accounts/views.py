@@ -7,19 +7,23 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from players import services
-from players.errors import DomainError
+from players.errors import DomainError, PermissionDeniedError
+from players.models import Role
 from players.selectors import member_home as member_home_data
+from players.selectors import roles_by_club
 from players.services import api_token_create, api_token_revoke, invitation_open
 from ratings_site.pages.base import error_page
+from tournaments.selectors import periods_due
 
 
 class TokenForm(forms.Form):
@@ -30,14 +34,71 @@ class TokenForm(forms.Form):
     )
 
 
+class ClubCreateForm(forms.Form):
+    """The fields of the API's club create (players/api/clubs.py ClubCreateSerializer);
+    the rules (who may, how many a day, unique names and slugs) are the service's."""
+
+    name = forms.CharField(label=gettext_lazy("Club name"), max_length=200)
+    slug = forms.SlugField(
+        label=gettext_lazy("Short name for addresses"),
+        max_length=50,
+        help_text=gettext_lazy("Letters, digits and hyphens, e.g. riverside"),
+    )
+    public = forms.BooleanField(
+        label=gettext_lazy("Public: anyone may read its lists"), required=False
+    )
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def club_create(request: HttpRequest) -> HttpResponse:
+    """A new club, its owner the signed-in user (when the site lets them create clubs)."""
+    if not services.may_create_clubs(request.user):
+        error = PermissionDeniedError(
+            gettext("Creating clubs is not open to this account; ask the staff.")
+        )
+        return error_page(request, error)
+    form = ClubCreateForm(request.POST if request.method == "POST" else None)
+    status = 400 if request.method == "POST" else 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            club = services.club_create(by=request.user, **form.cleaned_data)
+        except DomainError as error:
+            for field, problems in error.fields.items():
+                for problem in problems:
+                    form.add_error(field if field in form.fields else None, problem)
+            if not error.fields:
+                form.add_error(None, error.message)
+            status = error.status
+        else:
+            messages.success(
+                request, gettext("%(club)s is created; you are its owner.") % {"club": club.name}
+            )
+            return redirect("club", club.slug)
+    return render(request, "accounts/club_create.html", {"form": form}, status=status)
+
+
 def _home(
     request: HttpRequest, *, form: TokenForm, new_token: str = "", status: int = 200
 ) -> HttpResponse:
     home = member_home_data(user=request.user)  # type: ignore[arg-type]
+    officer_clubs = [
+        club_id
+        for club_id, role in roles_by_club(request.user).items()
+        if Role.includes(role, Role.OFFICER)
+    ]
+    due = periods_due(club_ids=officer_clubs, today=timezone.localdate()) if officer_clubs else []
     return render(
         request,
         "accounts/home.html",
-        {"home": home, "form": form, "new_token": new_token},
+        {
+            "home": home,
+            "form": form,
+            "new_token": new_token,
+            "officer": bool(officer_clubs),
+            "may_create_clubs": services.may_create_clubs(request.user),
+            "due": due,
+        },
         status=status,
     )
 
@@ -101,7 +162,7 @@ def _invitation_page(
 @require_http_methods(["GET", "POST"])
 def invitation_accept(request: HttpRequest, secret: str) -> HttpResponse:
     """The invitation's link: a signed-in user accepts; a new person chooses a username and
-    password (and then logs in); an existing user logs in first (``?next=`` brings them
+    password (and is signed in with it); an existing user logs in first (``?next=`` brings them
     back here)."""
     if request.method == "GET":
         return _invitation_page(request, secret=secret, form=None)
@@ -124,13 +185,19 @@ def invitation_accept(request: HttpRequest, secret: str) -> HttpResponse:
         )
     except DomainError as error:
         return error_page(request, error)
+    # They just chose the password: asking for it again at once would only be a hurdle.
+    # The ModelBackend by name: the lockout backend in front needs the request it has not.
+    login(request, membership.user, backend="django.contrib.auth.backends.ModelBackend")
     messages.success(
         request,
-        gettext("Your account %(username)s is ready; your role at %(club)s is %(role)s. Log in.")
+        gettext(
+            "Your account %(username)s is ready and you are signed in; your role at "
+            "%(club)s is %(role)s."
+        )
         % {
             "username": membership.user.get_username(),
             "role": membership.get_role_display(),
             "club": membership.club.name,
         },
     )
-    return redirect(f"{reverse('login')}?next={reverse('club', args=[membership.club.slug])}")
+    return redirect("club", membership.club.slug)

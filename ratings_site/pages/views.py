@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players.api.calculator import run_calculation
@@ -58,7 +59,10 @@ DEFAULT_INPUT = {
 }
 
 
-@require_http_methods(["GET", "POST"])
+# A calculation writes nothing, so its form needs no CSRF token: without one the page is
+# the same for every visitor (and HEAD answers as GET does).
+@csrf_exempt
+@require_http_methods(["GET", "HEAD", "POST"])
 def calculator(request: HttpRequest) -> HttpResponse:
     """The calculator for people. Works as a plain form post; with JavaScript the page posts
     the same form in the background and swaps in the result fragment this view renders."""
@@ -102,7 +106,8 @@ GLICKO2_INPUT = {
 }
 
 
-@require_http_methods(["GET", "POST"])
+@csrf_exempt
+@require_http_methods(["GET", "HEAD", "POST"])
 def calculator_glicko2(request: HttpRequest) -> HttpResponse:
     """The calculator's Glicko-2 mode: one player's rating period with each opponent's
     rating and RD (a plain form post; opens on Glickman's worked example)."""

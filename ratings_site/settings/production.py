@@ -27,14 +27,9 @@ SECURE_HSTS_PRELOAD = True
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 STATIC_ROOT = BASE_DIR / "staticfiles"  # noqa: F405
-# `collectstatic` makes serving faster (compressed files with cache-busting names) but is
-# not needed to serve: without its manifest, WhiteNoise serves the files from the apps
-# under their plain names, instead of every page answering 500.
-if (STATIC_ROOT / "staticfiles.json").exists():
-    WHITENOISE_USE_FINDERS = False
-    STORAGES = {
-        **STORAGES,
-        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
-    }
-else:
-    WHITENOISE_USE_FINDERS = True
+# Hashed names and compressed copies (served with a year's cache lifetime), always: the
+# storage writes the manifest during `collectstatic`, and until there is one it gives the
+# plain names, served from the apps (ratings_site/static_storage.py).
+STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "ratings_site.static_storage.StaticStorage"}}
+# Collected: serve the collected (hashed, compressed) files; else from the apps.
+WHITENOISE_USE_FINDERS = not (STATIC_ROOT / "staticfiles.json").exists()

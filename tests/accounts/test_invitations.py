@@ -76,7 +76,7 @@ def test_invite_by_email_mails_the_link_and_answers_it(
     assert "url" not in listing["results"][0]
 
 
-def test_new_person_chooses_username_and_password_then_logs_in(
+def test_new_person_chooses_username_and_password_and_is_signed_in(
     owner: Any, club: Club, client: Client
 ) -> None:
     url = path_of(invite(owner, club, email="nina@example.org", role="viewer")["url"])
@@ -87,16 +87,25 @@ def test_new_person_chooses_username_and_password_then_logs_in(
         url, {"username": "nina", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD}
     )
     assert response.status_code == 302
-    assert response["Location"] == "/accounts/login/?next=/clubs/hilltop/"
+    # Signed in at once: to the club, not to the login page.
+    assert response["Location"] == "/clubs/hilltop/"
     nina = get_user_model().objects.get(username="nina")
     assert nina.email == "nina@example.org"
     assert Membership.objects.get(user=nina, club=club).role == Role.VIEWER
+    assert int(client.session["_auth_user_id"]) == nina.pk
+    club_page = client.get("/clubs/hilltop/")
+    assert club_page.status_code == 200
+    assert "you are signed in" in club_page.content.decode()
+    home = client.get("/accounts/")
+    assert home.status_code == 200
+    assert "Hilltop Chess" in home.content.decode()
+    # The password chosen works for the next sign-in too.
+    client.logout()
     login = client.post(
         "/accounts/login/",
         {"username": "nina", "password": NEW_PASSWORD, "next": "/clubs/hilltop/"},
     )
     assert login["Location"] == "/clubs/hilltop/"
-    assert client.get("/clubs/hilltop/").status_code == 200
 
 
 def test_link_works_once(owner: Any, club: Club, client: Client) -> None:

@@ -11,10 +11,11 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.db.models import Count, QuerySet
+from django.core.exceptions import PermissionDenied
+from django.db.models import Case, Count, IntegerField, QuerySet, Value, When
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from players.admin.base import (
@@ -49,6 +50,7 @@ class RatingPeriodAdmin(ClubScopedAdmin):
     list_select_related = ("rating_list__club", "closed_by")
     date_hierarchy = "month"
     ordering = ("rating_list", "-month")
+    change_form_template = "admin/tournaments/ratingperiod/change_form.html"
     readonly_fields = ("rating_list", "month", "status", "closed_by", "closed_at")
     club_lookup = "rating_list__club"
     # Periods appear when games are entered; their state changes only through the actions.
@@ -62,6 +64,63 @@ class RatingPeriodAdmin(ClubScopedAdmin):
         queryset: QuerySet[Any] = super().get_queryset(request)
         annotated: QuerySet[Any] = queryset.annotate(games_total=Count("games"))
         return annotated
+
+    def get_ordering(self, request: HttpRequest) -> list[Any]:
+        # The periods an officer acts on (open, then reopened) before the history. An
+        # expression: ``ordering`` itself may name model fields only (admin.E033).
+        status_rank = Case(
+            When(status=RatingPeriod.Status.OPEN, then=Value(0)),
+            When(status=RatingPeriod.Status.NEEDS_REPLAY, then=Value(1)),
+            default=Value(2),
+            output_field=IntegerField(),
+        )
+        return [status_rank.asc(), "-month", "rating_list"]
+
+    def get_urls(self) -> list[URLPattern]:
+        preview = path(
+            "<path:object_id>/preview/",
+            self.admin_site.admin_view(self.preview_view),
+            name="players_ratingperiod_preview",
+        )
+        return [preview, *super().get_urls()]
+
+    def preview_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The preview as a page of its own (GET: it writes nothing), for links such as
+        the member home's "due to close"."""
+        period = self.get_object(request, object_id)
+        if not self.has_period_action_permission(request, period):
+            raise PermissionDenied
+        response = self.preview_period(request, self.get_queryset(request).filter(pk=period.pk))
+        if response is None:
+            return HttpResponseRedirect(reverse("admin:tournaments_ratingperiod_changelist"))
+        return response
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        period = self.get_object(request, object_id)
+        allowed = self.has_period_action_permission(request, period)
+        status = RatingPeriod.Status
+        # The actions this period's state admits, each posted to the list's action (the
+        # same checks and the same confirmation as choosing it there).
+        buttons = [
+            ("preview_period", "Preview the close", period.status != status.CLOSED),
+            ("close_period", "Close the period", period.status == status.OPEN),
+            ("reopen_period", "Reopen the period", period.status == status.CLOSED),
+            ("replay_list", "Replay the list", period.status == status.NEEDS_REPLAY),
+        ]
+        context = {
+            **(extra_context or {}),
+            "period_actions": [(name, label) for name, label, fits in buttons if fits]
+            if allowed
+            else [],
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return super().change_view(request, object_id, form_url, context)
 
     @admin.display(description="period", ordering="month")
     def label(self, obj: RatingPeriod) -> str:
@@ -107,7 +166,8 @@ class RatingPeriodAdmin(ClubScopedAdmin):
             "preview": preview,
             "rows": preview_rows(preview),
             "k_changes": preview_k_changes(preview),
-            "can_close": period.status != RatingPeriod.Status.CLOSED,
+            "can_close": period.status == RatingPeriod.Status.OPEN,
+            "not_over": not period.month_over(),
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }
         return TemplateResponse(request, "admin/tournaments/ratingperiod/preview.html", context)
@@ -125,11 +185,17 @@ class RatingPeriodAdmin(ClubScopedAdmin):
             return None
         # Publishing is undone only by a reopen and a replay: ask first, as Django's own
         # delete action does. The confirmation (or the preview) posts back post=yes.
+        early = request.POST.get("early") == "yes"
         if request.POST.get("post") != "yes":
             return self._confirm_close(request, periods)
-        return self._start_period_jobs(request, periods, "close")
+        if not early and any(not p.month_over() for p in periods):
+            # The month is still running: only a ticked box says the early close is meant.
+            return self._confirm_close(request, periods, early_missing=True)
+        return self._start_period_jobs(request, periods, "close", {"early": early})
 
-    def _confirm_close(self, request: HttpRequest, periods: list[RatingPeriod]) -> HttpResponse:
+    def _confirm_close(
+        self, request: HttpRequest, periods: list[RatingPeriod], *, early_missing: bool = False
+    ) -> HttpResponse:
         items = periods_close_outlook(periods=periods)
         context = {
             **self.admin_site.each_context(request),
@@ -137,6 +203,8 @@ class RatingPeriodAdmin(ClubScopedAdmin):
             "opts": self.opts,
             "items": items,
             "can_close": any(not item.refusal for item in items),
+            "not_over": [item for item in items if not item.refusal and item.not_over],
+            "early_missing": early_missing,
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }
         return TemplateResponse(
@@ -153,7 +221,11 @@ class RatingPeriodAdmin(ClubScopedAdmin):
         return self._start_period_jobs(request, periods, "reopen")
 
     def _start_period_jobs(
-        self, request: HttpRequest, periods: list[RatingPeriod], action: str
+        self,
+        request: HttpRequest,
+        periods: list[RatingPeriod],
+        action: str,
+        extra: dict[str, Any] | None = None,
     ) -> HttpResponse | None:
         """One job per club: ``action`` ("close" or "reopen") on its one period, or on its
         several periods in order (the "periods" job); then the job's page."""
@@ -167,6 +239,7 @@ class RatingPeriodAdmin(ClubScopedAdmin):
                 kind, params = action, {"period": chosen[0].pk}
             else:
                 kind, params = "periods", {"action": action, "periods": [p.pk for p in chosen]}
+            params.update(extra or {})
             try:
                 jobs.append(job_start(kind=kind, club=club, by=request.user, params=params))
             except DomainError as error:

@@ -50,7 +50,7 @@ from players.selectors import (
 from players.services import job_start
 from tournaments.interchange.text import csv_cell
 from tournaments.selectors import periods_with_counts
-from tournaments.services import period_open, period_preview
+from tournaments.services import check_month_over, period_open, period_preview
 from tournaments.services.results import changes_body
 
 PERIOD_PARAM = OpenApiParameter(
@@ -103,6 +103,14 @@ class PeriodOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 class PeriodOpenSerializer(serializers.Serializer):  # type: ignore[type-arg]
     period = serializers.RegexField(r"^\d{4}-\d{2}$", help_text="YYYY-MM.")
+
+
+class CloseInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    early = serializers.BooleanField(
+        default=False,
+        help_text="Close a month that has not ended (its last day is today or later); "
+        "without it such a close answers 409 month_not_over.",
+    )
 
 
 class ChangeOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -258,10 +266,11 @@ class PeriodJobView(ListScopedView):
     def post(self, request: Request, club: str, list: str, period: str) -> Response:
         wait = parse_wait(request)
         found = self.period()
-        job = job_start(
-            kind=self.kind, club=self.club, by=request.user, params={"period": found.pk}
-        )
+        job = job_start(kind=self.kind, club=self.club, by=request.user, params=self.params(found))
         return job_answer(job, wait)
+
+    def params(self, period: RatingPeriod) -> dict[str, Any]:
+        return {"period": period.pk}
 
 
 @extend_schema(tags=["periods"], parameters=[CLUB_PARAM, LIST_PARAM, PERIOD_PARAM, WAIT_PARAM])
@@ -269,15 +278,27 @@ class PeriodCloseView(PeriodJobView):
     """Close the period: rate every player of the list and publish the new list. Runs as a
     job (see ?wait=).
 
-    Periods close in order. A second close answers 409 and says the period's status."""
+    Periods close in order. A second close answers 409 and says the period's status. A
+    month that has not ended answers 409 ``month_not_over`` (naming its last day) unless
+    the body says ``"early": true``."""
 
     kind = "close"
 
     @extend_schema(
-        operation_id="periods_close", request=None, responses=job_responses(CloseOutSerializer)
+        operation_id="periods_close",
+        request=CloseInSerializer,
+        responses=job_responses(CloseOutSerializer),
     )
     def post(self, request: Request, club: str, list: str, period: str) -> Response:
         return super().post(request, club, list, period)
+
+    def params(self, period: RatingPeriod) -> dict[str, Any]:
+        data = CloseInSerializer(data=self.request.data)
+        data.is_valid(raise_exception=True)
+        early = bool(data.validated_data["early"])
+        # Refused here, before a job is queued, and again by the close itself.
+        check_month_over(period, early=early)
+        return {"period": period.pk, "early": early}
 
 
 @extend_schema(tags=["periods"], parameters=[CLUB_PARAM, LIST_PARAM, PERIOD_PARAM, WAIT_PARAM])
@@ -465,7 +486,7 @@ class RatingsCSVView(PublishedListView):
     )
     def get(self, request: Request, club: str, list: str) -> Response:
         response = self.published(self.csv_response)
-        response["Content-Disposition"] = (
-            f'attachment; filename="{self.club.slug}-{self.rating_list().slug}-ratings.csv"'
-        )
+        # From the URL: a hit of the public views' cache reads neither the club nor the
+        # list (self.club is not set then). The slugs are the URL's once the view answered.
+        response["Content-Disposition"] = f'attachment; filename="{club}-{list}-ratings.csv"'
         return response

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from players.rating.period import PeriodPlan
-from tournaments.services.close import list_replay, period_close, period_preview
+from tournaments.services.close import (
+    check_month_over,
+    list_replay,
+    period_close,
+    period_preview,
+)
 from tournaments.services.games import (
     game_create,
     game_delete,
@@ -23,6 +28,7 @@ from tournaments.services.tournaments import (
 __all__ = [
     "MergeReport",
     "PeriodPlan",
+    "check_month_over",
     "game_create",
     "game_delete",
     "game_update",

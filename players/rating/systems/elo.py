@@ -25,7 +25,7 @@ from players.rating.adjustment import (
 )
 from players.rating.change import period_change
 from players.rating.classes import apply_floor
-from players.rating.fide_rules import BY_DATE
+from players.rating.fide_rules import BY_DATE, rule_set_for
 from players.rating.first_rating import first_rating, first_rating_2014, first_rating_games
 from players.rating.k_factor import (
     JUNIOR_MAX_AGE,
@@ -218,6 +218,17 @@ def _finish_in_arrays(
         month=at.month,
         next_month=at.next_month,
     )
+    # The arrays count no standard rating: a rapid or blitz player who fell below the floor
+    # and holds one is unrated on the next list, where it counts (counted_state), so their
+    # next K is the scalar path's (20 for 1800 with 103 games, not a new player's 40).
+    standard = inputs.standard_ratings
+    if standard:
+        planned = [
+            _plan_player(at, change.player_id, inputs.starts[change.player_id], inputs, sides, sums)
+            if change.rating_after is None and change.player_id in standard
+            else (change, k_row)
+            for change, k_row in planned
+        ]
     return set(ids), planned
 
 
@@ -257,7 +268,7 @@ def _plan_player(
             at.label,
             at.oldest_pool_month,
             at.first_minimum,
-            _first_rating_rule(at.settings),
+            lambda began: _first_rating_rule_of(at.settings, began),
         )
     rating_after = period.rating_after
     adjustment = 0
@@ -430,17 +441,47 @@ def _first_rating_rule(settings: ListSettings) -> FirstRatingRule:
     return first_rating
 
 
+def _first_rating_rule_of(
+    settings: ListSettings, began: Sequence[datetime.date]
+) -> FirstRatingRule:
+    """FIDE's first-rating formula for a first rating from events begun on ``began``.
+
+    A rule change applies to tournaments that start on or after its date (FIDE's rules by
+    date; shared/reference/fide-rules.md section 10): when every event of the pool began
+    under one rule set, that set's formula (a tournament begun in February 2024 and ended
+    in March keeps 2014's); when they span rule sets, the period's."""
+    if settings.fide_rules is None or not began:
+        return _first_rating_rule(settings)
+    formulas = {rule_set_for(settings.fide_rules, day).first_rating_2024 for day in began}
+    if len(formulas) == 1:
+        return first_rating if formulas.pop() else first_rating_2014
+    return _first_rating_rule(settings)
+
+
+def _pool_event_began(event: Mapping[str, Any]) -> datetime.date:
+    """An event pooled in an earlier period: the first day of that period's month (its
+    tournament's start is not kept in the pool)."""
+    year, month = str(event["month"]).split("-")
+    return datetime.date(int(year), int(month), 1)
+
+
 def _unrated(
     start: PlayerStart,
     events: Events | None,
     label: str,
     oldest_pool_month: str,
     minimum: int,
-    rule: FirstRatingRule = first_rating,
+    rule_of: Callable[[Sequence[datetime.date]], FirstRatingRule] = lambda _: first_rating,
 ) -> PlannedChange:
     if not events:
         return _unchanged(start, None, PeriodEvent.NO_RATED_GAMES, rating=None)
     pool = [event for event in start.pool if event["month"] >= oldest_pool_month]
+    # Each event's start: this period's from its order key (a tournament's first day, or
+    # the month of the club games), earlier ones from their period.
+    began = [_pool_event_began(event) for event in pool] + [
+        order[0] for order, _ in events.values()
+    ]
+    rule = rule_of(began)
     for key, (_, games) in sorted(events.items(), key=lambda item: item[1][0]):
         # The database returns a period's games in no fixed order (an edited game moves);
         # sorting keeps the stored pool identical however the games were entered.

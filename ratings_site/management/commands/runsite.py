@@ -22,6 +22,15 @@ from django.core.management.base import BaseCommand, CommandParser
 WORKER_GRACE_SECONDS = 10
 
 
+def site_url(addrport: str) -> str:
+    """The address a browser opens for runserver's ``addrport`` ("8101", "0.0.0.0:8101",
+    "127.0.0.1:8101"): every interface is reached through this machine's loopback."""
+    host, _, port = addrport.rpartition(":")
+    if host in ("", "0.0.0.0", "0", "[::]"):  # noqa: S104 - a name for "all", not a bind
+        host = "127.0.0.1"
+    return f"http://{host}:{port}/"
+
+
 def _stop_on_term(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
@@ -43,6 +52,8 @@ class Command(BaseCommand):
             [sys.executable, sys.argv[0], "worker", "--no-reload", "--no-startup-delay"]
         )
         self.stdout.write(f"Job worker started (process {worker.pid}).")
+        site = site_url(options["addrport"])
+        self.stdout.write(f"The site: {site} - the admin: {site}admin/")
         # Ctrl-C and TERM stop the server, then the worker. Set explicitly: a process
         # started in the background of a script inherits SIGINT ignored.
         signal.signal(signal.SIGINT, signal.default_int_handler)

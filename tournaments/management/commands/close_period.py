@@ -19,7 +19,7 @@ from tournaments.management.commands._common import (
     rating_list_for,
     start_job,
 )
-from tournaments.services import period_close, period_preview
+from tournaments.services import check_month_over, period_close, period_preview
 
 
 def changes_table(plan: PeriodPlan, names: dict[int, str], limit: int) -> list[str]:
@@ -55,6 +55,11 @@ class Command(BaseCommand):
         parser.add_argument("--list", default=ListKind.STANDARD.value, choices=list_kind_values())
         parser.add_argument("--period", required=True, help="YYYY-MM")
         parser.add_argument("--dry-run", action="store_true", help="preview; write nothing")
+        parser.add_argument(
+            "--early",
+            action="store_true",
+            help="close a month that has not ended yet (refused without it)",
+        )
         parser.add_argument("--user", help="act as this user (default: the first superuser)")
         parser.add_argument("--limit", type=int, default=100, help="rows in the dry-run table")
         add_queue_argument(parser)
@@ -69,13 +74,20 @@ class Command(BaseCommand):
             if options["queue"]:
                 if options["dry_run"]:
                     raise CommandError("--dry-run runs here; leave out --queue.")
+                check_month_over(period, early=options["early"])
                 start_job(
-                    self, kind="close", club=rating_list.club, by=user, params={"period": period.pk}
+                    self,
+                    kind="close",
+                    club=rating_list.club,
+                    by=user,
+                    params={"period": period.pk, "early": options["early"]},
                 )
                 return
             with tqdm(total=total, unit="player", disable=quiet, desc="computing") as bar:
                 if not options["dry_run"]:
-                    run = period_close(period=period, by=user, progress=bar.update)
+                    run = period_close(
+                        period=period, by=user, early=options["early"], progress=bar.update
+                    )
                     self.stdout.write(self.style.SUCCESS(run.report))
                     return
                 plan = period_preview(period=period, by=user, progress=bar.update)

@@ -4,6 +4,7 @@ system in ``players.rating.systems``), write (``write.py``), tied together in ``
 from __future__ import annotations
 
 from tournaments.services.close.run import (
+    check_month_over,
     compute_plan,
     list_replay,
     period_close,
@@ -11,4 +12,11 @@ from tournaments.services.close.run import (
     replay_targets,
 )
 
-__all__ = ["compute_plan", "list_replay", "period_close", "period_preview", "replay_targets"]
+__all__ = [
+    "check_month_over",
+    "compute_plan",
+    "list_replay",
+    "period_close",
+    "period_preview",
+    "replay_targets",
+]

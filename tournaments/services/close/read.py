@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -264,9 +265,12 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> PeriodInput
         {}
         if not rating_list.list_kind.counts_standard
         else {
-            pid: rating
-            for pid, rating in at_start.items()
-            if rating is not None and starts[pid].rating is None
+            **_standard_of_rated(rating_list, month, starts),
+            **{
+                pid: rating
+                for pid, rating in at_start.items()
+                if rating is not None and starts[pid].rating is None
+            },
         }
     )
     return PeriodInputs(
@@ -282,6 +286,29 @@ def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> PeriodInput
         standard_ratings=standard_ratings,
         standard_on_next_list=_standard_on_next_list(rating_list, month),
     )
+
+
+def _standard_of_rated(
+    rating_list: RatingList, month: datetime.date, starts: Mapping[int, Any]
+) -> dict[int, int]:
+    """A rapid or blitz list: the standard rating in force at the period's start of each
+    player rated on the list then. One who falls below the floor this period is unrated on
+    the next list, where the Rapid and Blitz Regulations count them as rated with that
+    standard rating: their next K is the one it gives (20 for 1800 with 103 games), not a
+    new player's 40 (counted_state ignores it for everyone still rated)."""
+    rated = {pid for pid, start in starts.items() if start.rating is not None}
+    if not rated:
+        return {}
+    standard = RatingList.objects.filter(
+        club_id=rating_list.club_id, slug=engine.ListKind.STANDARD.value
+    ).first()
+    if standard is None:
+        return {}
+    key = (standard.pk, month)
+    in_force = ratings_in_force(lists={standard.pk: standard}, months=[key], fixed_start=False)
+    return {
+        pid: rating for pid, rating in in_force[key].items() if rating is not None and pid in rated
+    }
 
 
 def _standard_on_next_list(rating_list: RatingList, month: datetime.date) -> dict[int, int]:

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from django.db import transaction
 from django.utils import timezone
 
-from players.errors import ConflictError
+from players.errors import ConflictError, month_not_over
 from players.models import (
     PlayerRating,
     RatingList,
@@ -42,6 +42,7 @@ from tournaments.models import Game
 from tournaments.services.close.read import read_inputs
 from tournaments.services.close.report import ReplayReport, close_report, close_summary
 from tournaments.services.close.write import (
+    date_entry_k_changes,
     insert_changes,
     insert_k_changes,
     retire_current,
@@ -123,11 +124,25 @@ def period_preview(
         return compute_plan(read_inputs(rating_list=rating_list, period=period), progress=progress)
 
 
-def period_close(*, period: RatingPeriod, by: User, progress: Progress | None = None) -> RatingRun:
+def check_month_over(period: RatingPeriod, *, early: bool) -> None:
+    """Refuse the close of a month that has not ended unless ``early`` says it is meant:
+    games may still come in, and undoing a published list takes a reopen and a replay."""
+    if not early and not period.month_over():
+        raise month_not_over(label=period.label, last_day=period.last_day.isoformat())
+
+
+def period_close(
+    *,
+    period: RatingPeriod,
+    by: User,
+    early: bool = False,
+    progress: Progress | None = None,
+) -> RatingRun:
     """Close ``period`` (rating officer): publish every player's new rating and K.
 
     Atomic and idempotent: a second close of a closed period raises ConflictError and
-    changes nothing.
+    changes nothing. A month that has not ended is refused (MonthNotOverError) unless
+    ``early``.
     """
     rating_list = RatingList.objects.select_related("club").get(pk=period.rating_list_id)
     require_role(by, rating_list.club, Role.OFFICER)
@@ -143,6 +158,7 @@ def period_close(*, period: RatingPeriod, by: User, progress: Progress | None = 
                 fields={"period": ["Needs replay."]},
             )
         _check_order(locked_list, locked)
+        check_month_over(locked, early=early)
         started = timezone.now()
         clock = time.perf_counter()
         inputs = read_inputs(rating_list=locked_list, period=locked)
@@ -167,6 +183,7 @@ def period_close(*, period: RatingPeriod, by: User, progress: Progress | None = 
             by_id=by.pk,
             system=locked_list.rating_system,
         )
+        date_entry_k_changes(period_id=locked.pk, list_id=locked_list.pk, month=locked.month)
         _mark_closed(locked, by)
         seconds["write"] = time.perf_counter() - clock
         summary = close_summary(plan)
@@ -307,6 +324,7 @@ def _replay_period(
     ids = {"period_id": target.pk, "list_id": rating_list.pk, "run_id": run.pk}
     insert_changes(plan, **ids, system=rating_list.rating_system)
     insert_k_changes(plan, **ids, by_id=by.pk)
+    date_entry_k_changes(period_id=target.pk, list_id=rating_list.pk, month=target.month)
     _mark_closed(target, by)
     seconds["write"] += time.perf_counter() - clock
     return old, plan

@@ -14,6 +14,7 @@ from operator import attrgetter
 from typing import Any
 
 from django.db import connection
+from django.db.models import Q
 from django.utils import timezone
 
 from players.bulk import copy_text, insert_rows
@@ -325,6 +326,31 @@ def retire_current(*, period_id: int) -> dict[int, int | None]:
             [False, period_id, True],
         )
         return dict(cursor.fetchall())
+
+
+def date_entry_k_changes(*, period_id: int, list_id: int, month: datetime.date) -> int:
+    """Move the K rows entered when players joined (no old K, no close, no run) back to
+    ``month`` for the players whose K this period's close applied first: those with games
+    in it, or whose K it changed. A player is entered with the list's next month, but
+    their first games may count in an earlier open period; the row then read as if that
+    K came after the close's own change (docs/monthly-routine.md, the K history)."""
+    rated_here = RatingChange.objects.filter(period_id=period_id, current=True, games__gt=0)
+    changed_here = KFactorChange.objects.filter(source_period_id=period_id, current=True)
+    return (
+        KFactorChange.objects.filter(
+            rating_list_id=list_id,
+            old_k__isnull=True,
+            source_period__isnull=True,
+            run__isnull=True,
+            current=True,
+            effective_month__gt=month,
+        )
+        .filter(
+            Q(player_id__in=rated_here.values("player_id"))
+            | Q(player_id__in=changed_here.values("player_id"))
+        )
+        .update(effective_month=month)
+    )
 
 
 def write_plan(

@@ -136,6 +136,12 @@ class Command(BaseCommand):
             help="Do nothing when any club exists (what `make run` uses).",
         )
         parser.add_argument("--seed", type=int, default=1851, help="Random seed (default 1851).")
+        parser.add_argument(
+            "--site",
+            default="http://127.0.0.1:8000",
+            help="Where the site will answer, for the printed admin URL (`make run` passes "
+            "its HOST).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["if_empty"] and Club.objects.exists():
@@ -151,7 +157,8 @@ class Command(BaseCommand):
         admin = accounts[0]
         # Printed once: the passwords are random and stored only as hashes.
         self.stdout.write(
-            f"Admin login: {admin.username} / {admin.password} at http://127.0.0.1:8000/admin/"
+            f"Admin login: {admin.username} / {admin.password} at "
+            f"{options['site'].rstrip('/')}/admin/"
         )
         for account in accounts[1:]:
             self.stdout.write(
