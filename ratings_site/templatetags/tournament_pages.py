@@ -17,11 +17,13 @@ from ratings_site.templatetags.ratings import points
 
 register = template.Library()
 
+# On a phone the secondary tie-breaks and the performance give way ("opt"): the rank,
+# player, rating, points, first tie-break and change stay in view.
 _STANDING = (
     '<tr><td class="num">{}</td><th scope="row">{}<a href="{}{}/">{}</a></th>'
     '<td class="num">{}</td><td class="num strong">{}</td><td class="num">{}</td>'
-    '<td class="num">{}</td><td class="num">{}</td><td class="num">{}</td>'
-    '<td class="num">{}</td><td class="num">{}</td><td class="num">{}</td></tr>\n'
+    '<td class="num opt">{}</td><td class="num opt">{}</td><td class="num opt">{}</td>'
+    '<td class="num opt">{}</td><td class="num opt">{}</td><td class="num">{}</td></tr>\n'
 )
 
 
