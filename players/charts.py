@@ -12,12 +12,27 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-WIDTH = 720
-HEIGHT = 260
-LEFT = 52
-RIGHT = 36
-TOP = 16
-BOTTOM = 36
+
+@dataclass(frozen=True)
+class ChartSize:
+    """A chart's drawing box in SVG units. Labels are drawn at 12 units: the page scales
+    the SVG to its column, so a box about as wide as the column keeps them readable."""
+
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    #: At most this many month labels along the x axis (first and last always).
+    x_labels: int
+
+
+#: A desktop column (about 48rem): labels stay near 12 px.
+WIDE = ChartSize(width=720, height=260, left=52, right=36, top=16, bottom=36, x_labels=8)
+#: A 390 px phone's column (about 366 px): drawn at its own size, labels stay near 12 px
+#: where the wide box scaled down would draw them at 6.
+PHONE = ChartSize(width=360, height=190, left=44, right=28, top=14, bottom=32, x_labels=4)
 
 
 @dataclass(frozen=True)
@@ -104,15 +119,21 @@ def _step(span: int) -> int:
 
 
 def history_chart(
-    series: Sequence[tuple[str, int]], *, spread: Mapping[str, float] | None = None
+    series: Sequence[tuple[str, int]],
+    *,
+    spread: Mapping[str, float] | None = None,
+    size: ChartSize = WIDE,
 ) -> Chart | None:
     """Geometry for ratings over periods, ``series`` oldest first as (``YYYY-MM``, rating);
     ``spread``: a Glicko-2 list's band half-width by period (two RDs), drawn around the line."""
-    return lines_chart({"": series}, spread=spread)
+    return lines_chart({"": series}, spread=spread, size=size)
 
 
 def lines_chart(
-    series: Mapping[str, Sequence[tuple[str, int]]], *, spread: Mapping[str, float] | None = None
+    series: Mapping[str, Sequence[tuple[str, int]]],
+    *,
+    spread: Mapping[str, float] | None = None,
+    size: ChartSize = WIDE,
 ) -> Chart | None:
     """Geometry for several lines on shared axes: ``series`` maps a line's label to its
     (``YYYY-MM``, rating) points. A period missing from a line is a gap in its x positions,
@@ -128,15 +149,15 @@ def lines_chart(
     step = _step(max(high - low, 40))
     bottom_value = math.floor((low - step / 4) / step) * step
     top_value = math.ceil((high + step / 4) / step) * step
-    plot_w = WIDTH - LEFT - RIGHT
-    plot_h = HEIGHT - TOP - BOTTOM
+    plot_w = size.width - size.left - size.right
+    plot_h = size.height - size.top - size.bottom
 
     def y_of(rating: float) -> float:
-        return TOP + plot_h * (top_value - rating) / (top_value - bottom_value)
+        return size.top + plot_h * (top_value - rating) / (top_value - bottom_value)
 
     count = len(labels)
     x_of = {
-        label: LEFT + plot_w / 2 if count == 1 else LEFT + plot_w * index / (count - 1)
+        label: size.left + plot_w / 2 if count == 1 else size.left + plot_w * index / (count - 1)
         for index, label in enumerate(labels)
     }
     lines = [
@@ -147,14 +168,15 @@ def lines_chart(
         if values
     ]
     y_ticks = [Tick(y_of(value), str(value)) for value in range(bottom_value, top_value + 1, step)]
-    # At most about eight month labels, always the first and the last.
-    every = max(1, math.ceil(count / 8))
+    # At most about size.x_labels month labels, always the first and the last.
+    every = max(1, math.ceil(count / size.x_labels))
     x_ticks = [
         Tick(x_of[label], label)
         for i, label in enumerate(labels)
         if i % every == 0 or i == count - 1
     ]
-    if len(x_ticks) > 1 and x_ticks[-1].position - x_ticks[-2].position < plot_w / 10:
+    # A "YYYY-MM" label at 12 units is about 46 wide: two closer than that would overlap.
+    if len(x_ticks) > 1 and x_ticks[-1].position - x_ticks[-2].position < max(plot_w / 10, 56):
         x_ticks.pop(-2)
     band = ""
     if spread:
@@ -164,4 +186,16 @@ def lines_chart(
         upper = [f"{x_of[label]:.1f},{y_of(r + s):.1f}" for label, r, s in around]
         lower = [f"{x_of[label]:.1f},{y_of(r - s):.1f}" for label, r, s in reversed(around)]
         band = " ".join(upper + lower)
-    return Chart(WIDTH, HEIGHT, lines, labels, y_ticks, x_ticks, LEFT, RIGHT, TOP, BOTTOM, band)
+    return Chart(
+        size.width,
+        size.height,
+        lines,
+        labels,
+        y_ticks,
+        x_ticks,
+        size.left,
+        size.right,
+        size.top,
+        size.bottom,
+        band,
+    )

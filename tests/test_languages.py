@@ -263,7 +263,7 @@ def test_the_api_stays_english(client: Client, data: ClubData) -> None:
         content_type="application/json",
         **GERMAN,
     ).json()
-    assert calculated["summary"].startswith("With a rating of 1,500 and K = 20")
+    assert calculated["summary"].startswith("With a rating of 1500 and K = 20")
     bad = client.post("/api/v1/calculate/", {}, content_type="application/json", **GERMAN)
     assert "This field is required." in bad.content.decode()
 
@@ -356,14 +356,14 @@ def test_engine_sentences_with_figures_are_translated() -> None:
 
     with translation.override("de"):
         summary = engine_text(
-            "With a rating of 1,500 and K = 20, your rating changes by 12 to 1,512."
+            "With a rating of 1500 and K = 20, your rating changes by 12 to 1512."
         )
         notes = engine_text(
             "No first rating yet: 3 games against rated opponents; a first rating needs 5"
         )
         k = engine_text("40: fewer than 30 rated games; 40 x 20 games is over 700, so K = 35")
     assert summary == (
-        "Bei einer Wertung von 1.500 und K = 20 ändert sich Ihre Wertung um 12 auf 1.512."
+        "Bei einer Wertung von 1500 und K = 20 ändert sich Ihre Wertung um 12 auf 1512."
     )
     assert notes == (
         "Noch keine Erstwertung: 3 Partien gegen gewertete Gegner; eine Erstwertung braucht 5"

@@ -116,7 +116,7 @@ def list_export(*, rating_list: RatingList, period: RatingPeriod, format: str) -
         return write_list_csv(list_rows(rating_list=rating_list, period=period))
     # The TXT follows FIDE's list, whose name column is "Surname, Given".
     rows = list_rows(rating_list=rating_list, period=period, name_order=NameOrder.SURNAME_FIRST)
-    return write_list_txt(rows)
+    return write_list_txt(rows, kind=rating_list.kind)
 
 
 def history_rows(*, player: Player) -> list[HistoryRow]:

@@ -118,8 +118,11 @@ def _performance(games: Sequence[CalculatorGame]) -> Performance:
     )
 
 
-def _thousands(value: int) -> str:
-    return f"{value:,}"
+def _rating_text(value: int) -> str:
+    """A rating as the lists print it: ``1500``, never ``1,500`` (a separator would make a
+    rating read differently from the same rating in a table, and German pages would show
+    ``1.500``, a decimal to some readers)."""
+    return str(value)
 
 
 def calculate(
@@ -139,7 +142,7 @@ def calculate(
         if first.rating is not None:
             summary = (
                 f"With {first.games_counted} games against rated opponents, "
-                f"your first rating would be {_thousands(first.rating)}."
+                f"your first rating would be {_rating_text(first.rating)}."
             )
         else:
             summary = f"No first rating yet: {first.note}"
@@ -173,14 +176,14 @@ def calculate(
     notes: list[str] = []
     if result.new_rating < FIDE_FLOOR <= rating:
         notes.append(
-            f"Below {_thousands(FIDE_FLOOR)}: FIDE lists no rating under {_thousands(FIDE_FLOOR)}, "
+            f"Below {_rating_text(FIDE_FLOOR)}: FIDE lists no rating under {_rating_text(FIDE_FLOOR)}, "
             "so you would be shown as unrated on the next list."
         )
     if result.change == 0:
-        verb = f"your rating stays at {_thousands(rating)}."
+        verb = f"your rating stays at {_rating_text(rating)}."
     else:
-        verb = f"your rating changes by {result.change} to {_thousands(result.new_rating)}."
-    summary = f"With a rating of {_thousands(rating)} and K = {result.k}, {verb}"
+        verb = f"your rating changes by {result.change} to {_rating_text(result.new_rating)}."
+    summary = f"With a rating of {_rating_text(rating)} and K = {result.k}, {verb}"
     return CalculatorResult(
         rating=rating,
         k_factor=result.k,

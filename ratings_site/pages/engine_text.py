@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from django.utils.formats import number_format
+from django.utils import numberformat
+from django.utils.formats import get_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
@@ -130,11 +131,22 @@ PATTERNS: tuple[tuple[re.Pattern[str], Promise], ...] = tuple(
 )
 
 
+def plain_number(value: Decimal, places: int) -> str:
+    """``value`` with ``places`` decimals and the active language's decimal mark, never
+    grouped, whatever USE_THOUSAND_SEPARATOR says: a rating is ``1848`` in every table,
+    sentence and language (German ``1.848`` reads as a decimal to some)."""
+    return numberformat.format(
+        value, get_format("DECIMAL_SEPARATOR"), places, grouping=0, use_l10n=True
+    )
+
+
 def _figure(text: str) -> str:
-    """``1,512`` -> ``1.512`` in German; integers and decimals alike."""
+    """``8.40`` -> ``8,40`` in German; never a thousands separator (``1512``, not
+    ``1.512``): the figures in engine sentences are ratings and points, written like the
+    lists write them."""
     plain = text.replace(",", "")
     places = len(plain.partition(".")[2])
-    return number_format(Decimal(plain), places, force_grouping=True)
+    return plain_number(Decimal(plain), places)
 
 
 def _one(part: str) -> str:

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from players.api.calculator import run_calculation
 from players.api.calculator_glicko2 import run_glicko2
-from players.charts import history_chart
+from players.charts import PHONE, history_chart
 from players.errors import ValidationFailed
 from players.models import Club, Player
 from players.selectors import membership_role, rules_rated_under
@@ -212,6 +212,7 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
                     (change, games.periods.get(change.period_id)) for change in reversed(history)
                 ],
                 "chart": history_chart(series, spread=spread),
+                "phone_chart": history_chart(series, spread=spread, size=PHONE),
                 "k_history": lists.k_history.get(list_id, []),
             }
         )

@@ -6,9 +6,9 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from django import template
-from django.utils.formats import number_format
 
 from ratings_site.pages.engine_text import engine_text as translate_engine_text
+from ratings_site.pages.engine_text import plain_number
 
 register = template.Library()
 
@@ -24,12 +24,14 @@ def _decimal(value: int | float | Fraction | Decimal) -> Decimal:
 @register.filter
 def figure(value: Figure, places: int = 2) -> str:
     """``0.58``, ``15.19``; half up at the last place shown, like the seed pages. Written
-    the active language's way (``1,234.5``; German ``1.234,5``): pages only, never files."""
+    with the active language's decimal mark (German ``15,19``) and never a thousands
+    separator: the figures are ratings, changes and points (``2345``, as the lists print a
+    rating, not ``2,345``). Pages only, never files."""
     if value is None:
         return "–"
     quantum = Decimal(1).scaleb(-int(places))
     rounded = _decimal(value).quantize(quantum, rounding=ROUND_HALF_UP)
-    return number_format(rounded, int(places), force_grouping=True).replace("-", "−")
+    return plain_number(rounded, int(places)).replace("-", "−")
 
 
 @register.filter
@@ -55,15 +57,31 @@ def score(value: Figure) -> str:
     return f"{whole}½" if half else str(whole)
 
 
+_QUARTERS = {1: "¼", 2: "½", 3: "¾"}
+
+
+def in_quarters(value: Figure) -> bool:
+    """Whether ``value`` is a whole number of quarter points (every score, Buchholz and
+    Sonneborn-Berger of half-point games is)."""
+    return value is None or (_decimal(value) * 4) % 1 == 0
+
+
 @register.filter
-def points(value: Figure) -> str:
-    """Tie-break points: halves as ``4½``, anything finer (Sonneborn-Berger's quarters)
-    as a decimal, ``2.25``."""
+def points(value: Figure, decimals: bool = False) -> str:
+    """Points and tie-breaks in one notation: ``4½``, Sonneborn-Berger's quarters as
+    ``3¼``/``¾``, so a table never shows ``3.25`` beside ``8½``. With ``decimals`` (for a
+    table with a value finer than a quarter: then every value) ``4.50``, ``3.25``, in the
+    page's language."""
     if value is None:
         return "–"
-    if (_decimal(value) * 2) % 1 == 0:
-        return score(value)
-    return figure(value, 2)
+    if decimals or not in_quarters(value):
+        return figure(value, 2)
+    quarters = int(_decimal(value) * 4)
+    sign = "−" if quarters < 0 else ""
+    whole, part = divmod(abs(quarters), 4)
+    if not part:
+        return f"{sign}{whole}"
+    return f"{sign}{whole or ''}{_QUARTERS[part]}"
 
 
 @register.filter

@@ -13,21 +13,36 @@ from django.utils.translation import gettext
 from players.models import Club
 from ratings_site.pages.tournaments import TournamentView
 from ratings_site.templatetags.club_pages import _fill, arrow, player_url_prefix, title_badge
-from ratings_site.templatetags.ratings import points
+from ratings_site.templatetags.ratings import in_quarters, points
 
 register = template.Library()
 
+# On a phone the secondary tie-breaks and the performance give way ("opt"): the rank,
+# player, rating, points, first tie-break and change stay in view.
 _STANDING = (
     '<tr><td class="num">{}</td><th scope="row">{}<a href="{}{}/">{}</a></th>'
     '<td class="num">{}</td><td class="num strong">{}</td><td class="num">{}</td>'
-    '<td class="num">{}</td><td class="num">{}</td><td class="num">{}</td>'
-    '<td class="num">{}</td><td class="num">{}</td><td class="num">{}</td></tr>\n'
+    '<td class="num opt">{}</td><td class="num opt">{}</td><td class="num opt">{}</td>'
+    '<td class="num opt">{}</td><td class="num opt">{}</td><td class="num">{}</td></tr>\n'
 )
 
 
 @register.simple_tag
 def standings_rows(view: TournamentView, club: Club) -> SafeString:
     prefix = player_url_prefix(club)
+    # One notation for the whole table: glyphs (8½, 3¼) unless some value is finer than a
+    # quarter point, then decimals everywhere.
+    decimals = not all(
+        in_quarters(value)
+        for row in view.rows
+        for value in (
+            row.standing.tiebreaks.score,
+            row.standing.tiebreaks.buchholz_cut1,
+            row.standing.tiebreaks.buchholz,
+            row.standing.tiebreaks.sonneborn_berger,
+            row.standing.tiebreaks.direct_encounter,
+        )
+    )
     parts = []
     for row in view.rows:
         t = row.standing.tiebreaks
@@ -44,12 +59,12 @@ def standings_rows(view: TournamentView, club: Club) -> SafeString:
                 row.player.pk,
                 row.player.name,
                 "–" if row.rating is None else row.rating,
-                points(t.score),
-                points(t.buchholz_cut1),
-                points(t.buchholz),
-                points(t.sonneborn_berger),
+                points(t.score, decimals),
+                points(t.buchholz_cut1, decimals),
+                points(t.buchholz, decimals),
+                points(t.sonneborn_berger, decimals),
                 t.wins,
-                "–" if t.direct_encounter is None else points(t.direct_encounter),
+                "–" if t.direct_encounter is None else points(t.direct_encounter, decimals),
                 "–" if row.performance is None else row.performance,
                 change,
             )

@@ -14,7 +14,7 @@ def test_live_update_and_add_a_game(page: Any, live_server: Any, screenshot: Any
     summary = page.locator("#summary")
     assert (
         summary.inner_text()
-        == "With a rating of 1,500 and K = 20, your rating changes by 15 to 1,515."
+        == "With a rating of 1500 and K = 20, your rating changes by 15 to 1515."
     )
     page.wait_for_selector("form[data-enhanced='true']")
 
@@ -28,7 +28,7 @@ def test_live_update_and_add_a_game(page: Any, live_server: Any, screenshot: Any
     for index, (opponent, result) in enumerate(games):
         page.fill(f"#id_games-{index}-opponent_rating", opponent)
         page.select_option(f"#id_games-{index}-result", result)
-    expected = "With a rating of 1,850 and K = 20, your rating changes by 20 to 1,870."
+    expected = "With a rating of 1850 and K = 20, your rating changes by 20 to 1870."
     page.wait_for_function(
         "text => document.querySelector('#summary')?.innerText === text", arg=expected
     )
@@ -61,7 +61,7 @@ def test_works_without_javascript(nojs_page: Any, live_server: Any) -> None:
     page.select_option("#id_games-1-result", "0")
     page.click("#calculate")
     assert page.locator("#summary").inner_text() == (
-        "With a rating of 2,100 and K = 20, your rating changes by -5 to 2,095."
+        "With a rating of 2100 and K = 20, your rating changes by -5 to 2095."
     )
 
 

@@ -54,7 +54,9 @@ def test_head_to_head_from_an_opponent_and_chart_focus(
     page.locator("body").click(position={"x": 5, "y": 5})
     point.hover()
     assert tip.is_visible()
-    details = page.locator("details").filter(has_text="Games of 2026-01")
+    # The oldest periods are folded under "older periods": open them (no script needed).
+    page.locator("details.older-periods > summary").first.click()
+    details = page.locator("tr.games-row details").filter(has_text="Games of 2026-01")
     details.locator("summary").click()
     details.get_by_role("link", name="Omar Reyes").click()
     assert "Alice Chen against Omar Reyes" in page.get_by_role("heading", level=1).inner_text()

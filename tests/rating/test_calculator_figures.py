@@ -35,7 +35,7 @@ def test_a_first_rating_with_its_score_class_lines_and_performance() -> None:
     assert result.first.rating == 1850
     assert (result.k_reason_text, result.initial_rating_note) == ("", "")
     assert (
-        result.summary == "With 5 games against rated opponents, your first rating would be 1,850."
+        result.summary == "With 5 games against rated opponents, your first rating would be 1850."
     )
     assert (result.performance.fide, result.performance.linear) == (1872, 1880.0)
     assert result.performance.exact == pytest.approx(1870.437, abs=0.01)
@@ -71,7 +71,7 @@ def test_the_700_rule_is_explained_and_a_zero_change_stays() -> None:
     )
     assert (result.k_factor, result.k_factor_base, result.change) == (35, 40, 0)
     assert result.k_reason_text == "40: set by you; 40 x 20 games is over 700, so K = 35"
-    assert result.summary == "With a rating of 2,000 and K = 35, your rating stays at 2,000."
+    assert result.summary == "With a rating of 2000 and K = 35, your rating stays at 2000."
     assert (result.initial_rating, result.initial_rating_note, result.first) == (None, "", None)
     assert result.notes == ()
 
@@ -92,12 +92,12 @@ def test_dropping_below_the_floor_is_said(rating: int, below: bool) -> None:
     )
     assert result.new_rating == rating - 10
     note = (
-        "Below 1,400: FIDE lists no rating under 1,400, so you would be shown as unrated on "
+        "Below 1400: FIDE lists no rating under 1400, so you would be shown as unrated on "
         "the next list."
     )
     assert result.notes == ((note,) if below else ())
     assert result.summary == (
-        f"With a rating of {rating:,} and K = 20, your rating changes by -10 to {rating - 10:,}."
+        f"With a rating of {rating} and K = 20, your rating changes by -10 to {rating - 10}."
     )
 
 

@@ -41,6 +41,7 @@ __all__ = [
     "LIST_TXT_COLUMNS",
     "HistoryRow",
     "ListRow",
+    "list_txt_columns",
     "write_history_csv",
     "write_list_csv",
     "write_list_txt",
@@ -108,18 +109,37 @@ class HistoryRow:
     state_after: tuple[StateValue, ...] = ()
 
 
-#: (header, width, right-aligned) of the TXT list, in order.
+#: (header, width, right-aligned) of the TXT list, in order: FIDE's list's columns (the
+#: same labels and widths, left-aligned as FIDE's, so ``import_fide_list`` and other readers
+#: of FIDE's file read it), then the tracker's own id in a column of its own: the
+#: ``ID Number`` column holds FIDE IDs only (blank for a player without one), never our id.
+#: The rating, games and K labels carry the list's kind (``SRtng``, ``RRtng``, ``BRtng``);
+#: :func:`list_txt_columns` names them, this is the standard list's.
 LIST_TXT_COLUMNS: tuple[tuple[str, int, bool], ...] = (
-    ("ID", 15, False),
+    ("ID Number", 15, False),
     ("Name", 61, False),
-    ("Tit", 5, False),
     ("Fed", 4, False),
-    ("Rtng", 6, True),
-    ("Gms", 5, True),
+    ("Sex", 4, False),
+    ("Tit", 5, False),
+    ("SRtng", 6, False),
+    ("SGm", 4, False),
+    ("SK", 3, False),
     ("B-day", 6, False),
     ("Flag", 5, False),
-    ("K", 3, True),
+    ("Club-ID", 10, False),
 )
+# FIDE's letter for a list kind's rating columns; another kind's columns are unprefixed.
+_KIND_PREFIX = {"standard": "S", "rapid": "R", "blitz": "B"}
+
+
+def list_txt_columns(kind: str) -> tuple[tuple[str, int, bool], ...]:
+    """The TXT columns of a ``kind`` list: ``RRtng``/``RGm``/``RK`` for rapid, and so on."""
+    prefix = _KIND_PREFIX.get(kind, "")
+    return tuple(
+        ((prefix + header[1:]) if header in {"SRtng", "SGm", "SK"} else header, width, right)
+        for header, width, right in LIST_TXT_COLUMNS
+    )
+
 
 LIST_CSV_HEADER = (
     "id",
@@ -183,23 +203,28 @@ def write_list_csv(rows: Iterable[ListRow]) -> str:
     return out.getvalue()
 
 
-def write_list_txt(rows: Iterable[ListRow]) -> str:
-    """The list as fixed-width text (widths in :data:`LIST_TXT_COLUMNS`), ``\\n`` line ends."""
-    lines = [_fixed(tuple(header for header, _width, _right in LIST_TXT_COLUMNS))]
+def write_list_txt(rows: Iterable[ListRow], *, kind: str = "standard") -> str:
+    """The list as FIDE's fixed-width text (columns in :func:`list_txt_columns`), ``\n``
+    line ends. Sex as FIDE writes it (``M``/``F``)."""
+    columns = list_txt_columns(kind)
+    lines = [_fixed(tuple(header for header, _width, _right in columns), columns)]
     for row in rows:
         lines.append(
             _fixed(
                 (
-                    str(row.player_id),
+                    str(row.fide_id or ""),
                     row.name,
-                    row.title,
                     row.federation,
+                    row.sex.upper(),
+                    row.title,
                     str(row.rating or ""),
                     str(row.games),
+                    str(row.k or ""),
                     str(row.birth_year or ""),
                     row.flag,
-                    str(row.k or ""),
-                )
+                    str(row.player_id),
+                ),
+                columns,
             )
         )
     return "\n".join(lines) + "\n"
@@ -280,9 +305,9 @@ def _history_cells(row: HistoryRow, names: tuple[str, ...] = ()) -> tuple[object
     )
 
 
-def _fixed(values: tuple[str, ...]) -> str:
+def _fixed(values: tuple[str, ...], columns: tuple[tuple[str, int, bool], ...]) -> str:
     cells = []
-    for value, (_header, width, right) in zip(values, LIST_TXT_COLUMNS, strict=True):
+    for value, (_header, width, right) in zip(values, columns, strict=True):
         value = one_line(value)[: width - 1]
         cells.append(f"{value:>{width - 1}} " if right else f"{value:<{width}}")
     return "".join(cells).rstrip()

@@ -10,8 +10,13 @@ BlackElo, TimeControl, and EventDate as a fallback date. Choices where a PGN is 
   a rating period.
 * ``WhiteElo``/``BlackElo`` of ``0``, ``-`` or ``?`` mean unrated; any other non-number is an
   error. ``Round`` ``"?"``/``"-"`` means unknown; ``"3.1"`` (round.board) gives round 3.
-* Every game counts as played and rated: headers cannot tell a forfeit, and PGN has no
-  result code for one.
+* PGN has no result code for a forfeit or an unrated game; the tracker's own export marks
+  them with the standard ``Termination`` tag, which other readers keep, and this reader
+  reads them back: ``Termination "forfeit"`` with ``1-0``/``0-1`` is a forfeit win, with
+  ``*`` a double forfeit (recorded, never rated); ``Termination "rules infraction"`` is a
+  game that ended before a move (TRF ``W``/``D``/``L``): recorded with its result, not
+  rated. ``"time forfeit"`` is a played game lost on time, as in the standard. Every other
+  game counts as played and rated.
 
 Each error names the line where that game's header block starts.
 """
@@ -23,7 +28,9 @@ from typing import TextIO
 
 import chess.pgn
 
+from tournaments.interchange.pgn_writer import TERMINATION_BEFORE_A_MOVE, TERMINATION_FORFEIT
 from tournaments.interchange.records import (
+    FORFEIT_RESULTS,
     GameResult,
     ParsedGame,
     ParsedGames,
@@ -46,6 +53,12 @@ _RESULTS = {
     "1-0": GameResult.WHITE_WINS,
     "0-1": GameResult.BLACK_WINS,
     "1/2-1/2": GameResult.DRAW,
+}
+# Termination "forfeit" with the winner's result ("*": neither player came).
+_FORFEITS = {
+    "1-0": GameResult.WHITE_WINS_FORFEIT,
+    "0-1": GameResult.BLACK_WINS_FORFEIT,
+    "*": GameResult.DOUBLE_FORFEIT,
 }
 _UNKNOWN = frozenset({"", "?", "-"})
 _ROUND = re.compile(r"([0-9]+)(\.[0-9]+)*")
@@ -132,12 +145,19 @@ def _game(
         if name in _UNKNOWN:
             errors.add(line, f"the {side} tag (player name) is missing")
     result_text = headers.get("Result", "*").strip()
-    if result_text == "*":
+    termination = headers.get("Termination", "").strip().casefold()
+    forfeit: GameResult | None = None
+    if termination == TERMINATION_FORFEIT:
+        forfeit = _FORFEITS.get(result_text)
+        if forfeit is None:
+            errors.add(line, f"a forfeit's result {result_text!r} is not 1-0, 0-1 or *")
+            return None
+    elif result_text == "*":
         warnings.append(
             ParseWarning(line, f"{white_name} - {black_name}: result '*' (unfinished): skipped")
         )
         return None
-    result = _RESULTS.get(result_text)
+    result = forfeit or _RESULTS.get(result_text)
     if result is None:
         errors.add(line, f"result {result_text!r} is not 1-0, 0-1, 1/2-1/2 or *")
     day = parse_iso_like_date(headers.get("Date", ""))
@@ -177,7 +197,7 @@ def _game(
         white=white,
         black=black,
         result=result,
-        rated=True,
+        rated=result not in FORFEIT_RESULTS and termination != TERMINATION_BEFORE_A_MOVE,
         note="",
         line=line,
         tournament=_known(headers.get("Event", "")),

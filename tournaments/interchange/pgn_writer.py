@@ -1,9 +1,16 @@
 """A tournament's games as PGN headers (no moves: the tracker stores results, not moves).
 
 The seven-tag roster plus the players' ratings and FIDE IDs, so ``parse_pgn`` reads the
-file back as the same games. A forfeit has no PGN result of its own: it is written with
-its result, ``Termination "abandoned"`` and a comment saying it was a forfeit (a double
-forfeit, which has no winner, as ``*``).
+file back as the same games, rated flags included. PGN has no result code for a forfeit
+or an unrated game, so the standard ``Termination`` tag (which other readers keep) and a
+comment say it:
+
+* a forfeit: its winner's result (``*`` for a double forfeit, which has none),
+  ``[Termination "forfeit"]`` and ``{ forfeit: not played }``;
+* a game that ended before a move, recorded with its result but not rated (TRF ``W``/``D``/
+  ``L``; the tracker's unrated games): ``[Termination "rules infraction"]`` and
+  ``{ not rated: the game ended before a move }``. (A draw before a move breaks the Laws'
+  competition rule 9.1.1, so "rules infraction" fits it too.)
 """
 
 from __future__ import annotations
@@ -17,7 +24,12 @@ from tournaments.interchange.records import (
     ParsedTournament,
 )
 
-__all__ = ["write_pgn"]
+__all__ = ["TERMINATION_BEFORE_A_MOVE", "TERMINATION_FORFEIT", "write_pgn"]
+
+#: ``Termination`` values (PGN standard 9.8.1 lists "rules infraction"; "forfeit" is the
+#: word arbiters' programs write) that ``parse_pgn`` reads back, compared case-blind.
+TERMINATION_FORFEIT = "forfeit"
+TERMINATION_BEFORE_A_MOVE = "rules infraction"
 
 _RESULT_TAGS = {
     GameResult.WHITE_WINS: "1-0",
@@ -55,8 +67,11 @@ def _game(tournament: ParsedTournament, game: ParsedGame) -> str:
         tags.append(("EventDate", tournament.start_date.strftime("%Y.%m.%d")))
     movetext = result
     if game.result in FORFEIT_RESULTS:
-        tags.append(("Termination", "abandoned"))
-        movetext = f"{{ forfeit }} {result}"
+        tags.append(("Termination", TERMINATION_FORFEIT))
+        movetext = f"{{ forfeit: not played }} {result}"
+    elif not game.rated:
+        tags.append(("Termination", TERMINATION_BEFORE_A_MOVE))
+        movetext = f"{{ not rated: the game ended before a move }} {result}"
     return "\n".join(_tag(name, value) for name, value in tags) + f"\n\n{movetext}\n"
 
 

@@ -70,41 +70,62 @@ def test_list_csv() -> None:
 
 
 def test_list_txt_columns() -> None:
+    """FIDE's list's labels and widths (left-aligned, as FIDE's), the FIDE ID in ``ID
+    Number`` (blank without one), our id last in its own column."""
     lines = write_list_txt(ROWS).splitlines()
     starts = [0]
     for _header, width, _right in LIST_TXT_COLUMNS:
         starts.append(starts[-1] + width)
-    assert lines[0].startswith("ID             Name")
+    assert lines[0].startswith("ID Number      Name")
+    assert lines[0].split() == [
+        "ID", "Number", "Name", "Fed", "Sex", "Tit", "SRtng", "SGm", "SK", "B-day", "Flag",
+        "Club-ID",
+    ]  # fmt: skip
     petrov = lines[1]
 
     def cell(line: str, index: int) -> str:
         return line[starts[index] : starts[index + 1]].strip()
 
-    assert [cell(petrov, i) for i in range(9)] == [
-        "17",
+    count = len(LIST_TXT_COLUMNS)
+    assert [cell(petrov, i) for i in range(count)] == [
+        "4100011",
         "Petrov, Ivan",
-        "GM",
         "RUS",
+        "M",
+        "GM",
         "2580",
         "9",
+        "10",
         "1985",
         "",
-        "10",
+        "17",
     ]
-    assert petrov[starts[4] : starts[5]] == " 2580 "  # right-aligned, one blank after
+    assert petrov[starts[5] : starts[6]] == "2580  "  # left-aligned, as FIDE's
     unrated = lines[2]
-    assert [cell(unrated, i) for i in range(9)] == [
-        "203",
-        '=HYPERLINK("x")',
+    assert [cell(unrated, i) for i in range(count)] == [
         "",
+        '=HYPERLINK("x")',
         "ENG",
+        "W",
+        "",
         "",
         "0",
+        "40",
         "",
         "wi",
-        "40",
+        "203",
     ]
-    assert len(petrov) == starts[-1] - 1  # trailing blank of the last column trimmed
+    assert len(petrov) == starts[-2] + len("17")  # trailing blanks trimmed
+
+
+def test_list_txt_rating_columns_name_the_kind() -> None:
+    header = write_list_txt(ROWS, kind="rapid").splitlines()[0].split()
+    assert header[6:9] == ["RRtng", "RGm", "RK"]
+    assert write_list_txt(ROWS, kind="blitz").splitlines()[0].split()[6:9] == [
+        "BRtng",
+        "BGm",
+        "BK",
+    ]
 
 
 def test_history_csv() -> None:
