@@ -94,3 +94,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _uses_the_database(item):
             item.add_marker(pytest.mark.database)
+
+
+@pytest.fixture(autouse=True)
+def _language_reset() -> Iterator[None]:
+    """A test that renders a German page (the locale middleware activates German for its
+    thread) must not leave German switched on for the next test in the same process: the
+    engine's labels and K reasons would come out translated there."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
