@@ -187,9 +187,10 @@ class Ranks:
         return self.text("\n".join(",".join(row) for row in rows))
 
     def fide_txt(self, value: str) -> str:
-        """FIDE's TXT list: each row starts with the player's id."""
+        """FIDE's TXT list: FIDE's ``ID Number`` first (a FIDE ID, the same in the copy)
+        and our own id in the last column (``Club-ID``), which the copy renumbers."""
         return self.text(
-            re.sub(r"(?m)^(\d+)\s+", lambda m: self.token("player", int(m[1])) + " ", value)
+            re.sub(r"(?m)(\d+)[ \t]*$", lambda m: self.token("player", int(m[1])), value)
         )
 
     def page(self, value: str) -> str:

@@ -130,7 +130,7 @@ def demo_club() -> Club:
     # What the round trip must carry is there.
     assert RatingChange.objects.filter(rating_list__club=club, current=False).exists()
     assert KFactorChange.objects.filter(player__club=club, reason="manual").exists()
-    assert PlayerRating.objects.filter(rating_list=arena, rd__isnull=False).exists()
+    assert PlayerRating.objects.filter(rating_list=arena, state__rd__isnull=False).exists()
     assert PlayerMerge.objects.filter(club=club).exists()
     assert HistoricalPlayer.objects.filter(club=club, history_type="-").exists()
     return club

@@ -1,335 +1,45 @@
-"""A club's whole history as one file, and that file restored into any instance.
-
-The archive is a zip: ``manifest.json`` (format and version, the club, the source's
-database and applied migrations, and per table its file, row count, columns and SHA-256)
-and one JSON-lines file per table, a row a line, keyed by field name.
-
-What goes in is found, not listed: every model of the installed apps whose rows reach
-the club through foreign keys (players, lists, periods, rating changes, K history, runs,
-tournaments, games, byes, merges, memberships, invitations, and the audit trail's
-historical tables), every concrete field of each. A column another change adds is carried
-without a change here. Foreign keys are written as the exported rows' own ids; users
-(members, who closed a period, the audit's actor) by username, as ids mean nothing on
-another instance. Left out: jobs (the queue's records and the files uploaded to them) and
-API tokens (secrets of the users, who are not part of the club).
-
-The import reads the file twice: first every member's checksum and row count against the
-manifest (nothing is written from a file that does not match), then the rows, table by
-table in the order of their foreign keys, in one transaction. Every id is new: ids are
-taken from the target's sequences a chunk at a time, and each reference (foreign keys,
-the audit rows' object ids, the merges' duplicate ids) is mapped through the same
-table, so a deleted player's audit rows and merge record still name one id. Rows go in
-through ``players.bulk.insert_rows`` (COPY on PostgreSQL) without their ``auto_now``
-times being reset and without signals, so no audit row is added for what is restored.
-
-Users are matched by username; a membership or invitation whose user does not exist on
-the target is skipped and reported (accounts are not created for people who did not sign
-up here: an owner invites them again); any other reference to a missing user (who closed
-a period, an audit row's actor, a player's linked account) becomes empty, and is reported.
-"""
+"""An archive restored into an empty club of any instance (``club_import``)."""
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import json
 import secrets
 import time
-import uuid
 import zipfile
-from collections import defaultdict, deque
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import IO, Any
 
 from django.apps import apps
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import connection, models, transaction
-from django.db.migrations.recorder import MigrationRecorder
-from django.utils import timezone
 
 from players.bulk import insert_rows
-from players.errors import ValidationFailed, invalid_field
-from players.models import RESERVED_SLUGS, Club, Job
+from players.errors import invalid_field
+from players.models import RESERVED_SLUGS, Club
 from players.services import club_published_changed
-
-FORMAT = "ratings-club-archive"
-FORMAT_VERSION = 1
-MANIFEST = "manifest.json"
-# Rows read and written per chunk: ids reserved, users looked up, rows inserted at once.
-CHUNK = 5000
-# A manifest is a few kilobytes; more is not one of ours.
-MANIFEST_MAX_BYTES = 10 * 1024 * 1024
-
-# Models that belong to a club but are not its history.
-_EXCLUDED: tuple[type[models.Model], ...] = (Job,)
-# Rows whose point is the user: without the user there is nothing to restore.
-_ROWS_OF_A_USER = ("players.membership", "players.invitation")
-# References held as plain numbers rather than foreign keys: (model, field) -> model.
-_PLAIN_REFERENCES: dict[tuple[str, str], str] = {
-    ("players.playermerge", "duplicate_id"): "players.player",
-}
-# Ids inside JSON values: (model, field) -> {key: model}.
-_JSON_REFERENCES: dict[tuple[str, str], dict[str, str]] = {
-    ("players.playermerge", "summary"): {"kept": "players.player", "duplicate": "players.player"},
-    ("players.ratingrun", "summary"): {"merge": "players.player"},
-}
-# Unique across the instance, and a secret: a copy beside its original gets a new one
-# (the copy's open invitation links then do not work; the original's still do).
-_RESECRETED = {("players.invitation", "digest")}
-
-
-class ArchiveError(ValidationFailed):
-    """A file that is not a club archive this instance can restore (400 naming ``file``)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(f"file: {message}", fields={"file": [message]})
-
-
-@dataclass(frozen=True)
-class Table:
-    """One model of a club's history: which rows are the club's, which columns."""
-
-    model: type[models.Model]
-    club_path: str
-    #: The model whose ids this one's ``id`` column names (a historical table's object).
-    tracked: type[models.Model] | None
-
-    @property
-    def label(self) -> str:
-        return self.model._meta.label_lower
-
-    @property
-    def file(self) -> str:
-        return f"tables/{self.label}.jsonl"
-
-    @property
-    def fields(self) -> list[models.Field[Any, Any]]:
-        return list(self.model._meta.concrete_fields)
-
-
-def _user_model() -> Any:
-    return get_user_model()
-
-
-def _related(f: Any) -> type[models.Model] | None:
-    """The model a foreign key names (None for any other field)."""
-    target = f.related_model if f.is_relation else None
-    return target if isinstance(target, type) else None
-
-
-def _club_path(model: type[models.Model]) -> str | None:
-    """The lookup from ``model`` to its club's id (shortest chain of foreign keys), or None
-    for a model that is not a club's."""
-    if model is Club:
-        return "pk"
-    if getattr(model, "instance_type", None) is Club:
-        return "id"  # the club's own audit rows
-    user = _user_model()
-    queue: deque[tuple[type[models.Model], str, int]] = deque([(model, "", 0)])
-    seen = {model}
-    while queue:
-        current, prefix, depth = queue.popleft()
-        for f in current._meta.concrete_fields:
-            target = _related(f)
-            if target is None or target is user:
-                continue
-            if target is Club:
-                return prefix + f.name
-            if target not in seen and depth < 3:
-                seen.add(target)
-                queue.append((target, f"{prefix}{f.name}__", depth + 1))
-    return None
-
-
-def club_tables() -> list[Table]:
-    """Every table of a club's history, each after the tables its foreign keys name."""
-    found: dict[type[models.Model], Table] = {}
-    for model in apps.get_models():
-        meta = model._meta
-        if meta.proxy or not meta.managed or issubclass(model, _EXCLUDED):
-            continue
-        tracked = getattr(model, "instance_type", None)
-        if isinstance(tracked, type) and issubclass(tracked, _EXCLUDED):
-            continue
-        path = _club_path(model)
-        if path is not None:
-            found[model] = Table(
-                model=model, club_path=path, tracked=tracked if isinstance(tracked, type) else None
-            )
-    depends: dict[type[models.Model], set[type[models.Model]]] = {
-        model: {
-            target
-            for target in map(_related, model._meta.concrete_fields)
-            if target is not None and target in found and target is not model
-        }
-        for model in found
-    }
-    ordered: list[Table] = []
-    done: set[type[models.Model]] = set()
-    pending = sorted(found, key=lambda m: m._meta.label_lower)
-    while pending:
-        ready = [m for m in pending if depends[m] <= done]
-        if not ready:
-            names = ", ".join(m._meta.label for m in pending)
-            raise RuntimeError(f"Foreign keys in a circle among {names}: cannot order them.")
-        for model in ready:
-            ordered.append(found[model])
-            done.add(model)
-        pending = [m for m in pending if m not in done]
-    return ordered
-
-
-# --- export -----------------------------------------------------------------------------
-
-
-def _encode(value: Any) -> Any:
-    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
-        return value.isoformat()
-    if isinstance(value, Decimal | uuid.UUID):
-        return str(value)
-    if isinstance(value, datetime.timedelta):
-        return value.total_seconds()
-    raise TypeError(f"{type(value).__name__} cannot be written to a club archive")
-
-
-def _migrations(labels: Iterable[str]) -> dict[str, list[str]]:
-    applied = MigrationRecorder(connection).applied_migrations()
-    wanted = set(labels)
-    found: dict[str, list[str]] = defaultdict(list)
-    for app, name in applied:
-        if app in wanted:
-            found[app].append(name)
-    return {app: sorted(names) for app, names in sorted(found.items())}
-
-
-@dataclass
-class ExportReport:
-    club: str
-    tables: dict[str, int]
-    seconds: float = 0.0
-
-    @property
-    def rows(self) -> int:
-        return sum(self.tables.values())
-
-
-class _Usernames:
-    """Usernames by user id, read a chunk's worth at a time and remembered."""
-
-    def __init__(self) -> None:
-        self.model = _user_model()
-        self.known: dict[Any, str] = {}
-
-    def load(self, ids: Iterable[Any]) -> None:
-        missing = {i for i in ids if i is not None and i not in self.known}
-        if missing:
-            self.known.update(
-                self.model._default_manager.filter(pk__in=missing).values_list(
-                    "pk", self.model.USERNAME_FIELD
-                )
-            )
-
-
-def club_export(
-    *, club: Club, out: IO[bytes], progress: Callable[[int], None] | None = None
-) -> ExportReport:
-    """Write ``club``'s archive to ``out`` (a writable, seekable binary file).
-
-    One read transaction (repeatable read on PostgreSQL when not nested) so that a close
-    committing meanwhile is either wholly in the file or not at all. Rows are read in
-    chunks (a server-side cursor on PostgreSQL): memory does not grow with the history."""
-    started = time.monotonic()
-    tables = club_tables()
-    with transaction.atomic():
-        if connection.vendor == "postgresql" and len(connection.atomic_blocks) == 1:
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        manifest_tables = []
-        counts: dict[str, int] = {}
-        usernames = _Usernames()
-        user_model = usernames.model
-        with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED, allowZip64=True) as zf:
-            for table in tables:
-                rows, digest = _export_table(zf, table, club, usernames, user_model, progress)
-                counts[table.label] = rows
-                manifest_tables.append(
-                    {
-                        "model": table.label,
-                        "file": table.file,
-                        "rows": rows,
-                        "sha256": digest,
-                        "fields": [f.name for f in table.fields],
-                    }
-                )
-            manifest = {
-                "format": FORMAT,
-                "format_version": FORMAT_VERSION,
-                "exported_at": timezone.now().isoformat(),
-                "club": {"slug": club.slug, "name": club.name},
-                "source": {
-                    "database": connection.vendor,
-                    "migrations": _migrations(t.model._meta.app_label for t in tables),
-                },
-                "tables": manifest_tables,
-            }
-            zf.writestr(MANIFEST, json.dumps(manifest, indent=1, sort_keys=True))
-    return ExportReport(club=club.slug, tables=counts, seconds=time.monotonic() - started)
-
-
-def _export_table(
-    zf: zipfile.ZipFile,
-    table: Table,
-    club: Club,
-    usernames: _Usernames,
-    user_model: type[models.Model],
-    progress: Callable[[int], None] | None,
-) -> tuple[int, str]:
-    fields = table.fields
-    names = [f.name for f in fields]
-    user_columns = [
-        i for i, f in enumerate(fields) if f.is_relation and f.related_model is user_model
-    ]
-    query = (
-        table.model._base_manager.filter(**{table.club_path: club.pk})
-        .order_by("pk")
-        .values_list(*[f.attname for f in fields])
-    )
-    digest = hashlib.sha256()
-    rows = 0
-    with zf.open(table.file, "w", force_zip64=True) as member:
-        for chunk in _chunks(query.iterator(chunk_size=CHUNK), CHUNK):
-            if user_columns:
-                usernames.load(row[i] for row in chunk for i in user_columns)
-            lines = []
-            for row in chunk:
-                values = list(row)
-                for i in user_columns:
-                    if values[i] is not None:
-                        values[i] = usernames.known.get(values[i])
-                lines.append(json.dumps(dict(zip(names, values, strict=True)), default=_encode))
-            data = ("\n".join(lines) + "\n").encode("utf-8")
-            member.write(data)
-            digest.update(data)
-            rows += len(chunk)
-            if progress is not None:
-                progress(len(chunk))
-    return rows, digest.hexdigest()
-
-
-def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
-    chunk: list[Any] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
+from tournaments.services.club_archive.export import _chunks, _migrations
+from tournaments.services.club_archive.tables import (
+    _EXCLUDED,
+    _JSON_REFERENCES,
+    _PLAIN_REFERENCES,
+    _RESECRETED,
+    _ROWS_OF_A_USER,
+    CHUNK,
+    FORMAT,
+    FORMAT_VERSION,
+    MANIFEST,
+    MANIFEST_MAX_BYTES,
+    ArchiveError,
+    Table,
+    _club_path,
+    _related,
+    _user_model,
+    club_tables,
+)
 
 # --- import -----------------------------------------------------------------------------
 
