@@ -56,6 +56,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Addresses with control characters (a NUL byte) or over-long: refused before any view.
+    "ratings_site.middleware.refuse_bad_paths",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The pages' language from the browser's Accept-Language (or the language switch's
