@@ -1,5 +1,6 @@
-"""Site-wide middleware: refusing addresses no view should see, the audit trail's channel
-for each request, and the pages' language."""
+"""Site-wide middleware: refusing addresses no view should see, ``Cache-Control: private``
+on answers that depend on who asks, the audit trail's channel for each request, and the
+pages' language."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
+from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from players.models.audit import Via, audit_context
 from ratings_site.errors import error_answer, not_found
@@ -49,6 +51,26 @@ def refuse_bad_paths(
         if NUMBER_TOO_LONG.search(path):
             return not_found(request)
         return get_response(request)
+
+    return middleware
+
+
+def private_answers(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """An answer to a signed-in user (a session) or to a request with credentials (an API
+    token) may hold what only they may see: ``Cache-Control: private`` keeps it out of
+    shared caches (a proxy, a CDN), and ``Vary`` says what it depends on. Anonymous
+    answers (the public pages) stay cacheable as their views say."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        user = getattr(request, "user", None)
+        signed_in = bool(user is not None and user.is_authenticated)
+        if signed_in or "HTTP_AUTHORIZATION" in request.META:
+            patch_cache_control(response, private=True)
+            patch_vary_headers(response, ("Cookie", "Authorization"))
+        return response
 
     return middleware
 

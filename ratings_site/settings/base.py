@@ -66,6 +66,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication: answers to a signed-in user or a token say Cache-Control: private.
+    "ratings_site.middleware.private_answers",
     "django.contrib.messages.middleware.MessageMiddleware",
     # The audit trail: who (simple-history's middleware) and through what (ours).
     "simple_history.middleware.HistoryRequestMiddleware",
