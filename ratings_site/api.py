@@ -9,7 +9,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.conf import settings
+from django.core.exceptions import (
+    PermissionDenied,
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.http import Http404
 from django.utils.translation import gettext_noop
 from rest_framework import exceptions
@@ -22,6 +28,20 @@ from players.errors import DomainError
 logger = logging.getLogger("ratings_site.api")
 # Marked for the site's error page, which shows it translated; the API answers in English.
 SERVER_ERROR = gettext_noop("Something went wrong on our side; it has been logged.")
+
+# Django raises these (as SuspiciousOperation, which it answers with handler400) when a
+# body passes DATA_UPLOAD_MAX_MEMORY_SIZE, DATA_UPLOAD_MAX_NUMBER_FIELDS or
+# DATA_UPLOAD_MAX_NUMBER_FILES: too large, not malformed.
+TOO_LARGE = (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent)
+
+
+def too_large_message(exception: Exception) -> str:
+    if isinstance(exception, TooManyFieldsSent):
+        return f"The form has more than {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} fields."
+    if isinstance(exception, TooManyFilesSent):
+        return f"The form has more than {settings.DATA_UPLOAD_MAX_NUMBER_FILES} files."
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return f"The body (besides uploaded files) is over {limit} bytes."
 
 
 def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -55,6 +75,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.ParseError("The JSON body is nested too deeply.")
     if isinstance(exc, DomainError):
         return Response(error_body(exc.code, exc.message, exc.fields), status=exc.status)
+    if isinstance(exc, TOO_LARGE):
+        return Response(error_body("too_large", too_large_message(exc)), status=413)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

@@ -1,16 +1,78 @@
-"""Site-wide middleware: the audit trail's channel for each request, and the pages'
-language."""
+"""Site-wide middleware: refusing addresses no view should see, ``Cache-Control: private``
+on answers that depend on who asks, the audit trail's channel for each request, and the
+pages' language."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
+from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from players.models.audit import Via, audit_context
+from ratings_site.errors import error_answer, not_found
+
+# Control characters (NUL first: PostgreSQL's text refuses it) have no place in an
+# address; every view would otherwise have to refuse them before its first query.
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
+#: Longer addresses get 414: no URL of ours comes near it.
+MAX_PATH_CHARACTERS = 2048
+# A segment of digits longer than any 64-bit id names nothing; SQLite cannot even compare
+# it with an integer column (OverflowError), so it is a 404 before any view looks it up.
+NUMBER_TOO_LONG = re.compile(r"/[0-9]{19,}(?=/|$|\.)")
+
+
+def refuse_bad_paths(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """A path with a control character is a 400, an over-long one a 414, before any URL
+    pattern or view sees it."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        path = request.path_info
+        if len(path) > MAX_PATH_CHARACTERS:
+            return error_answer(
+                request,
+                status=414,
+                code="uri_too_long",
+                message=f"The address is longer than {MAX_PATH_CHARACTERS} characters.",
+            )
+        if CONTROL_CHARACTERS.search(path):
+            return error_answer(
+                request,
+                status=400,
+                code="bad_path",
+                message="The address holds a control character.",
+            )
+        if NUMBER_TOO_LONG.search(path):
+            return not_found(request)
+        return get_response(request)
+
+    return middleware
+
+
+def private_answers(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """An answer to a signed-in user (a session) or to a request with credentials (an API
+    token) may hold what only they may see: ``Cache-Control: private`` keeps it out of
+    shared caches (a proxy, a CDN), and ``Vary`` says what it depends on. Anonymous
+    answers (the public pages) stay cacheable as their views say."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        user = getattr(request, "user", None)
+        signed_in = bool(user is not None and user.is_authenticated)
+        if signed_in or "HTTP_AUTHORIZATION" in request.META:
+            patch_cache_control(response, private=True)
+            patch_vary_headers(response, ("Cookie", "Authorization"))
+        return response
+
+    return middleware
 
 
 def audit_channel(

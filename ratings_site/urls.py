@@ -32,4 +32,7 @@ urlpatterns = [
     path("", include("tournaments.urls_exports")),
 ]
 
+handler400 = "ratings_site.errors.bad_request"
+handler403 = "ratings_site.errors.permission_denied"
+handler404 = "ratings_site.errors.not_found"
 handler500 = "ratings_site.errors.server_error"

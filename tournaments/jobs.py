@@ -15,7 +15,15 @@ from typing import Any
 from django.utils import timezone
 
 from players.errors import ConflictError, DomainError
-from players.models import Job, PlayerRating, RatingChange, RatingList, RatingPeriod, Role
+from players.models import (
+    Job,
+    PlayerRating,
+    RatingChange,
+    RatingList,
+    RatingPeriod,
+    RatingRun,
+    Role,
+)
 from players.selectors import parse_month
 from players.services import JobOutcome, JobProgress, job_kind, job_payload
 from tournaments.exports import list_history_csv
@@ -82,7 +90,19 @@ def _players_on(rating_list_id: int) -> int:
     return PlayerRating.objects.filter(rating_list_id=rating_list_id).count()
 
 
-@job_kind(CLOSE, label="Close a period", role=Role.OFFICER, summary=_close_summary)
+def _close_outcome(job: Job, run: RatingRun) -> JobOutcome:
+    period = RatingPeriod.objects.get(pk=job.params["period"])
+    games_count = int((run.summary or {}).get("games", 0))
+    return JobOutcome(changes_body(period, period_changes(period), games_count))
+
+
+def _close_recover(job: Job, runs: list[RatingRun]) -> JobOutcome:
+    return _close_outcome(job, runs[-1])
+
+
+@job_kind(
+    CLOSE, label="Close a period", role=Role.OFFICER, summary=_close_summary, recover=_close_recover
+)
 def close_job(job: Job, progress: JobProgress) -> JobOutcome:
     period = RatingPeriod.objects.get(pk=job.params["period"])
     progress.total = _players_on(period.rating_list_id)
@@ -95,11 +115,21 @@ def close_job(job: Job, progress: JobProgress) -> JobOutcome:
         )
     except ConflictError as conflict:
         raise with_period_status(conflict, period) from None
-    games_count = int((run.summary or {}).get("games", 0))
-    return JobOutcome(changes_body(period, period_changes(period), games_count))
+    return _close_outcome(job, run)
 
 
-@job_kind(REOPEN, label="Reopen a period", role=Role.OFFICER, summary=_reopen_summary)
+def _reopen_recover(job: Job, runs: list[RatingRun]) -> JobOutcome:
+    period = RatingPeriod.objects.get(pk=job.params["period"])
+    return JobOutcome(reopen_body(period, runs[-1].periods))
+
+
+@job_kind(
+    REOPEN,
+    label="Reopen a period",
+    role=Role.OFFICER,
+    summary=_reopen_summary,
+    recover=_reopen_recover,
+)
 def reopen_job(job: Job, progress: JobProgress) -> JobOutcome:
     period = RatingPeriod.objects.get(pk=job.params["period"])
     try:
@@ -109,7 +139,17 @@ def reopen_job(job: Job, progress: JobProgress) -> JobOutcome:
     return JobOutcome(reopen_body(period, run.periods))
 
 
-@job_kind(REPLAY, label="Replay a list", role=Role.OFFICER, summary=_replay_summary)
+def _replay_recover(job: Job, runs: list[RatingRun]) -> JobOutcome:
+    return JobOutcome(replay_body(runs[-1]))
+
+
+@job_kind(
+    REPLAY,
+    label="Replay a list",
+    role=Role.OFFICER,
+    summary=_replay_summary,
+    recover=_replay_recover,
+)
 def replay_job(job: Job, progress: JobProgress) -> JobOutcome:
     rating_list = RatingList.objects.get(pk=job.params["list"])
     run = list_replay(rating_list=rating_list, by=job.created_by, progress=progress.advance)  # type: ignore[arg-type]

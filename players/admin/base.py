@@ -11,7 +11,8 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
@@ -334,3 +335,14 @@ class AuditedAdmin(SimpleHistoryAdmin, ClubScopedAdmin):  # type: ignore[misc]
     (SIMPLE_HISTORY_REVERT_DISABLED: it would bypass the services)."""
 
     history_list_display = ["via"]
+
+    def history_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        # simple-history looks the id up as given: "x" for a number was a server error.
+        try:
+            self.model._meta.pk.to_python(unquote(object_id))
+        except ValidationError:
+            raise Http404 from None
+        response: HttpResponse = super().history_view(request, object_id, extra_context)
+        return response

@@ -30,6 +30,7 @@ from players.models import (
 )
 from players.selectors import User, require_role
 from players.services.clubs import club_published_changed
+from players.services.usernames import username_refuse_look_alike
 
 _GONE = "This invitation link does not work: it was used, revoked or expired."
 
@@ -140,10 +141,12 @@ def invitation_accept(*, secret: str, user: AbstractBaseUser) -> Membership:
 def invitation_accept_new_user(*, secret: str, username: str, password: str) -> Membership:
     """A new account (username and password chosen on the invitation's page) that accepts
     the invitation, in one transaction: a used link creates no account. The caller
-    validated both (Django's UserCreationForm)."""
+    validated both (Django's UserCreationForm); a look-alike of an existing username is
+    refused here."""
     invitation = invitation_open(secret=secret)
     if invitation.user_id is not None:
         raise PermissionDeniedError("This invitation is for an existing account: log in to accept.")
+    username_refuse_look_alike(username)
     with transaction.atomic(durable=True):
         user = get_user_model()._default_manager.create_user(
             username=username, email=invitation.email, password=password

@@ -13,10 +13,16 @@ database connection (the work's own transaction would hide them until its commit
 worker killed mid-job stops beating: ``jobs_reap`` (every worker runs it) queues the job
 again, or marks it failed after ``JOBS_MAX_ATTEMPTS``. The work itself is one transaction
 (the close's, the import's), so a killed attempt left nothing behind.
+
+A worker may also die after the work committed and before the job's answer is stored. A
+rating run (close, reopen, replay) records its job in its own transaction
+(``_stamp_run``), so the next attempt finds the run and answers its result (the kind's
+``recover``) instead of redoing the work, which would fail ("already closed").
 """
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import os
 import socket
@@ -39,13 +45,15 @@ from django.db.models import (
     Value,
 )
 from django.db.models.functions import Length, Substr
+from django.db.models.signals import pre_save
+from django.dispatch import receiver
 from django.utils import timezone
 from django_tasks import TaskResultStatus, task, task_backends
 from django_tasks_db import DatabaseBackend
 from django_tasks_db.models import DBTaskResult
 
 from players.errors import DomainError, ValidationFailed
-from players.models import Club, Job, Role
+from players.models import Club, Job, RatingRun, Role
 from players.models.audit import Via, audit_context, audit_context_set
 from players.selectors import User, require_role
 
@@ -87,6 +95,8 @@ class JobOutcome:
 JobFunction = Callable[[Job, JobProgress], JobOutcome]
 #: A finished job's result as lines for the admin's messages: (succeeded?, text).
 JobSummary = Callable[[Any], list[tuple[bool, str]]]
+#: The answer of a job whose work committed in an earlier attempt, from the runs it made.
+JobRecover = Callable[[Job, list[RatingRun]], JobOutcome]
 
 
 @dataclass(frozen=True)
@@ -100,6 +110,9 @@ class JobKind:
     summary: JobSummary | None = None
     template: str = ""
     error_fields: tuple[str, ...] = ()
+    #: For a kind whose work makes a rating run: its answer, rebuilt from the run(s), when
+    #: an attempt finds that an earlier one committed the work.
+    recover: JobRecover | None = None
 
 
 #: Every kind of job, by name; filled when the apps load (``TournamentsConfig.ready``).
@@ -111,7 +124,7 @@ def job_kind(
 ) -> Callable[[JobFunction], JobFunction]:
     """Register the decorated function as the job kind ``name``; ``role`` is the least
     role in the job's club that may start it (the function's services check again).
-    ``admin``: JobKind's ``summary``, ``template`` and ``error_fields``."""
+    ``admin``: JobKind's ``summary``, ``template``, ``error_fields`` and ``recover``."""
 
     def register(run: JobFunction) -> JobFunction:
         JOB_KINDS[name] = JobKind(name=name, label=label, role=role, run=run, **admin)
@@ -323,7 +336,7 @@ def job_run(*, job_id: str) -> None:
         if audit_context_set()
         else audit_context(via=Via.JOB, user_id=job.created_by_id)
     )
-    with channel, _heartbeat(job, progress):
+    with channel, _heartbeat(job, progress), _running_job(job):
         fields = _execute(job, progress)
     stored = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts).update(
         **fields,
@@ -341,7 +354,14 @@ def _execute(job: Job, progress: JobProgress) -> dict[str, Any]:
     try:
         if spec is None:
             raise ValidationFailed(f"kind: no job kind {job.kind!r}.", fields={"kind": ["?"]})
-        outcome = spec.run(job, progress)
+        runs = _committed_runs(job) if spec.recover is not None else []
+        if runs:
+            # An earlier attempt's work committed and its worker died before the answer
+            # was stored: the answer, not the work again.
+            logger.warning("Job %s: attempt %s answers the committed work", job.pk, job.attempts)
+            outcome = spec.recover(job, runs)  # type: ignore[misc]
+        else:
+            outcome = spec.run(job, progress)
     except DomainError as error:
         body = {"code": error.code, "message": error.message, "fields": error.fields}
         return {"status": Job.Status.FAILED, "error": body, "error_status": error.status}
@@ -362,6 +382,36 @@ def _execute(job: Job, progress: JobProgress) -> dict[str, Any]:
         "output": outcome.output,
         "output_name": outcome.output_name,
     }
+
+
+#: The job this thread runs; a rating run created while it runs records it.
+_running: contextvars.ContextVar[Job | None] = contextvars.ContextVar("running_job", default=None)
+
+
+@contextmanager
+def _running_job(job: Job) -> Iterator[None]:
+    token = _running.set(job)
+    try:
+        yield
+    finally:
+        _running.reset(token)
+
+
+@receiver(pre_save, sender=RatingRun)
+def _stamp_run(sender: Any, instance: RatingRun, **kwargs: Any) -> None:
+    """Bookkeeping, not a rule (like the audit trail's stamp): the run's row says which job
+    made it, written in the run's own transaction, so the job's record of its work commits
+    with the work or not at all."""
+    job = _running.get()
+    if job is not None and instance._state.adding and instance.job_id is None:
+        instance.job_id = job.pk
+
+
+def _committed_runs(job: Job) -> list[RatingRun]:
+    """The runs an earlier attempt of ``job`` committed (none on a first attempt)."""
+    if job.attempts <= 1:
+        return []
+    return list(RatingRun.objects.filter(job_id=job.pk).order_by("pk"))
 
 
 @contextmanager
@@ -410,12 +460,18 @@ def jobs_reap(*, lease_seconds: float | None = None, max_attempts: int | None = 
     stale = Job.objects.filter(status=Job.Status.RUNNING, heartbeat__lt=cutoff)
     taken = 0
     for pk, attempts, task_id in stale.values_list("pk", "attempts", "task_id"):
-        if _reap_one(str(pk), attempts, task_id, cutoff, attempts < attempts_allowed):
+        # Work that committed is not lost with its worker: one more attempt answers it
+        # (the kind's recover), even when the attempts are used up.
+        committed = RatingRun.objects.filter(job_id=pk).exists()
+        again = attempts < attempts_allowed or (committed and attempts <= attempts_allowed)
+        if _reap_one(str(pk), attempts, task_id, cutoff, again, committed):
             taken += 1
     return taken
 
 
-def _reap_one(pk: str, attempts: int, task_id: str, cutoff: Any, again: bool) -> bool:
+def _reap_one(
+    pk: str, attempts: int, task_id: str, cutoff: Any, again: bool, committed: bool
+) -> bool:
     transactional = _queue_is_transactional()
     # Compare-and-set: two workers reaping at once take a job back once.
     same = Job.objects.filter(
@@ -430,6 +486,9 @@ def _reap_one(pk: str, attempts: int, task_id: str, cutoff: Any, again: bool) ->
             message = (
                 f"The worker running this job stopped (killed or crashed) {attempts} time(s) "
                 "before it finished; nothing it did was kept. Start the job again."
+                if not committed
+                else f"The worker running this job stopped {attempts} time(s): its work was "
+                "done and kept (see the list's runs), but its answer could not be written."
             )
             taken = same.update(
                 status=Job.Status.FAILED,

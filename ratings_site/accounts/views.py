@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
@@ -22,6 +23,7 @@ from players.models import Role
 from players.selectors import member_home as member_home_data
 from players.selectors import roles_by_club
 from players.services import api_token_create, api_token_revoke, invitation_open
+from ratings_site.lockout import lockout_clear_username
 from ratings_site.pages.base import error_page
 from tournaments.selectors import periods_due
 
@@ -201,3 +203,13 @@ def invitation_accept(request: HttpRequest, secret: str) -> HttpResponse:
         },
     )
     return redirect("club", membership.club.slug)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's, and a password reset by email lifts the username's lockout: whoever
+    holds the mailbox owns the account (ratings_site/lockout.py)."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        lockout_clear_username(username=form.user.get_username())
+        return response

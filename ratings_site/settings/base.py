@@ -56,6 +56,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Addresses with control characters (a NUL byte) or over-long: refused before any view.
+    "ratings_site.middleware.refuse_bad_paths",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The pages' language from the browser's Accept-Language (or the language switch's
@@ -64,6 +66,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication: answers to a signed-in user or a token say Cache-Control: private.
+    "ratings_site.middleware.private_answers",
     "django.contrib.messages.middleware.MessageMiddleware",
     # The audit trail: who (simple-history's middleware) and through what (ours).
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -120,13 +124,20 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Ten wrong passwords lock the username (from any address) and the address (for any
-# username) for an hour; a right password before that resets the count.
+# The lockout's policy is in ratings_site/lockout.py (and docs/security.md): ten wrong
+# passwords lock the username (from any address) and the address (for any username) for
+# an hour from the tenth, which further tries do not extend; a success clears only that
+# username's count from that address; a locked username still signs in from an address it
+# signed in from in the last LOCKOUT_KNOWN_ADDRESS_DAYS.
+AXES_HANDLER = "ratings_site.lockout.LockoutHandler"
 AXES_FAILURE_LIMIT = 10
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_COOLOFF_TIME = timedelta(hours=1)
 AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_USERNAME_CALLABLE = "ratings_site.lockout.lockout_username"
 AXES_CLIENT_IP_CALLABLE = "players.api.throttles.client_ip"
+LOCKOUT_KNOWN_ADDRESS_DAYS = env_int("LOCKOUT_KNOWN_ADDRESS_DAYS", 90)
 AXES_LOCKOUT_CALLABLE = "ratings_site.lockout.locked_out"
 
 LANGUAGE_CODE = "en"

@@ -23,6 +23,7 @@ from tournaments.interchange.records import (
     ParsedGame,
     ParsedTournament,
 )
+from tournaments.interchange.text import one_line
 
 __all__ = ["TERMINATION_BEFORE_A_MOVE", "TERMINATION_FORFEIT", "write_pgn"]
 
@@ -42,8 +43,10 @@ _RESULT_TAGS = {
 
 
 def _tag(name: str, value: object) -> str:
-    # PGN standard 8.1.1: a backslash and a quote inside a tag value are escaped.
-    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
+    # A tag is one line (a line break in a name started a tag or movetext of its own):
+    # control characters go as in every export (one_line). PGN standard 8.1.1: a
+    # backslash and a quote inside a tag value are escaped.
+    text = one_line(str(value)).replace("\\", "\\\\").replace('"', '\\"')
     return f'[{name} "{text}"]'
 
 

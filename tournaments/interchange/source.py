@@ -51,11 +51,15 @@ def open_text(
     the csv module, None to read ``\r\n`` and ``\r`` as line ends).
     """
     if isinstance(source, str):
+        if "\0" in source:
+            _refuse_nul(source.count("\n", 0, source.index("\0")) + 1)
         return io.StringIO(source.removeprefix("\ufeff"), newline=newline)
     stream: IO[bytes] = io.BytesIO(source) if isinstance(source, bytes) else source
     start = stream.tell()
-    bad_line = _first_non_utf8_line(stream)
+    bad_line, nul_line = _first_bad_lines(stream)
     stream.seek(start)
+    if nul_line:
+        _refuse_nul(nul_line)
     encoding = "utf-8-sig"
     if bad_line:
         if not legacy_fallback:
@@ -90,21 +94,35 @@ def count_lines(stream: IO[bytes]) -> int:
     return lines + (0 if last == b"\n" else 1)
 
 
-def _first_non_utf8_line(stream: IO[bytes]) -> int:
-    """The 1-based line of the first byte that is not UTF-8; 0 when the whole file is."""
+def _refuse_nul(line: int) -> None:
+    # No text format of ours holds a NUL, and no database text column takes one
+    # (PostgreSQL refuses it): a name with one could be neither stored nor reported.
+    raise InterchangeError([ParseError(line, "the file holds a NUL byte: it is not a text file")])
+
+
+def _first_bad_lines(stream: IO[bytes]) -> tuple[int, int]:
+    """The 1-based lines of the first byte that is not UTF-8 and of the first NUL byte;
+    0 for none. One pass over the file, a chunk at a time."""
     decoder = codecs.getincrementaldecoder("utf-8")()
     lines = 0
+    bad_utf8 = nul = 0
     while chunk := stream.read(CHUNK_BYTES):
-        try:
-            decoder.decode(chunk)
-        except UnicodeDecodeError as error:
-            return lines + chunk.count(b"\n", 0, max(0, error.start)) + 1
+        if not nul and (at := chunk.find(b"\0")) >= 0:
+            nul = lines + chunk.count(b"\n", 0, at) + 1
+        if not bad_utf8:
+            try:
+                decoder.decode(chunk)
+            except UnicodeDecodeError as error:
+                bad_utf8 = lines + chunk.count(b"\n", 0, max(0, error.start)) + 1
+        if nul:
+            break  # the file is refused whatever its encoding
         lines += chunk.count(b"\n")
-    try:
-        decoder.decode(b"", final=True)
-    except UnicodeDecodeError:
-        return lines + 1
-    return 0
+    if not bad_utf8 and not nul:
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            bad_utf8 = lines + 1
+    return bad_utf8, nul
 
 
 class _Unclosed(io.RawIOBase):

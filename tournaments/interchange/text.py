@@ -1,6 +1,6 @@
 """Text written into files: one line per field, and no formula a spreadsheet would run.
 
-Every writer (TRF, the TXT list, every CSV, the API's CSV) puts its free text through
+Every writer (TRF, PGN's tags, the TXT list, every CSV, the API's CSV) puts its free text through
 :func:`one_line`; CSV cells also through :func:`csv_cell`. A line break in a tournament's
 name used to reach a TRF as a record of its own.
 """
