@@ -406,6 +406,8 @@ CASES: list[Bad] = [
     Bad(
         "POST", C + "/lists/{list}/history-export/", 400, query={"wait": -1}, fields=fields("wait")
     ),
+    Bad("POST", C + "/export/", 400, query={"wait": "soon"}, fields=fields("wait")),
+    Bad("POST", C + "/export/", 404, values=lambda w: {"club": "no-such-club"}),
     Bad(
         "GET",
         "/api/v1/jobs/{id}/",

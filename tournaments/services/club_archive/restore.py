@@ -323,7 +323,9 @@ class _Restorer:
             for n, target in relations.items():
                 if target is self.user_model:
                     self._load_users(row.get(n) for row in rows)
-                else:
+                elif table.tracked is not None:
+                    # An audit row may name an object deleted since (a merged player):
+                    # it gets an id of its own, the same wherever it is named.
                     self._ensure(target, (row.get(n) for row in rows))
             for n, target in plain.items():
                 self._ensure(target, (row.get(n) for row in rows))
@@ -414,7 +416,10 @@ class _Restorer:
                             return None
                     value = user_id
                 elif self._is_club_table(target):
-                    value = self.ids.get(target, value)
+                    # The club's rows were written before (tables in the order of their
+                    # keys); an id that is not one of them names a row the instance
+                    # shares between clubs, kept as it is.
+                    value = self.ids.maps[target].get(value, value)
                 # else: a row of the instance's own (not the club's): kept as it is.
             elif n in plain:
                 value = self.ids.get(plain[n], value)
