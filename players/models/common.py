@@ -13,6 +13,7 @@ from players.rating import ExpectedMethod as ExpectedMethod
 from players.rating import KChangeReason as KChangeReason
 from players.rating import KReason as KReason
 from players.rating import list_kinds
+from players.rating.period import GameResult
 from players.rating.types import Labelled
 
 # The engine's vocabularies are the models' (re-exported as they are): their values are
@@ -112,3 +113,8 @@ class Title(models.TextChoices):
     WIM = "WIM", _("Woman International Master")
     WFM = "WFM", _("Woman FIDE Master")
     WCM = "WCM", _("Woman Candidate Master")
+
+
+def game_result_choices() -> list[tuple[str, StrPromise]]:
+    """A game's result as the API offers it (the schema's ``ResultEnum``)."""
+    return translated_choices(GameResult)

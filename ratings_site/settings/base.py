@@ -239,7 +239,7 @@ SPECTACULAR_SETTINGS = {
     # One name per choice set used by several serializers.
     "ENUM_NAME_OVERRIDES": {
         "CalculatorResultEnum": "players.api.calculator.RESULT_SPELLINGS",
-        "ListKindEnum": "players.models.list_kind_values",
+        "ListKindEnum": "players.models.common.list_kind_choices",
         "ExpectedMethodEnum": "players.models.ExpectedMethod",
         "FirstRatingPolicyEnum": "players.models.FirstRatingPolicy",
         "KPolicyEnum": "players.models.KPolicy",
@@ -247,7 +247,7 @@ SPECTACULAR_SETTINGS = {
         "KReasonEnum": "players.models.KReason",
         "PeriodStatusEnum": "players.models.RatingPeriod.Status",
         "InvitationStatusEnum": "players.models.InvitationStatus",
-        "ResultEnum": "tournaments.models.Result",
+        "ResultEnum": "players.models.common.game_result_choices",
     },
 }
 

@@ -100,5 +100,5 @@ def test_the_player_page_scores_each_game_as_the_close_did(
     lists = player_lists(player=player)
     games = player_games(player=player, lists=lists.lists, history=lists.history)
     (period,) = games.periods.values()
-    assert [detail.line.counted_difference for detail in period.games] == counted  # type: ignore[union-attr]
+    assert [detail.line.figure for detail in period.games] == counted  # type: ignore[union-attr]
     assert period.engine_change == period.change.change == change

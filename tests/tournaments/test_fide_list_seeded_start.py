@@ -76,6 +76,7 @@ def test_the_history_endpoint_starts_with_the_seeded_entry(
         "note": NOTE,
         "rd": None,
         "volatility": None,
+        "state": None,
     }
     # A list with nothing seeded starts unrated, without a note.
     assert _get(owner, club, players["maja"], "history", "rapid")["entry"]["note"] == ""
