@@ -149,6 +149,27 @@ def _published(club: Club) -> dict[str, Any]:
         "fix": (0, 0, "1/2-1/2"),
     }
 )
+@example(
+    # A correction that leaves a player no rated game: the K row entered when they joined,
+    # which the first close had moved back to their first month, goes back to the month
+    # it was entered with (as in a fresh close), not to the month after the replay.
+    league={
+        "players": [
+            (2294, 12, 2009),
+            (None, 21, None),
+            (1417, 0, 1990),
+            (None, 10, 1990),
+            (None, 27, 2009),
+            (1623, 0, 2009),
+        ],
+        "months": [
+            [((2, 5), "1/2-1/2"), ((1, 4), "1/2-1/2"), ((0, 3), "+-")],
+            [((2, 4), "1-0"), ((3, 5), "1-0")],
+            [((2, 1), "+-")],
+        ],
+        "fix": (1, 0, "+-"),
+    }
+)
 def test_replay_equals_fresh_close(league: dict[str, Any]) -> None:
     owner = make_owner(f"owner-{next(_serial)}")
     club, _ = _build(owner, league, corrected=False)

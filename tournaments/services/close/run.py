@@ -46,6 +46,7 @@ from tournaments.services.close.write import (
     insert_changes,
     insert_k_changes,
     retire_current,
+    undate_entry_k_changes,
     update_player_ratings,
     write_plan,
 )
@@ -272,6 +273,9 @@ def list_replay(
         )
         # Where a replay spends its time, summed over its periods (as a close records).
         seconds = dict.fromkeys(("retire", "read", "compute", "write", "report"), 0.0)
+        undate_entry_k_changes(
+            list_id=locked_list.pk, first=targets[0].month, last=targets[-1].month
+        )
         for target in targets:
             replayed = _replay_period(target, locked_list, run, by, progress, seconds)
             clock = time.perf_counter()

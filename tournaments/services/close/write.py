@@ -18,7 +18,14 @@ from django.db.models import Q
 from django.utils import timezone
 
 from players.bulk import copy_text, insert_rows
-from players.models import KFactorChange, PlayerRating, RatingChange
+from players.models import (
+    KFactorChange,
+    PlayerRating,
+    RatingChange,
+    RatingRun,
+    add_months,
+    month_start,
+)
 from players.rating.period import PeriodPlan
 from players.rating.systems import RatingSystem
 from players.rating.systems.explain import State
@@ -351,6 +358,40 @@ def date_entry_k_changes(*, period_id: int, list_id: int, month: datetime.date) 
         )
         .update(effective_month=month)
     )
+
+
+def undate_entry_k_changes(*, list_id: int, first: datetime.date, last: datetime.date) -> int:
+    """Before a replay of the months ``first`` to ``last``: the K rows entered when players
+    joined that the earlier closes of those months moved back (``date_entry_k_changes``)
+    go back to the month they were entered with (the list's next period then:
+    ``next_period_month``, rebuilt from the list's runs started before the row was
+    written), so each replayed close moves them again by what it now rates, as a fresh
+    close would. A handful of rows: the players who joined before those closes."""
+    rows = KFactorChange.objects.filter(
+        rating_list_id=list_id,
+        old_k__isnull=True,
+        source_period__isnull=True,
+        run__isnull=True,
+        current=True,
+        effective_month__gte=first,
+        effective_month__lte=last,
+    ).only("id", "created_at", "effective_month")
+    runs = list(RatingRun.objects.filter(rating_list_id=list_id).values_list("started", "periods"))
+    moved = 0
+    for row in rows:
+        before = [
+            month for started, periods in runs if started <= row.created_at for month in periods
+        ]
+        entered = (
+            add_months(datetime.date.fromisoformat(f"{max(before)}-01"), 1)
+            if before
+            else month_start(timezone.localdate(row.created_at))
+        )
+        if entered != row.effective_month:
+            row.effective_month = entered
+            row.save(update_fields=["effective_month"])
+            moved += 1
+    return moved
 
 
 def write_plan(
