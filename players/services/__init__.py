@@ -28,12 +28,12 @@ from players.services.invitations import (
     invitation_open,
     invitation_revoke,
 )
+from players.services.job_files import job_payload
 from players.services.jobs import (
     JOB_KINDS,
     JobOutcome,
     JobProgress,
     job_kind,
-    job_payload,
     job_run,
     job_start,
     jobs_reap,

@@ -25,8 +25,8 @@ from players.rating.adjustment import (
 )
 from players.rating.change import period_change
 from players.rating.classes import apply_floor
-from players.rating.fide_rules import BY_DATE, rule_set_for
-from players.rating.first_rating import first_rating, first_rating_2014, first_rating_games
+from players.rating.fide_rules import BY_DATE
+from players.rating.first_rating import first_rating, first_rating_games
 from players.rating.k_factor import (
     JUNIOR_MAX_AGE,
     cap_k,
@@ -48,10 +48,14 @@ from players.rating.period import (
     PlayerStart,
 )
 from players.rating.rounding import round_half_away
+from players.rating.systems.elo_first import (
+    FirstRatingRule,
+    first_rating_rule_of,
+    pool_event_began,
+)
 from players.rating.systems.elo_games import ArraySums, Events, GroupKey, Sides, sort_games
 from players.rating.types import (
     ExpectedMethod,
-    FirstRating,
     GameInput,
     KFactor,
     KReason,
@@ -62,7 +66,6 @@ from players.rating.types import (
 )
 
 Progress = Callable[[int], None]
-FirstRatingRule = Callable[..., FirstRating]
 # The per-player finish in arrays (elo_arrays.finish): one (change, K change) per id.
 ArrayFinish = Callable[..., list[tuple[PlannedChange, PlannedKChange | None]]]
 
@@ -268,7 +271,7 @@ def _plan_player(
             at.label,
             at.oldest_pool_month,
             at.first_minimum,
-            lambda began: _first_rating_rule_of(at.settings, began),
+            lambda began: first_rating_rule_of(at.settings, began),
         )
     rating_after = period.rating_after
     adjustment = 0
@@ -433,38 +436,6 @@ def _pool_game_order(game: list[Any]) -> tuple[Any, ...]:
     return (opponent is None, opponent or 0, score, played)
 
 
-def _first_rating_rule(settings: ListSettings) -> FirstRatingRule:
-    """FIDE's first-rating formula in force this month: 2014's before March 2024."""
-    dated = settings.rule_set
-    if dated is not None and not dated.first_rating_2024:
-        return first_rating_2014
-    return first_rating
-
-
-def _first_rating_rule_of(
-    settings: ListSettings, began: Sequence[datetime.date]
-) -> FirstRatingRule:
-    """FIDE's first-rating formula for a first rating from events begun on ``began``.
-
-    A rule change applies to tournaments that start on or after its date (FIDE's rules by
-    date; shared/reference/fide-rules.md section 10): when every event of the pool began
-    under one rule set, that set's formula (a tournament begun in February 2024 and ended
-    in March keeps 2014's); when they span rule sets, the period's."""
-    if settings.fide_rules is None or not began:
-        return _first_rating_rule(settings)
-    formulas = {rule_set_for(settings.fide_rules, day).first_rating_2024 for day in began}
-    if len(formulas) == 1:
-        return first_rating if formulas.pop() else first_rating_2014
-    return _first_rating_rule(settings)
-
-
-def _pool_event_began(event: Mapping[str, Any]) -> datetime.date:
-    """An event pooled in an earlier period: the first day of that period's month (its
-    tournament's start is not kept in the pool)."""
-    year, month = str(event["month"]).split("-")
-    return datetime.date(int(year), int(month), 1)
-
-
 def _unrated(
     start: PlayerStart,
     events: Events | None,
@@ -478,9 +449,7 @@ def _unrated(
     pool = [event for event in start.pool if event["month"] >= oldest_pool_month]
     # Each event's start: this period's from its order key (a tournament's first day, or
     # the month of the club games), earlier ones from their period.
-    began = [_pool_event_began(event) for event in pool] + [
-        order[0] for order, _ in events.values()
-    ]
+    began = [pool_event_began(event) for event in pool] + [order[0] for order, _ in events.values()]
     rule = rule_of(began)
     for key, (_, games) in sorted(events.items(), key=lambda item: item[1][0]):
         # The database returns a period's games in no fixed order (an edited game moves);
