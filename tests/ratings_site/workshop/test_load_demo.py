@@ -129,3 +129,24 @@ def test_demo_loads_on_any_day_of_the_month(monkeypatch: pytest.MonkeyPatch, day
     assert open_games.exists()
     assert max(open_games.values_list("date", flat=True)) <= today
     assert min(open_games.values_list("date", flat=True)).month == today.month
+
+
+def test_every_demo_players_k_history_ends_with_the_k_in_force() -> None:
+    """Issue 24's bar: read in the order the API, the admin and the player page give it
+    (oldest first), the last row of each player's K history is the K they have now."""
+    load()
+    ratings = PlayerRating.objects.filter(k_factor__isnull=False).select_related("player")
+    assert ratings.count() > 40
+    for rating in ratings:
+        last = (
+            KFactorChange.objects.filter(
+                player=rating.player, rating_list_id=rating.rating_list_id, current=True
+            )
+            .order_by("effective_month", "id")
+            .last()
+        )
+        assert last is not None, rating.player.name
+        assert (last.new_k, last.new_reason) == (rating.k_factor, rating.k_reason), (
+            rating.player.name,
+            rating.rating_list.kind,
+        )
