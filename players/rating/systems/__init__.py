@@ -24,6 +24,8 @@ from players.rating.period import (
     PeriodPlan,
     PlannedChange,
     PlayerStart,
+    UnknownPlayers,
+    unknown_players,
 )
 from players.rating.systems import elo, elo_explain, glicko2
 from players.rating.systems.explain import (
@@ -115,7 +117,16 @@ class RatingSystem:
     spread_of: Callable[[State | None], float | None] = _no_spread
 
     def plan_period(self, inputs: PeriodInputs, *, progress: Progress | None = None) -> PeriodPlan:
-        return self.plan(inputs, progress=progress)
+        """The plan; a period whose games name a player the list does not have raises
+        UnknownPlayers (naming them) from every system, not a KeyError from deep inside."""
+        try:
+            return self.plan(inputs, progress=progress)
+        except KeyError:
+            # Looked for only once a plan has failed: two million set adds on a big month.
+            unknown = unknown_players(inputs)
+            if unknown:
+                raise UnknownPlayers(unknown) from None
+            raise
 
     @property
     def keeps_state(self) -> bool:
@@ -138,6 +149,14 @@ def _elo_with_arrays(inputs: PeriodInputs, *, progress: Progress | None = None) 
     from players.rating.systems.elo_arrays import finish
 
     return elo.plan_period(inputs, array_sums=table_sums, array_finish=finish, progress=progress)
+
+
+def _glicko2_with_arrays(inputs: PeriodInputs, *, progress: Progress | None = None) -> PeriodPlan:
+    # numpy only here, on first use, as for the Elo family; glicko2.plan_period is the
+    # scalar reference the arrays are held equal to (tests/rating/test_glicko2_arrays.py).
+    from players.rating.systems.glicko2_arrays import plan_period
+
+    return plan_period(inputs, progress=progress)
 
 
 SYSTEMS: dict[str, RatingSystem] = {
@@ -170,7 +189,7 @@ SYSTEMS: dict[str, RatingSystem] = {
     "glicko2": RatingSystem(
         "glicko2",
         "Glicko-2",
-        glicko2.plan_period,
+        _glicko2_with_arrays,
         explain=glicko2.explain_period,
         state_fields=glicko2.STATE_FIELDS,
         period_columns=glicko2.PERIOD_COLUMNS,
