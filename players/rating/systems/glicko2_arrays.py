@@ -128,10 +128,10 @@ def _starts(starts: Sequence[PlayerStart], settings: Glicko2Settings) -> _Starts
     )
 
 
-def _positions(ids: list[int], column: Sequence[int]) -> Index:
-    """Each player id of ``column`` -> its index in ``ids`` (sorted); a player not among
-    them raises UnknownPlayers naming every such player of the column. A direct table
-    when the ids are dense enough (a list's usually are), else a binary search."""
+def _positions(ids: list[int], column: Sequence[int]) -> tuple[Index, list[int]]:
+    """Each player id of ``column`` -> its index in ``ids`` (sorted), and the ids of the
+    column not among them. A direct table when the ids are dense enough (a list's usually
+    are), else a binary search."""
     values = np.array(column, dtype=np.int64)
     id_array = np.array(ids, dtype=np.int64)
     low, high = (ids[0], ids[-1]) if ids else (0, -1)
@@ -146,9 +146,7 @@ def _positions(ids: list[int], column: Sequence[int]) -> Index:
         found = np.searchsorted(id_array, values)
         missing = found >= len(ids)
         missing[~missing] = id_array[found[~missing]] != values[~missing]
-    if missing.any():
-        raise UnknownPlayers(sorted(set(values[missing].tolist())))
-    return found
+    return found, values[missing].tolist()
 
 
 class _Sides(NamedTuple):
@@ -163,7 +161,12 @@ class _Sides(NamedTuple):
 
 def _sides(inputs: PeriodInputs, ids: list[int]) -> _Sides:
     columns = inputs.games
-    white, black = _positions(ids, columns.white), _positions(ids, columns.black)
+    (white, unknown_white), (black, unknown_black) = (
+        _positions(ids, columns.white),
+        _positions(ids, columns.black),
+    )
+    if unknown_white or unknown_black:
+        raise UnknownPlayers(sorted({*unknown_white, *unknown_black}))
     count = len(white)
     codes = np.fromiter(map(_RESULT_CODES.__getitem__, columns.result), dtype=np.intp, count=count)
     counted = _PLAYED[codes] & np.array(columns.rated, dtype=np.bool_).reshape(count)
@@ -194,7 +197,8 @@ def _sums(sides: _Sides, mu: FloatArray, phi: FloatArray, players: int) -> _Sums
 
     def per_player(weights: FloatArray) -> FloatArray:
         # bincount adds in the order of the sides: each player's games in the loop's order.
-        return np.bincount(sides.own, weights=weights, minlength=players)
+        # (float even without sides: bincount of nothing gives integer zeros)
+        return np.bincount(sides.own, weights=weights, minlength=players).astype(np.float64)
 
     return _Sums(
         games=np.bincount(sides.own, minlength=players).astype(np.int64),
