@@ -45,6 +45,11 @@ Explain = Callable[[PeriodFacts, Sequence[GameFacts]], PeriodExplanation]
 WithState = Callable[[PlayerStart, State | None], PlayerStart]
 # A planned change's state before and after the period (by the declared names).
 StatesOf = Callable[[PlannedChange], tuple[State | None, State | None]]
+# The same as the declared figures' values in order (None: no state), for the write step
+# (a system may leave it out: the write then reads ``StatesOf``'s mappings).
+StateValues = Callable[
+    [PlannedChange], tuple[tuple[float | None, ...] | None, tuple[float | None, ...] | None]
+]
 # A new player's state as a club enters it (by the declared names) -> the state kept;
 # StateError names a figure it refuses.
 EnteredState = Callable[[Mapping[str, object], ListSettings], State]
@@ -109,6 +114,7 @@ class RatingSystem:
     # state_before and state_after).
     with_state: WithState = _start_with_state
     states_of: StatesOf = _planned_states
+    state_values: StateValues | None = None
     entered_state: EnteredState = _nothing_entered
     # The events of a period whose games are explained together (FIDE 2022-2024: the cap
     # in one game per event); a page reads the player's whole event for those.
@@ -198,6 +204,7 @@ SYSTEMS: dict[str, RatingSystem] = {
         start_rating=glicko2.START_RATING,
         with_state=glicko2.with_state,
         states_of=glicko2.states_of,
+        state_values=glicko2.state_values,
         entered_state=glicko2.entered_state,
         spread_of=glicko2.spread_of,
     ),
