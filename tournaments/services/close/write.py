@@ -217,10 +217,10 @@ def _state_lines(lines: Iterator[str], plan: PeriodPlan, system: RatingSystem) -
         # The system hands over the declared figures in order (Glicko-2: RD, volatility),
         # without a dict per state: a federation's close writes 400,000 of them.
         for line, change in zip(lines, plan.changes, strict=True):
-            before, after = values_of(change)
+            figures_before, figures_after = values_of(change)
             yield (
-                f"{line[:-1]}\t{_values_text(before, template, names)}"
-                f"\t{_values_text(after, template, names)}\n"
+                f"{line[:-1]}\t{_values_text(figures_before, template, names)}"
+                f"\t{_values_text(figures_after, template, names)}\n"
             )
         return
     states_of = system.states_of
