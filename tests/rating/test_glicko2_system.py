@@ -232,7 +232,8 @@ def test_the_state_values_are_the_states_figures_in_order() -> None:
     names = [field.name for field in glicko2.STATE_FIELDS]
     for change in changes.values():
         before, after = glicko2.states_of(change)
-        assert before is not None and after is not None
+        assert before is not None
+        assert after is not None
         assert glicko2.state_values(change) == (
             tuple(before[name] for name in names),
             tuple(after[name] for name in names),
