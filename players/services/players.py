@@ -28,8 +28,7 @@ from players.rating.systems import SYSTEMS
 from players.rating.systems.explain import StateError
 from players.selectors import User, require_role
 from players.services.clubs import club_published_changed
-# Re-exported: the FIDE list's seeding (tournaments.services.fide_list_seed) imports it here.
-from players.services.entries import K_ENTRY_FIELDS as K_ENTRY_FIELDS
+from players.services.entries import K_ENTRY_FIELDS as K_ENTRY_FIELDS  # for fide_list_seed
 from players.services.entries import ratings_create
 from players.services.lists import club_lists_locked
 
