@@ -189,6 +189,23 @@ class PeriodInputs:
     standard_on_next_list: Mapping[int, int] = field(default_factory=dict)
 
 
+class UnknownPlayers(ValueError):
+    """A period's games name players the list does not have (no start for them): a plan
+    refuses the period rather than guess a state for them."""
+
+    def __init__(self, player_ids: Sequence[int]) -> None:
+        self.player_ids = tuple(player_ids)
+        super().__init__(f"players not on the list play in the period: {list(self.player_ids)}")
+
+
+def unknown_players(inputs: PeriodInputs) -> list[int]:
+    """The players of the period's games without a start on the list, in id order."""
+    starts = inputs.starts
+    named = set(inputs.games.white)
+    named.update(inputs.games.black)
+    return sorted(pid for pid in named if pid not in starts)
+
+
 class Uncertainty(NamedTuple):
     """A Glicko-2 player's RD and volatility before and after a period, as published."""
 

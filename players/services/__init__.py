@@ -3,9 +3,10 @@
 Every function is keyword-only, checks the caller's role through the selectors, owns its
 transaction and raises players.errors domain errors (never DRF or admin errors).
 
-Modules: :mod:`.clubs` (clubs and members, and retiring the cache of a club's public views), :mod:`.lists` (a list's rules and its next
-month), :mod:`.players` (players and the ratings they bring, one by one or in bulk for the
-imports), :mod:`.k_factor` (``k_for``, the K a player has for a period, and the officer's
+Modules: :mod:`.clubs` (clubs and members, and retiring the cache of a club's public
+views), :mod:`.lists` (a list's rules and its next month), :mod:`.entries` (a new list
+with every player of the club on it, a new player on every list), :mod:`.players`
+(players and the ratings they bring, one by one or in bulk for the imports), :mod:`.k_factor` (``k_for``, the K a player has for a period, and the officer's
 override), :mod:`.tokens` (API tokens), :mod:`.invitations` (an owner's offer of a role, by
 link), :mod:`.jobs` (job kinds, starting a job, running it in a worker, taking back what a
 dead worker left). Callers import the services from here.
@@ -21,6 +22,7 @@ from players.services.clubs import (
     membership_remove,
     membership_set,
 )
+from players.services.entries import players_enter_list, rating_list_create
 from players.services.invitations import (
     invitation_accept,
     invitation_accept_new_user,
@@ -45,7 +47,6 @@ from players.services.lists import (
     LIST_RULES,
     club_lists_locked,
     next_period_month,
-    rating_list_create,
     rating_list_update,
 )
 from players.services.players import (
@@ -98,6 +99,7 @@ __all__ = [
     "player_delete",
     "player_update",
     "players_add_bulk",
+    "players_enter_list",
     "rating_list_create",
     "rating_list_update",
 ]

@@ -6,7 +6,7 @@ import datetime
 import re
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from players.errors import invalid_field
@@ -15,19 +15,15 @@ from players.models import (
     K_MIN,
     RATING_MAX,
     RATING_MIN,
-    Club,
     KPolicy,
     RatingList,
     RatingPeriod,
     Role,
     add_months,
-    list_kind_values,
     list_presets,
     month_start,
 )
 from players.names import NameOrder
-from players.rating import list_kind
-from players.rating.systems import SYSTEMS, system_for
 from players.selectors import User, require_role
 from players.services.clubs import club_published_changed
 
@@ -86,54 +82,6 @@ def next_period_month(*, rating_list: RatingList) -> datetime.date:
     return add_months(latest, 1)
 
 
-def rating_list_create(
-    *,
-    club: Club,
-    by: User,
-    slug: str,
-    kind: str,
-    system: str,
-    name: str = "",
-    **rules: Any,
-) -> RatingList:
-    """A further list of the club (owner only): its system's preset (FIDE's for its kind,
-    Club Elo, Glicko-2), then ``rules`` field by field (``LIST_RULES``)."""
-    require_role(by, club, Role.OWNER)
-    if not SLUG.fullmatch(slug):
-        raise invalid_field("slug", "Lower-case letters, digits, - and _ only (at most 32).")
-    kinds = list_kind_values()
-    if kind not in kinds:
-        raise invalid_field("kind", f"Use one of {', '.join(kinds)}.")
-    if system not in SYSTEMS:
-        raise invalid_field("system", f"Use one of {', '.join(SYSTEMS)}.")
-    display = {field: rules.pop(field) for field in LIST_DISPLAY if field in rules}
-    unknown = set(rules) - set(LIST_RULES)
-    if unknown:
-        raise invalid_field(sorted(unknown)[0], "Not a list rule.")
-    if display.get("name_order", NameOrder.GIVEN_FIRST) not in set(NameOrder):
-        raise invalid_field("name_order", f"Use one of {', '.join(NameOrder)}.")
-    presets = list_presets()
-    preset = system_for(system).preset or list_kind(kind).fide_preset
-    # The system chosen, whatever the preset it starts from names (a system of its own
-    # may start from another's rules).
-    values = {**presets[preset], "kind": kind, "system": system, **rules, **display}
-    # How names are shown is not a rule: setting it keeps the list's preset.
-    rating_list = RatingList(
-        club=club, slug=slug, name=name.strip(), preset="" if rules else preset, **values
-    )
-    _validate_list(rating_list)
-    with transaction.atomic(durable=True):
-        if RatingList.objects.filter(club=club, slug=slug).exists():
-            raise invalid_field("slug", f"The club has a list {slug!r} already.")
-        try:
-            with transaction.atomic():
-                rating_list.save()
-        except IntegrityError:
-            raise invalid_field("slug", f"The club has a list {slug!r} already.") from None
-        club_published_changed(club_id=club.pk)
-    return rating_list
-
-
 def rating_list_update(
     *, rating_list: RatingList, by: User, preset: str | None = None, **rules: Any
 ) -> RatingList:
@@ -162,13 +110,13 @@ def rating_list_update(
             setattr(locked, field, value)
         if preset is not None or rules:  # the display alone keeps the preset
             locked.preset = preset if preset is not None and not rules else ""
-        _validate_list(locked)
+        validate_list(locked)
         locked.save()
         club_published_changed(club_id=locked.club_id)
     return locked
 
 
-def _validate_list(rating_list: RatingList) -> None:
+def validate_list(rating_list: RatingList) -> None:
     if rating_list.k_policy == KPolicy.FIXED and rating_list.fixed_k is None:
         raise invalid_field("fixed_k", "A fixed K policy needs a K.")
     if rating_list.fixed_k is not None and not K_MIN <= rating_list.fixed_k <= K_MAX:

@@ -3,38 +3,34 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import connection, transaction
 
-from players import rating as engine
-from players.bulk import history_rows_copy, insert_rows, insert_rows_returning_ids
+from players.bulk import history_rows_copy, insert_rows_returning_ids
 from players.errors import ConflictError, ValidationFailed, invalid_field
 from players.models import (
     RATING_MAX,
     RATING_MIN,
     Club,
-    KFactorChange,
     Membership,
     Player,
-    PlayerRating,
     RatingList,
-    RatingPeriod,
     Role,
     Sex,
     Title,
 )
 from players.models.audit import audit_user_id, audit_via
 from players.names import name_key
-from players.rating import ListKind
 from players.rating.k_factor import has_reached_2400
 from players.rating.systems import SYSTEMS
 from players.rating.systems.explain import StateError
 from players.selectors import User, require_role
 from players.services.clubs import club_published_changed
-from players.services.k_factor import k_for
-from players.services.lists import club_lists_locked, next_period_month
+from players.services.entries import K_ENTRY_FIELDS as K_ENTRY_FIELDS  # for fide_list_seed
+from players.services.entries import ratings_create
+from players.services.lists import club_lists_locked
 
 # The player's own fields, as the services accept them (the admin's forms use the same).
 PLAYER_FIELDS = (
@@ -121,7 +117,7 @@ def player_create(
         if fide_id is not None and Player.objects.filter(club=club, fide_id=fide_id).exists():
             raise invalid_field("fide_id", "Another player of the club has this FIDE ID.")
         player = Player.objects.create(club=club, **fields)
-        _ratings_create(new=[(player, entries)], lists=lists.values(), by=by)
+        ratings_create(new=[(player, entries)], lists=lists.values(), by=by)
         club_published_changed(club_id=club.pk)
     return player
 
@@ -312,7 +308,7 @@ def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any
             user_id=audit_user_id() or by.pk,
         )
     new = zip(created, (entries for _, entries in cleaned), strict=True)
-    _ratings_create(new=new, lists=lists.values(), by=by)
+    ratings_create(new=new, lists=lists.values(), by=by)
     club_published_changed(club_id=club.pk)
     return created
 
@@ -331,130 +327,3 @@ def _bulk_item_cleaned(
             fields={f"[{index}].{key}": value for key, value in error.fields.items()},
         ) from None
     return fields, entries
-
-
-_RATING_FIELDS = (
-    "player",
-    "rating_list",
-    "rating",
-    "rated_games",
-    "reached_2400",
-    "k_factor",
-    "k_reason",
-    "entry_rating",
-    "entry_rated_games",
-    "entry_reached_2400",
-    "entry_month",
-    "state",
-    "entry_state",
-)
-# The KFactorChange fields of a K given outside a close (a player's entry, a seeded start),
-# in the order of their rows.
-K_ENTRY_FIELDS = (
-    "player",
-    "rating_list",
-    "effective_month",
-    "old_k",
-    "new_k",
-    "new_reason",
-    "reason",
-    "note",
-    "created_by",
-)
-
-
-def _ratings_create(
-    *,
-    new: Iterable[tuple[Player, Mapping[str, Mapping[str, Any]]]],
-    lists: Iterable[RatingList],
-    by: User,
-) -> None:
-    """New players' states on every list of the club, from the ratings they bring
-    (``entries`` by list kind; a list not named starts unrated), with the K the rules give
-    recorded as their first KFactorChange. Bulk rows: one player or a whole import."""
-    # The lists' next month and whether they have history are the same for every player.
-    list_facts = []
-    for rating_list in lists:
-        month = next_period_month(rating_list=rating_list)
-        has_history = (
-            RatingPeriod.objects.filter(rating_list=rating_list)
-            .exclude(status=RatingPeriod.Status.OPEN)
-            .exists()
-        )
-        list_facts.append((rating_list, month, has_history))
-    rating_rows: list[tuple[Any, ...]] = []
-    k_rows: list[tuple[Any, ...]] = []
-    # The K rules are pure and an import's players share a few states (most are unrated
-    # with no games): each distinct state is worked out once per list.
-    k_of: dict[tuple[Any, ...], engine.KFactor] = {}
-    for player, entries in new:
-        standard = _entered_standard(entries)
-        for rating_list, month, has_history in list_facts:
-            entry = entries.get(rating_list.slug, {})
-            rating = entry.get("rating")
-            rated_games = entry.get("rated_games", 0)
-            reached = entry.get("reached_2400", False)
-            if not rating_list.rating_system.uses_k:
-                rating_rows.append(_row_without_k(player, rating_list, entry, month, has_history))
-                continue
-            key = (rating_list.pk, rating, rated_games, player.birth_year, reached, standard)
-            k = k_of.get(key)
-            if k is None:
-                state = engine.PlayerState(rating, rated_games, player.birth_year, reached)
-                k = k_of[key] = k_for(
-                    rating_list=rating_list,
-                    state=state,
-                    k_override=None,
-                    period_year=month.year,
-                    standard_rating=standard,
-                )
-            # entry_*: the start of the history. A list with published history: the player
-            # appears from the next list on (entry_month).
-            rating_rows.append(
-                (
-                    *(player.pk, rating_list.pk, rating, rated_games, reached),
-                    *(k.value, k.reason.value, rating, rated_games, reached),
-                    *(month if has_history else None, None, None),
-                )
-            )
-            reason = engine.k_change_reason(None, k)
-            if reason is not None:
-                k_rows.append(
-                    (
-                        *(player.pk, rating_list.pk, month, None, k.value, k.reason.value),
-                        *(reason.value, "entered when the player joined", by.pk),
-                    )
-                )
-    insert_rows(PlayerRating, _RATING_FIELDS, rating_rows)
-    insert_rows(KFactorChange, K_ENTRY_FIELDS, k_rows)
-
-
-def _row_without_k(
-    player: Player,
-    rating_list: RatingList,
-    entry: Mapping[str, Any],
-    month: datetime.date,
-    has_history: bool,
-) -> tuple[Any, ...]:
-    """A new player's row (``_RATING_FIELDS``) on a list whose system has no K
-    (Glicko-2): no rating entered is the system's start (Glicko-2 rates everyone: 1500),
-    with the state ``_state_entered`` filled in."""
-    system = rating_list.rating_system
-    rating = system.start_rating if entry.get("rating") is None else entry["rating"]
-    games, reached = entry.get("rated_games", 0), entry.get("reached_2400", False)
-    state = None
-    if system.keeps_state:
-        # An import's entries come without one: the system's start on the list.
-        state = entry.get("state") or system.entered_state({}, rating_list.settings())
-    entry_month = month if has_history else None
-    return (
-        *(player.pk, rating_list.pk, rating, games, reached, None, ""),
-        *(rating, games, reached, entry_month, state, state),
-    )
-
-
-def _entered_standard(entries: Mapping[str, Mapping[str, Any]]) -> int | None:
-    """A new player's standard rating in force: the one entered (nothing is published for
-    them yet). On rapid and blitz an unrated player counts as rated with it, K included."""
-    rating: int | None = entries.get(ListKind.STANDARD.value, {}).get("rating")
-    return rating

@@ -223,3 +223,19 @@ def test_a_players_own_volatility_is_the_start() -> None:
     assert own[1].uncertainty.volatility_after == pytest.approx(0.09, abs=0.0005)
     assert own[1].uncertainty.rd_after > usual[1].uncertainty.rd_after
     assert own[1].change_unrounded > usual[1].change_unrounded
+
+
+def test_the_state_values_are_the_states_figures_in_order() -> None:
+    # What the close's write step formats (state_values) is what states_of says, by the
+    # declared names in order, for a player with games and one without.
+    changes, _ = plan({**PAPER_STARTS, 5: start(None, None, None)}, PAPER_GAMES)
+    names = [field.name for field in glicko2.STATE_FIELDS]
+    for change in changes.values():
+        before, after = glicko2.states_of(change)
+        assert before is not None
+        assert after is not None
+        assert glicko2.state_values(change) == (
+            tuple(before[name] for name in names),
+            tuple(after[name] for name in names),
+        )
+    assert glicko2.state_values(changes[1]._replace(uncertainty=None)) == (None, None)

@@ -24,6 +24,8 @@ from players.rating.period import (
     PeriodPlan,
     PlannedChange,
     PlayerStart,
+    UnknownPlayers,
+    unknown_players,
 )
 from players.rating.systems import elo, elo_explain, glicko2
 from players.rating.systems.explain import (
@@ -43,6 +45,11 @@ Explain = Callable[[PeriodFacts, Sequence[GameFacts]], PeriodExplanation]
 WithState = Callable[[PlayerStart, State | None], PlayerStart]
 # A planned change's state before and after the period (by the declared names).
 StatesOf = Callable[[PlannedChange], tuple[State | None, State | None]]
+# The same as the declared figures' values in order (None: no state), for the write step
+# (a system may leave it out: the write then reads ``StatesOf``'s mappings).
+StateValues = Callable[
+    [PlannedChange], tuple[tuple[float | None, ...] | None, tuple[float | None, ...] | None]
+]
 # A new player's state as a club enters it (by the declared names) -> the state kept;
 # StateError names a figure it refuses.
 EnteredState = Callable[[Mapping[str, object], ListSettings], State]
@@ -107,6 +114,7 @@ class RatingSystem:
     # state_before and state_after).
     with_state: WithState = _start_with_state
     states_of: StatesOf = _planned_states
+    state_values: StateValues | None = None
     entered_state: EnteredState = _nothing_entered
     # The events of a period whose games are explained together (FIDE 2022-2024: the cap
     # in one game per event); a page reads the player's whole event for those.
@@ -115,7 +123,16 @@ class RatingSystem:
     spread_of: Callable[[State | None], float | None] = _no_spread
 
     def plan_period(self, inputs: PeriodInputs, *, progress: Progress | None = None) -> PeriodPlan:
-        return self.plan(inputs, progress=progress)
+        """The plan; a period whose games name a player the list does not have raises
+        UnknownPlayers (naming them) from every system, not a KeyError from deep inside."""
+        try:
+            return self.plan(inputs, progress=progress)
+        except KeyError:
+            # Looked for only once a plan has failed: two million set adds on a big month.
+            unknown = unknown_players(inputs)
+            if unknown:
+                raise UnknownPlayers(unknown) from None
+            raise
 
     @property
     def keeps_state(self) -> bool:
@@ -138,6 +155,14 @@ def _elo_with_arrays(inputs: PeriodInputs, *, progress: Progress | None = None) 
     from players.rating.systems.elo_arrays import finish
 
     return elo.plan_period(inputs, array_sums=table_sums, array_finish=finish, progress=progress)
+
+
+def _glicko2_with_arrays(inputs: PeriodInputs, *, progress: Progress | None = None) -> PeriodPlan:
+    # numpy only here, on first use, as for the Elo family; glicko2.plan_period is the
+    # scalar reference the arrays are held equal to (tests/rating/test_glicko2_arrays.py).
+    from players.rating.systems.glicko2_arrays import plan_period
+
+    return plan_period(inputs, progress=progress)
 
 
 SYSTEMS: dict[str, RatingSystem] = {
@@ -170,7 +195,7 @@ SYSTEMS: dict[str, RatingSystem] = {
     "glicko2": RatingSystem(
         "glicko2",
         "Glicko-2",
-        glicko2.plan_period,
+        _glicko2_with_arrays,
         explain=glicko2.explain_period,
         state_fields=glicko2.STATE_FIELDS,
         period_columns=glicko2.PERIOD_COLUMNS,
@@ -179,6 +204,7 @@ SYSTEMS: dict[str, RatingSystem] = {
         start_rating=glicko2.START_RATING,
         with_state=glicko2.with_state,
         states_of=glicko2.states_of,
+        state_values=glicko2.state_values,
         entered_state=glicko2.entered_state,
         spread_of=glicko2.spread_of,
     ),

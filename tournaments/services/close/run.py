@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from players.errors import ConflictError, month_not_over
 from players.models import (
+    Player,
     PlayerRating,
     RatingList,
     RatingPeriod,
@@ -34,10 +35,10 @@ from players.models import (
     Role,
     month_label,
 )
-from players.rating.period import PeriodInputs, PeriodPlan
+from players.rating.period import PeriodInputs, PeriodPlan, UnknownPlayers
 from players.rating.systems import system_for
 from players.selectors import User, require_role
-from players.services import club_published_changed
+from players.services import club_published_changed, players_enter_list
 from tournaments.models import Game
 from tournaments.services.close.read import read_inputs
 from tournaments.services.close.report import ReplayReport, close_report, close_summary
@@ -71,8 +72,43 @@ def _gc_paused() -> Iterator[None]:
 
 
 def compute_plan(inputs: PeriodInputs, *, progress: Progress | None = None) -> PeriodPlan:
-    """The plan of the list's rating system for ``inputs``; pure (no database access)."""
-    return system_for(inputs.settings.system).plan_period(inputs, progress=progress)
+    """The plan of the list's rating system for ``inputs``; pure (no database access). A
+    game of a player who is not on the list is refused (ConflictError naming them), never
+    planned with a state made up for them."""
+    try:
+        return system_for(inputs.settings.system).plan_period(inputs, progress=progress)
+    except UnknownPlayers as error:
+        raise _not_on_the_list(error.player_ids) from None
+
+
+def _plan_with_every_player(
+    inputs: PeriodInputs,
+    *,
+    rating_list: RatingList,
+    period: RatingPeriod,
+    by: User | None,
+    progress: Progress | None,
+) -> PeriodPlan:
+    """``compute_plan``; a list that lacks players of the club who play in the period (a
+    list created before lists took in the club's players) takes them in first, as new
+    players (``players_enter_list``), and the period is read again. Writes: the caller
+    owns the transaction (a preview rolls it back)."""
+    try:
+        return system_for(inputs.settings.system).plan_period(inputs, progress=progress)
+    except UnknownPlayers as error:
+        if not players_enter_list(rating_list=rating_list, player_ids=error.player_ids, by=by):
+            raise _not_on_the_list(error.player_ids) from None
+    return compute_plan(read_inputs(rating_list=rating_list, period=period), progress=progress)
+
+
+def _not_on_the_list(player_ids: Sequence[int]) -> ConflictError:
+    """Every player of a club is entered on each of its lists (players.services.entries);
+    a list created before lists took in the club's players may lack some."""
+    names = dict(Player.objects.filter(pk__in=player_ids[:10]).values_list("pk", "name"))
+    shown = ", ".join(f"{names.get(pid, '?')} (id {pid})" for pid in player_ids[:10])
+    more = f" and {len(player_ids) - 10} more" if len(player_ids) > 10 else ""
+    message = f"Games of players who are not on the list: {shown}{more}."
+    return ConflictError(message, fields={"players": [message]})
 
 
 # -- the services ---------------------------------------------------------------------------
@@ -122,7 +158,13 @@ def period_preview(
     if by is not None:
         require_role(by, rating_list.club, Role.VIEWER)
     with _gc_paused(), transaction.atomic():
-        return compute_plan(read_inputs(rating_list=rating_list, period=period), progress=progress)
+        inputs = read_inputs(rating_list=rating_list, period=period)
+        plan = _plan_with_every_player(
+            inputs, rating_list=rating_list, period=period, by=by, progress=progress
+        )
+        # A preview writes nothing: players a list took in for it (above) are let go.
+        transaction.set_rollback(True)
+        return plan
 
 
 def check_month_over(period: RatingPeriod, *, early: bool) -> None:
@@ -165,7 +207,9 @@ def period_close(
         inputs = read_inputs(rating_list=locked_list, period=locked)
         seconds = {"read": time.perf_counter() - clock}
         clock = time.perf_counter()
-        plan = compute_plan(inputs, progress=progress)
+        plan = _plan_with_every_player(
+            inputs, rating_list=locked_list, period=locked, by=by, progress=progress
+        )
         del inputs  # the games can go before the writes start
         seconds["compute"] = time.perf_counter() - clock
         clock = time.perf_counter()

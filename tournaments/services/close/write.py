@@ -211,11 +211,35 @@ def _state_text(state: State | None, template: str, names: tuple[str, ...]) -> s
 
 def _state_lines(lines: Iterator[str], plan: PeriodPlan, system: RatingSystem) -> Iterator[str]:
     """Each line of ``_change_lines`` with the state before and after (STATE_FIELDS)."""
-    template, names, states_of = _json_template(system), system.state_names, system.states_of
+    template, names = _json_template(system), system.state_names
+    values_of = system.state_values
+    if values_of is not None:
+        # The system hands over the declared figures in order (Glicko-2: RD, volatility),
+        # without a dict per state: a federation's close writes 400,000 of them.
+        for line, change in zip(lines, plan.changes, strict=True):
+            figures_before, figures_after = values_of(change)
+            yield (
+                f"{line[:-1]}\t{_values_text(figures_before, template, names)}"
+                f"\t{_values_text(figures_after, template, names)}\n"
+            )
+        return
+    states_of = system.states_of
     for line, change in zip(lines, plan.changes, strict=True):
         before, after = states_of(change)
         before_text = _state_text(before, template, names)
         yield f"{line[:-1]}\t{before_text}\t{_state_text(after, template, names)}\n"
+
+
+def _values_text(
+    values: tuple[float | None, ...] | None, template: str, names: tuple[str, ...]
+) -> str:
+    """``_state_text`` of the state whose declared figures are ``values``."""
+    if values is None:
+        return "\\N"
+    for value in values:
+        if type(value) is not float or not math.isfinite(value):
+            return json.dumps(dict(zip(names, values, strict=True))).replace(chr(92), chr(92) * 2)
+    return template % values
 
 
 def _state_rows(
