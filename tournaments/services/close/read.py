@@ -32,7 +32,13 @@ from players.models import (
 )
 from players.rating.adjustment import RAISED_TO_STANDARD_LIST
 from players.rating.fide_rules import BY_DATE
-from players.rating.period import GAME_RESULTS, PeriodGames, PeriodInputs, PlayerStart
+from players.rating.period import (
+    GAME_RESULTS,
+    ArrayColumn,
+    PeriodGames,
+    PeriodInputs,
+    PlayerStart,
+)
 from players.selectors import ratings_in_force, with_fixed_start
 from tournaments.models import Game, Tournament
 
@@ -225,15 +231,25 @@ def period_games(period: RatingPeriod) -> PeriodGames:
         cursor.execute(sql, [*_RESULTS.tolist(), period.pk], binary=True)
         row = cursor.fetchone()
     data = np.frombuffer(row[0] if row and row[0] else b"", dtype=_PACKED_GAME)
-    tournament = data["tournament"].astype(object)
-    tournament[tournament == 0] = None
+    # Kept as arrays (ArrayColumn): the array sums take them as they are; a loop over a
+    # column gets its Python values on first use.
     return PeriodGames(
-        white=data["white"].tolist(),
-        black=data["black"].tolist(),
-        result=_RESULTS[data["result"]].tolist(),
-        rated=data["rated"].tolist(),
-        tournament=tournament.tolist(),
+        white=ArrayColumn(data["white"].astype(np.int64)),
+        black=ArrayColumn(data["black"].astype(np.int64)),
+        result=ArrayColumn(data["result"].astype(np.intp), _result_values),
+        rated=ArrayColumn(data["rated"].astype(np.bool_)),
+        tournament=ArrayColumn(data["tournament"].astype(np.int64), _tournament_values),
     )
+
+
+def _result_values(codes: Any) -> list[str]:
+    return _RESULTS[codes].tolist()  # type: ignore[no-any-return]
+
+
+def _tournament_values(ids: Any) -> list[int | None]:
+    values = ids.astype(object)
+    values[ids == 0] = None
+    return values.tolist()  # type: ignore[no-any-return]
 
 
 def read_inputs(*, rating_list: RatingList, period: RatingPeriod) -> PeriodInputs:
