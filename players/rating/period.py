@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from operator import attrgetter, ne
 from typing import Any, NamedTuple
 
 from players.rating.fide_rules import FideRuleSet, rule_set_for
@@ -312,6 +313,12 @@ class PlannedKChange(NamedTuple):
     reason: KChangeReason
 
 
+_RATING_AFTER = attrgetter("rating_after")
+_RATING_BEFORE = attrgetter("rating_before")
+_ADJUSTMENT = attrgetter("adjustment")
+_EVENT = attrgetter("event")
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PeriodPlan:
     """Exactly what closing a period writes; a preview shows it unwritten."""
@@ -332,16 +339,20 @@ class PeriodPlan:
     def next_month(self) -> datetime.date:
         return add_months(self.month, 1)
 
+    # Each count below is one pass in C over a federation's 200,000 changes (a generator
+    # over them, with a property call per change, was a tenth of a second each).
     @property
     def players_changed(self) -> int:
-        return sum(1 for change in self.changes if change.changed)
+        changes = self.changes
+        return sum(map(ne, map(_RATING_AFTER, changes), map(_RATING_BEFORE, changes)))
 
     @property
     def players_adjusted(self) -> int:
-        return sum(1 for change in self.changes if change.adjustment)
+        return sum(map(bool, map(_ADJUSTMENT, self.changes)))
 
     def counts_by_event(self) -> dict[str, int]:
-        return dict(Counter(str(change.event) for change in self.changes))
+        counts = Counter(map(_EVENT, self.changes))
+        return {str(event): count for event, count in counts.items()}
 
 
 def view_month(month: datetime.date, tournament_start: datetime.date | None) -> datetime.date:
