@@ -175,7 +175,7 @@ class ArrayColumn(Sequence[Any]):
         self._items: list[Any] | None = None
 
     def _converted(self, array: Any) -> list[Any]:
-        return array.tolist() if self._to_list is None else self._to_list(array)  # type: ignore[no-any-return]
+        return array.tolist() if self._to_list is None else self._to_list(array)
 
     def items(self) -> list[Any]:
         """The column as a Python list, made once."""

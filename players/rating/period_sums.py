@@ -101,9 +101,9 @@ def _in_month(
     tournament_col: Sequence[int | None], this_month: set[int], count: int
 ) -> np.ndarray[Any, np.dtype[np.bool_]] | bool:
     """Whether each game is outside tournaments or in one begun this month (True: all)."""
-    held = column_array(tournament_col)
+    held: np.ndarray[Any, np.dtype[np.int64]] | None = column_array(tournament_col)
     if held is not None:  # the read's ids, 0 for none
-        outside = held == 0
+        outside: np.ndarray[Any, np.dtype[np.bool_]] = held == 0
         if outside.all():
             return True
         inside = np.isin(held, np.fromiter(this_month, dtype=np.int64, count=len(this_month)))

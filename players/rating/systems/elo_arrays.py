@@ -278,8 +278,8 @@ def _fractions(numerators: IntArray, denominator: int) -> list[Fraction]:
     every player who has it: three Fractions for each of 200,000 players were a third of
     the array finish, and the write turns each distinct one into text once."""
     distinct, where = np.unique(numerators, return_inverse=True)
-    shared = np.array([_exact(int(n), denominator) for n in distinct.tolist()] or [], dtype=object)
-    return shared[where].tolist() if len(shared) else []  # type: ignore[no-any-return]
+    shared = np.array([_exact(int(n), denominator) for n in distinct.tolist()], dtype=object)
+    return shared[where].tolist() if len(shared) else []
 
 
 def _k_change(
