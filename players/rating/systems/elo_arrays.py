@@ -227,45 +227,43 @@ def finish(
         *rest,
     ) in rows:
         n_after, r_after, base, following, moved = rest
-        # Positional (see _POSITIONAL): 200,000 records built by keyword were a tenth of a
-        # second of a federation-sized close.
         if did_play:
             change_row = PlannedChange(
-                pid,
-                start.rating,
-                None if dropped else rating,
-                diff,
-                unrounded,
-                used,
-                base.reason,
-                n,
-                score,
-                expected,
-                _BELOW_FLOOR if dropped else _RATED,
-                n_after,
-                r_after,
-                [],
-                following,
-                month,
+                player_id=pid,
+                rating_before=start.rating,
+                rating_after=None if dropped else rating,
+                change=diff,
+                change_unrounded=unrounded,
+                k_factor=used,
+                k_reason=base.reason,
+                games=n,
+                score=score,
+                expected=expected,
+                event=PeriodEvent.BELOW_FLOOR if dropped else PeriodEvent.RATED,
+                rated_games_after=n_after,
+                reached_2400_after=r_after,
+                pool_after=[],
+                k_next=following,
+                last_active_month=month,
             )
         else:
             change_row = PlannedChange(
-                pid,
-                start.rating,
-                start.rating,
-                0,
-                0,
-                base.value,
-                base.reason,
-                0,
-                _ZERO,
-                0,
-                _NO_RATED_GAMES,
-                start.rated_games,
-                start.reached_2400,
-                start.pool,
-                following,
-                month if start.last_active is None else start.last_active,
+                player_id=pid,
+                rating_before=start.rating,
+                rating_after=start.rating,
+                change=0,
+                change_unrounded=0,
+                k_factor=base.value,
+                k_reason=base.reason,
+                games=0,
+                score=_ZERO,
+                expected=0,
+                event=PeriodEvent.NO_RATED_GAMES,
+                rated_games_after=start.rated_games,
+                reached_2400_after=start.reached_2400,
+                pool_after=start.pool,
+                k_next=following,
+                last_active_month=month if start.last_active is None else start.last_active,
             )
         # Most players' K stays: no call for them.
         k_row = _k_change(pid, start, base, following, next_month) if moved else None
@@ -300,14 +298,4 @@ def _k_change(
 
 
 _ZERO = Fraction(0)
-_RATED, _BELOW_FLOOR = PeriodEvent.RATED, PeriodEvent.BELOW_FLOOR
-_NO_RATED_GAMES = PeriodEvent.NO_RATED_GAMES
-# The order finish builds PlannedChange in, held against the record's own.
-_POSITIONAL = (
-    *("player_id", "rating_before", "rating_after", "change", "change_unrounded", "k_factor"),
-    *("k_reason", "games", "score", "expected", "event", "rated_games_after"),
-    *("reached_2400_after", "pool_after", "k_next", "last_active_month"),
-)
-if PlannedChange._fields[: len(_POSITIONAL)] != _POSITIONAL:  # pragma: no cover - a guard
-    raise ImportError("elo_arrays.finish builds PlannedChange in an order it no longer has")
 _K_FACTORS = tuple(KFactor(int(_K_OF_REASON[i]), reason) for i, reason in enumerate(REASONS))
