@@ -111,7 +111,8 @@ def test_an_array_column_reads_as_its_list() -> None:
     assert held.result.take([2, 0]) == ["1/2-1/2", "1-0"]
     assert held.tournament.take([0, 1]) == [None, 4]
     assert held.tournament.take([]) == []
-    assert held.tournament.count(None) == 2 and 4 in held.tournament
+    assert held.tournament.count(None) == 2
+    assert 4 in held.tournament
     assert list(zip(*held, strict=True))[1] == (6, 7, "+-", True, 4)
     assert np.asarray(held.white).tolist() == [5, 6, 7]
     assert np.asarray(held.result).tolist() == ["1-0", "+-", "1/2-1/2"]
