@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from players.rating.bulk import PeriodSumArrays, table_period_sums
-from players.rating.period import GAME_RESULTS, PeriodGames
+from players.rating.period import GAME_RESULTS, PeriodGames, column_array
 from players.rating.types import PeriodSums, RatingRules
 
 _HALVES = {"1": 2, "1/2": 1, "0": 0}
@@ -52,7 +52,7 @@ def table_sums(
         table[id_array - low] = np.arange(len(ids), dtype=np.intp)
 
     def positions(column: Any) -> np.ndarray[Any, np.dtype[np.intp]]:
-        values = np.array(column, dtype=np.int64)
+        values = _ints(column)
         if table is not None:
             inside = (values >= low) & (values <= high)
             found = np.full(len(values), -1, dtype=np.intp)
@@ -67,17 +67,18 @@ def table_sums(
         return found
 
     white, black = positions(white_col), positions(black_col)
-    codes = np.fromiter(map(_RESULT_CODES.__getitem__, result_col), dtype=np.intp, count=count)
+    codes = column_array(result_col)
+    if codes is None:
+        codes = np.fromiter(map(_RESULT_CODES.__getitem__, result_col), dtype=np.intp, count=count)
     white_own, black_own = own[white], own[black]
     simple = (white_own >= 0) & (black_own >= 0)
-    # list.count runs in C: most months' games are mostly outside tournaments.
-    if list(tournament_col).count(None) != count:
-        simple &= np.fromiter(
-            (t is None or t in this_month for t in tournament_col), dtype=np.bool_, count=count
-        )
+    simple &= _in_month(tournament_col, this_month, count)
     chosen = np.flatnonzero(simple)
     codes = codes[chosen]
-    counted = _PLAYED[codes] & np.array(rated_col, dtype=np.bool_)[chosen]
+    rated = column_array(rated_col)
+    if rated is None:
+        rated = np.array(rated_col, dtype=np.bool_)
+    counted = _PLAYED[codes] & rated[chosen]
     totals = table_period_sums(
         player=np.concatenate((white[chosen], black[chosen])),
         own=np.concatenate((white_own[chosen], black_own[chosen])),
@@ -88,6 +89,31 @@ def table_sums(
         rules=rules,
     )
     return PlayerSums(ids, totals), np.flatnonzero(~simple).tolist()
+
+
+def _ints(column: Sequence[int]) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """A column of player ids as an int64 array: the read's own array where it has one."""
+    held = column_array(column)
+    return np.array(column, dtype=np.int64) if held is None else held
+
+
+def _in_month(
+    tournament_col: Sequence[int | None], this_month: set[int], count: int
+) -> np.ndarray[Any, np.dtype[np.bool_]] | bool:
+    """Whether each game is outside tournaments or in one begun this month (True: all)."""
+    held: np.ndarray[Any, np.dtype[np.int64]] | None = column_array(tournament_col)
+    if held is not None:  # the read's ids, 0 for none
+        outside: np.ndarray[Any, np.dtype[np.bool_]] = held == 0
+        if outside.all():
+            return True
+        inside = np.isin(held, np.fromiter(this_month, dtype=np.int64, count=len(this_month)))
+        return outside | inside
+    # list.count runs in C: most months' games are mostly outside tournaments.
+    if list(tournament_col).count(None) == count:
+        return True
+    return np.fromiter(
+        (t is None or t in this_month for t in tournament_col), dtype=np.bool_, count=count
+    )
 
 
 class PlayerSums(Mapping[int, PeriodSums]):

@@ -200,11 +200,11 @@ def finish(
         f.below.tolist(),
         f.after.tolist(),
         f.change.tolist(),
-        f.total.tolist(),
+        _fractions(f.total, 100),
         f.k_used.tolist(),
         c.games.tolist(),
-        c.halves.tolist(),
-        c.expected.tolist(),
+        _fractions(c.halves, 2),
+        _fractions(c.expected, 100),
         f.games_after.tolist(),
         f.reached_after.tolist(),
         f.k,
@@ -212,7 +212,20 @@ def finish(
         f.k_changed.tolist(),
         strict=True,
     )
-    for pid, start, did_play, dropped, rating, diff, hundredths, used, n, h, e, *rest in rows:
+    for (
+        pid,
+        start,
+        did_play,
+        dropped,
+        rating,
+        diff,
+        unrounded,
+        used,
+        n,
+        score,
+        expected,
+        *rest,
+    ) in rows:
         n_after, r_after, base, following, moved = rest
         if did_play:
             change_row = PlannedChange(
@@ -220,12 +233,12 @@ def finish(
                 rating_before=start.rating,
                 rating_after=None if dropped else rating,
                 change=diff,
-                change_unrounded=_exact(hundredths, 100),
+                change_unrounded=unrounded,
                 k_factor=used,
                 k_reason=base.reason,
                 games=n,
-                score=_exact(h, 2),
-                expected=_exact(e, 100),
+                score=score,
+                expected=expected,
                 event=PeriodEvent.BELOW_FLOOR if dropped else PeriodEvent.RATED,
                 rated_games_after=n_after,
                 reached_2400_after=r_after,
@@ -256,6 +269,15 @@ def finish(
         k_row = _k_change(pid, start, base, following, next_month) if moved else None
         planned.append((change_row, k_row))
     return planned
+
+
+def _fractions(numerators: IntArray, denominator: int) -> list[Fraction]:
+    """``numerators / denominator`` as Fractions, one object per distinct value shared by
+    every player who has it: three Fractions for each of 200,000 players were a third of
+    the array finish, and the write turns each distinct one into text once."""
+    distinct, where = np.unique(numerators, return_inverse=True)
+    shared = np.array([_exact(int(n), denominator) for n in distinct.tolist()], dtype=object)
+    return shared[where].tolist() if len(shared) else []
 
 
 def _k_change(

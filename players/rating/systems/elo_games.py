@@ -277,10 +277,7 @@ def sort_games(
     elif array_sums is not None and len(columns.white):
         this_month = {tid for tid, (began, _) in inputs.tournaments.items() if began >= month}
         sums, rest = array_sums(columns, start_rating, this_month, month_rules)
-        rows = (
-            (columns[0][i], columns[1][i], columns[2][i], columns[3][i], columns[4][i])
-            for i in rest
-        )
+        rows = zip(*(_at(column, rest) for column in columns), strict=True)
     else:
         rows = zip(*columns, strict=True)
 
@@ -318,6 +315,13 @@ def sort_games(
                 black_rules, black, black_own, black_view, white_view, black_score, played, event
             )
     return sides, sums
+
+
+def _at(column: Sequence[Any], positions: list[int]) -> Sequence[Any]:
+    """The values of ``column`` at ``positions``: from the read's array where the column
+    has one (period.ArrayColumn), without making the whole column a list."""
+    take = getattr(column, "take", None)
+    return take(positions) if take is not None else [column[i] for i in positions]
 
 
 def _upgrades_after_the_first(

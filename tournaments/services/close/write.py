@@ -29,7 +29,7 @@ from players.models import (
 from players.rating.period import PeriodPlan
 from players.rating.systems import RatingSystem
 from players.rating.systems.explain import State
-from players.rating.types import Number
+from players.rating.types import KFactor, Number
 
 # The RatingChange fields the close writes, in the order of the rows below.
 CHANGE_FIELDS = (
@@ -157,8 +157,26 @@ def _change_lines(plan: PeriodPlan, period_id: int, list_id: int, run_id: int) -
     null = "\\N"
     head = f"{period_id}\t"
     ids = f"\t{list_id}\t{run_id}\t"
-    numeric = _numeric_text
     dates: dict[datetime.date | None, str] = {None: null}
+    # A plan shares its Fractions (one object per distinct value, elo_arrays) and its K
+    # factors: each becomes text once, found again by the object's id. The dictionary
+    # keeps every object it names, so an id is never reused while it is in use.
+    texts: dict[int, tuple[object, str]] = {}
+    k_texts: dict[int, tuple[object, str]] = {}
+
+    def numeric(value: Number | None) -> str:
+        known = texts.get(id(value))
+        if known is None:
+            known = texts[id(value)] = (value, _numeric_text(value))
+        return known[1]
+
+    def k_text(k_next: KFactor | None) -> str:
+        known = k_texts.get(id(k_next))
+        if known is None:
+            text = "\\N\t" if k_next is None else f"{k_next.value}\t{k_next.reason.value}"
+            known = k_texts[id(k_next)] = (k_next, text)
+        return known[1]
+
     for (
         player_id,
         before,
@@ -185,11 +203,10 @@ def _change_lines(plan: PeriodPlan, period_id: int, list_id: int, run_id: int) -
             f"{head}{player_id}{ids}{null if before is None else before}\t"
             f"{null if after is None else after}\t{null if change is None else change}\t"
             f"{adjustment}\t{numeric(unrounded)}\t{null if k_factor is None else k_factor}\t"
-            f"{k_reason}\t{games}\t{numeric(score)}\t{numeric(expected)}\t{event.value}\tt\t"
+            f"{k_reason}\t{games}\t{numeric(score)}\t{numeric(expected)}\t{event}\tt\t"
             f"{games_after}\t{'t' if reached else 'f'}\t"
             f"{json.dumps(pool).replace(chr(92), chr(92) * 2) if pool else '[]'}\t"
-            f"{null if k_next is None else k_next.value}\t"
-            f"{'' if k_next is None else k_next.reason.value}\t{active}\n"
+            f"{k_text(k_next)}\t{active}\n"
         )
 
 
