@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from players.errors import ConflictError
 from players.rating.systems import elo
 from players.services import player_create, rating_list_update
 from tests.tournaments.helpers import make_club, make_owner, period_of
@@ -143,5 +144,5 @@ def test_a_game_of_a_player_off_the_list_is_an_error() -> None:
         starts={pid: s for pid, s in inputs.starts.items() if pid != b.pk},
         start_ratings={pid: r for pid, r in inputs.start_ratings.items() if pid != b.pk},
     )
-    with pytest.raises(KeyError):
+    with pytest.raises(ConflictError, match=r"B \(id \d+\)"):
         compute_plan(without_b)
