@@ -100,7 +100,7 @@ def _home(
             "officer": bool(officer_clubs),
             "may_create_clubs": services.may_create_clubs(request.user),
             "due": due,
-            "invitations": services.invitations_for(user=request.user),
+            "invitations": services.invitations_for(user=request.user),  # type: ignore[arg-type]
         },
         status=status,
     )
@@ -167,7 +167,10 @@ def _invitation_page(
 def invitation_accept_mine(request: HttpRequest, invitation_id: int) -> HttpResponse:
     """The member's home: accept an invitation addressed to this account (no link)."""
     try:
-        membership = services.invitation_accept_mine(invitation_id=invitation_id, user=request.user)
+        membership = services.invitation_accept_mine(
+            invitation_id=invitation_id,
+            user=request.user,  # type: ignore[arg-type]
+        )
     except DomainError as error:
         return error_page(request, error)
     messages.success(
