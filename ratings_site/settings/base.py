@@ -292,6 +292,8 @@ FIDE_LIST_MAX_ZIP_RATIO = env_float("FIDE_LIST_MAX_ZIP_RATIO", 100)
 FIDE_LIST_MAX_ZIP_MEMBERS = int(env_float("FIDE_LIST_MAX_ZIP_MEMBERS", 16))
 FIDE_LIST_MAX_LINE_KB = int(env_float("FIDE_LIST_MAX_LINE_KB", 4))
 FIDE_LIST_MAX_ELEMENT_KB = int(env_float("FIDE_LIST_MAX_ELEMENT_KB", 64))
+# --add-federation keeps the federation's players read; FIDE's largest has about 100,000.
+FIDE_LIST_MAX_FEDERATION_PLAYERS = int(env_float("FIDE_LIST_MAX_FEDERATION_PLAYERS", 500_000))
 
 # Shared by every worker process (throttle counts and the cache of public views must be):
 # the database by default (its table is made by `migrate`), Redis with

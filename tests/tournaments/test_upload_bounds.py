@@ -247,3 +247,24 @@ def test_an_import_line_over_the_limit_fails_the_job_on_file(
     }
     assert Job.objects.get().status == "failed"
     assert not club.tournaments.exists()
+
+
+@pytest.mark.django_db
+@override_settings(FIDE_LIST_MAX_FEDERATION_PLAYERS=3)
+def test_a_federation_larger_than_the_limit_fails_the_job_on_file(
+    club_owner: tuple[Any, Club],
+) -> None:
+    """add_federation keeps what it reads: a file of millions of one federation's lines is
+    refused at the limit, not held."""
+    owner, club = club_owner
+    url = f"/api/v1/clubs/{club.slug}/fide-list/"
+    rows = [Row(10_000_000 + index, f"Player, {index}", "NOR") for index in range(4)]
+
+    refused = api_post(owner, url, txt(rows), "players_list_foa.txt", add_federation="NOR")
+    accepted = api_post(owner, url, txt(rows[:3]), "players_list_foa.txt", add_federation="NOR")
+
+    assert refused.json()["error"]["fields"] == {
+        "file": ["Not FIDE's rating list: more than 3 players of NOR (the limit of a federation)"]
+    }
+    assert accepted.status_code == 200, accepted.json()
+    assert len(accepted.json()["added"]) == 3

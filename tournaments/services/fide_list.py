@@ -158,6 +158,36 @@ def fide_upload_problem(upload: IO[bytes]) -> str:
     return ""
 
 
+def _records_read(
+    stream: IO[bytes],
+    players: dict[int, Player],
+    federation: str,
+    progress: FideProgress | None,
+) -> dict[int, FideRecord]:
+    """The list's records of the club's FIDE IDs and of ``federation``. The club's are as
+    many as its players (a repeated ID keeps one record); a federation's are bounded by
+    FIDE_LIST_MAX_FEDERATION_PLAYERS (the largest are about 100,000): a file of millions of
+    one federation's lines would otherwise be held whole."""
+    limit: int = settings.FIDE_LIST_MAX_FEDERATION_PLAYERS
+    records: dict[int, FideRecord] = {}
+    others: set[int] = set()  # the federation's players the club does not have
+    for record in read_fide_list(
+        stream,
+        wanted=players.keys(),
+        federation=federation,
+        progress=progress,
+        limits=fide_limits(),
+    ):
+        records[record.fide_id] = record
+        if record.fide_id not in players:
+            others.add(record.fide_id)
+        if len(others) > limit:
+            raise FideListError(
+                f"more than {limit} players of {federation} (the limit of a federation)"
+            )
+    return records
+
+
 def fide_list_import(
     *,
     club: Club,
@@ -184,16 +214,7 @@ def fide_list_import(
     }
     report.club_fide_ids = len(players)
     try:
-        records = {
-            record.fide_id: record
-            for record in read_fide_list(
-                stream,
-                wanted=players.keys(),
-                federation=add_federation,
-                progress=progress,
-                limits=fide_limits(),
-            )
-        }
+        records = _records_read(stream, players, add_federation, progress)
     except (FideListError, UnicodeError) as error:
         raise invalid_field("file", f"Not FIDE's rating list: {error}") from None
     try:
