@@ -104,7 +104,10 @@ class MembershipAdmin(AuditedAdmin):
     list_filter = ("role", CLUB_FILTER)
     search_fields = ("user__username", "user__email", "club__name")
     list_select_related = ("user", "club")
-    add_role = Role.OWNER
+    # Only the site's superuser adds a member here (the first owner of a club, say): an
+    # owner invites (the invitations page), and the account joins when it accepts. Adding
+    # directly would tell the owner which usernames exist, and needs no one's consent.
+    add_role = None
     change_role = Role.OWNER
     delete_role = Role.OWNER
 
@@ -131,7 +134,8 @@ class InvitationForm(forms.ModelForm):  # type: ignore[type-arg]
     username = forms.CharField(
         required=False,
         max_length=150,
-        help_text="An existing user's username; or give an email address instead.",
+        help_text="A username (only that account can accept; nothing says whether it exists), "
+        "or give an email address instead.",
     )
 
     class Meta:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
-from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
+from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
@@ -179,19 +179,34 @@ class MemberOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class MemberSetSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    username = serializers.CharField(max_length=150, help_text="An existing user's username.")
+    username = serializers.CharField(
+        max_length=150, help_text="A member's username (role changed) or anyone's (invited)."
+    )
     role = serializers.ChoiceField(choices=Role.choices)
+
+
+class MemberInvitedSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    invitation = serializers.IntegerField(
+        source="pk", help_text="The invitation's id (GET/DELETE .../invitations/{id}/)."
+    )
+    username = serializers.CharField(source="username_invited", help_text="As given.")
+    role = serializers.ChoiceField(choices=Role.choices)
+    expires = serializers.DateTimeField()
+    detail = serializers.SerializerMethodField()
+
+    def get_detail(self, obj: Any) -> str:
+        return INVITED
+
+
+#: The answer to adding a username that is not a member, whether or not an account has it.
+INVITED = (
+    "Invitation sent if an account has this username: it joins when it accepts (on its "
+    "home page, or by the link mailed to it)."
+)
 
 
 class MemberRoleSerializer(serializers.Serializer):  # type: ignore[type-arg]
     role = serializers.ChoiceField(choices=Role.choices)
-
-
-def _user_named(username: str, *, field: str) -> Any:
-    user = get_user_model().objects.filter(username=username).first()
-    if user is None:
-        raise serializers.ValidationError({field: ["No user has this username."]})
-    return user
 
 
 @extend_schema(tags=["members"], parameters=[CLUB_PARAM])
@@ -213,18 +228,33 @@ class MemberListView(ClubScopedView):
 
     @extend_schema(
         operation_id="members_set",
-        description="Add a member, or change the role of one (a club keeps at least one owner).",
+        description="Change a member's role (200; a club keeps at least one owner), or "
+        "invite anyone else (202): the account joins when it accepts, on its home page or by "
+        "the mailed link. The 202 is the same whether or not an account has the username, so "
+        "the answer tells no one which usernames exist.",
         request=MemberSetSerializer,
-        responses={200: MemberOutSerializer},
+        responses={200: MemberOutSerializer, 202: MemberInvitedSerializer},
     )
     def post(self, request: Request, club: str) -> Response:
         data = MemberSetSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        user = _user_named(data.validated_data["username"], field="username")
-        membership = services.membership_set(
-            club=self.club, user=user, role=data.validated_data["role"], by=request.user
+        username, role = data.validated_data["username"], data.validated_data["role"]
+        current = club_members(club=self.club).filter(user__username=username).first()
+        if current is not None:
+            membership = services.membership_set(
+                club=self.club, user=current.user, role=role, by=request.user
+            )
+            return Response(MemberOutSerializer(membership).data)
+        invitation, _url = services.invitation_create(
+            club=self.club,
+            by=request.user,
+            role=role,
+            username=username,
+            accept_url=lambda secret: request.build_absolute_uri(
+                reverse("invitation-accept", args=[secret])
+            ),
         )
-        return Response(MemberOutSerializer(membership).data)
+        return Response(MemberInvitedSerializer(invitation).data, status=status.HTTP_202_ACCEPTED)
 
     extra_error_statuses = {"POST": (409,)}
 

@@ -27,7 +27,8 @@ class InvitationOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     id = serializers.IntegerField()
     email = serializers.EmailField(help_text="Blank when invited by username.")
     username = serializers.CharField(
-        source="user.username", default="", help_text="Blank when invited by email."
+        source="username_invited",
+        help_text="Blank when invited by email; as given (whether or not an account has it).",
     )
     role = serializers.ChoiceField(choices=Role.choices)
     status = serializers.ChoiceField(choices=InvitationStatus.choices)
@@ -74,7 +75,8 @@ class InvitationListView(ClubScopedView):
         operation_id="invitations_create",
         description="Invite by `email` or `username` (one of them) to `role`. The answer's "
         "`url` is the link to accept (valid 7 days, once); it is also mailed when an email "
-        "address is known.",
+        "address is known. By username the answer is the same whether or not an account has "
+        "it; only that account can accept (by the link, or on its home page).",
         request=InvitationInSerializer,
         responses={201: InvitationCreatedSerializer},
     )

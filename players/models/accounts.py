@@ -62,6 +62,9 @@ class Invitation(models.Model):
         related_name="invitations",
         help_text="The existing user invited, when invited by username.",
     )
+    #: The username the owner typed: kept whether or not an account has it, so that the
+    #: invitations list (and every answer) looks the same either way.
+    username = models.CharField("username invited", max_length=150, blank=True)
     role = models.CharField("role", max_length=16, choices=Role.choices, default=Role.VIEWER)
     digest = models.CharField("secret's SHA-256", max_length=64, unique=True, editable=False)
     created_by = models.ForeignKey(
@@ -91,7 +94,8 @@ class Invitation(models.Model):
         verbose_name_plural = "invitations"
         constraints = [
             models.CheckConstraint(
-                condition=~Q(email="") | Q(user__isnull=False), name="invitation_has_invitee"
+                condition=~Q(email="") | Q(user__isnull=False) | ~Q(username=""),
+                name="invitation_has_invitee",
             ),
             models.CheckConstraint(condition=Q(role__in=Role.values), name="invitation_role_valid"),
         ]
@@ -101,7 +105,17 @@ class Invitation(models.Model):
 
     @property
     def invitee(self) -> str:
-        return self.email or (self.user.get_username() if self.user else "")
+        return self.email or self.username_invited
+
+    @property
+    def for_account(self) -> bool:
+        """Invited by username: only that account accepts (whether or not it exists)."""
+        return self.user_id is not None or bool(self.username)
+
+    @property
+    def username_invited(self) -> str:
+        """The username invited (typed by the owner; older rows: the user's)."""
+        return self.username or (self.user.get_username() if self.user else "")
 
     @property
     def status(self) -> InvitationStatus:

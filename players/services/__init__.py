@@ -25,10 +25,12 @@ from players.services.clubs import (
 from players.services.entries import players_enter_list, rating_list_create
 from players.services.invitations import (
     invitation_accept,
+    invitation_accept_mine,
     invitation_accept_new_user,
     invitation_create,
     invitation_open,
     invitation_revoke,
+    invitations_for,
 )
 from players.services.job_files import job_payload
 from players.services.jobs import (
@@ -80,10 +82,12 @@ __all__ = [
     "club_published_changed",
     "club_update",
     "invitation_accept",
+    "invitation_accept_mine",
     "invitation_accept_new_user",
     "invitation_create",
     "invitation_open",
     "invitation_revoke",
+    "invitations_for",
     "job_kind",
     "job_payload",
     "job_run",

@@ -8,7 +8,9 @@ until the owner revokes it.
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
+import threading
 from collections.abc import Callable
 
 from django.contrib.auth import get_user_model
@@ -32,7 +34,12 @@ from players.selectors import User, require_role
 from players.services.clubs import club_published_changed
 from players.services.usernames import username_refuse_look_alike
 
+logger = logging.getLogger(__name__)
+
 _GONE = "This invitation link does not work: it was used, revoked or expired."
+_OTHER_ACCOUNT = "This invitation is for another account."
+#: The name of the threads that mail a username's invitation (tests wait for them).
+MAIL_THREAD = "invitation-mail"
 
 
 def invitation_digest(secret: str) -> str:
@@ -50,7 +57,13 @@ def invitation_create(
 ) -> tuple[Invitation, str]:
     """Invite ``email`` or the user ``username`` (one of them) to ``role``; returns the
     invitation and its link (``accept_url(secret)``). When an email address is known the
-    link is mailed after the commit."""
+    link is mailed after the commit.
+
+    By username the answer is the same whether or not an account has it (an owner must not
+    learn which usernames exist): the invitation keeps the name typed, and names the account
+    when there is one; only that account can accept, on its home page or by the link. Both
+    ways do the same queries, and the mail to the account's address goes out from a thread
+    after the commit, so the answer does not wait for the mail server either."""
     require_role(by, club, Role.OWNER)
     if role not in Role.values:
         raise invalid_field("role", f"{role!r} is not a role; use one of {', '.join(Role.values)}.")
@@ -60,9 +73,8 @@ def invitation_create(
     invitee = None
     if username:
         invitee = get_user_model()._default_manager.filter(username=username).first()
-        if invitee is None:
-            raise invalid_field("username", "No user has this username.")
-        if Membership.objects.filter(club=club, user_id=invitee.pk).exists():
+        # Members are listed to the owner already: saying so tells nothing new.
+        if Membership.objects.filter(club=club, user_id=getattr(invitee, "pk", 0)).exists():
             raise invalid_field("username", f"{username} is already a member of {club.name}.")
     else:
         try:
@@ -75,16 +87,28 @@ def invitation_create(
             club=club,
             email=email,
             user=invitee,
+            username=username,
             role=Role(role),
             digest=invitation_digest(secret),
             created_by_id=by.pk,
             expires=timezone.now() + INVITATION_VALID_FOR,
         )
     url = accept_url(secret)
-    to = email or (getattr(invitee, "email", "") or "")
-    if to:
-        transaction.on_commit(lambda: _mail(invitation=invitation, to=to, url=url))
+    if email:
+        transaction.on_commit(lambda: _mail(invitation=invitation, to=email, url=url))
+    elif to := getattr(invitee, "email", "") or "":
+        transaction.on_commit(lambda: _mail_from_thread(invitation=invitation, to=to, url=url))
     return invitation, url
+
+
+def _mail_from_thread(*, invitation: Invitation, to: str, url: str) -> None:
+    def send() -> None:
+        try:
+            _mail(invitation=invitation, to=to, url=url)
+        except Exception:  # a thread's error reaches no one: the log has it
+            logger.exception("The invitation %s could not be mailed", invitation.pk)
+
+    threading.Thread(target=send, name=MAIL_THREAD, daemon=True).start()
 
 
 def _mail(*, invitation: Invitation, to: str, url: str) -> None:
@@ -132,8 +156,31 @@ def invitation_open(*, secret: str) -> Invitation:
 def invitation_accept(*, secret: str, user: AbstractBaseUser) -> Membership:
     """``user`` takes the invitation's role (never lowering a role they hold already)."""
     invitation = invitation_open(secret=secret)
-    if invitation.user_id is not None and invitation.user_id != user.pk:
-        raise PermissionDeniedError("This invitation is for another account.")
+    if invitation.for_account and invitation.user_id != user.pk:
+        raise PermissionDeniedError(_OTHER_ACCOUNT)
+    with transaction.atomic(durable=True):
+        return _take(invitation=invitation, user=user)
+
+
+def invitations_for(*, user: AbstractBaseUser) -> list[Invitation]:
+    """The open invitations addressed to ``user``'s account (their home page lists them)."""
+    return [
+        invitation
+        for invitation in Invitation.objects.filter(
+            user_id=user.pk, accepted__isnull=True, revoked__isnull=True
+        ).select_related("club", "created_by")
+        if invitation.status == InvitationStatus.OPEN
+    ]
+
+
+def invitation_accept_mine(*, invitation_id: int, user: AbstractBaseUser) -> Membership:
+    """``user`` accepts, from their home page, an open invitation addressed to their account
+    (no link needed); any other invitation is 'not found'."""
+    invitation = (
+        Invitation.objects.select_related("club").filter(pk=invitation_id, user_id=user.pk).first()
+    )
+    if invitation is None or invitation.status != InvitationStatus.OPEN:
+        raise NotFoundError(_GONE)
     with transaction.atomic(durable=True):
         return _take(invitation=invitation, user=user)
 
@@ -144,7 +191,7 @@ def invitation_accept_new_user(*, secret: str, username: str, password: str) -> 
     validated both (Django's UserCreationForm); a look-alike of an existing username is
     refused here."""
     invitation = invitation_open(secret=secret)
-    if invitation.user_id is not None:
+    if invitation.for_account:
         raise PermissionDeniedError("This invitation is for an existing account: log in to accept.")
     username_refuse_look_alike(username)
     with transaction.atomic(durable=True):

@@ -11,10 +11,16 @@ from __future__ import annotations
 import unicodedata
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 
 from players.errors import invalid_field
 
-__all__ = ["username_refuse_look_alike", "username_skeleton"]
+__all__ = [
+    "username_look_alike_of",
+    "username_not_look_alike",
+    "username_refuse_look_alike",
+    "username_skeleton",
+]
 
 # TR39's confusables (confusablesSummary.txt) for the letters that matter here, each to
 # the Latin letter it passes for; after casefolding, so lower case only.
@@ -73,12 +79,30 @@ def username_skeleton(username: str) -> str:
     return text.translate(_CONFUSABLES).replace("rn", "m")
 
 
-def username_refuse_look_alike(username: str) -> None:
-    """Refuse (400 on ``username``) a new username that looks like an existing one. Reads
-    every username once: accounts are made rarely, and only by invitation."""
+def username_look_alike_of(username: str) -> str:
+    """An existing username, other than ``username`` itself, that looks like it ("" when
+    none does). Reads every username once: accounts are made rarely."""
     skeleton = username_skeleton(username)
     names = get_user_model()._default_manager.values_list("username", flat=True)
-    if any(username_skeleton(name) == skeleton for name in names.iterator()):
-        raise invalid_field(
-            "username", "This username is too like an existing one; choose another."
-        )
+    for name in names.iterator():
+        if name != username and username_skeleton(name) == skeleton:
+            return str(name)
+    return ""
+
+
+_TOO_LIKE = "This username is too like an existing one; choose another."
+
+
+def username_refuse_look_alike(username: str) -> None:
+    """Refuse (400 on ``username``) a new username that looks like an existing one."""
+    if username_look_alike_of(username):
+        raise invalid_field("username", _TOO_LIKE)
+
+
+def username_not_look_alike(username: str) -> None:
+    """The user model's username validator (players/apps.py adds it): every form that
+    validates the model (the admin's user add and change forms, ``createsuperuser``, the
+    invitation's sign-up form) refuses a look-alike of another account's name. The name
+    itself is not "another": a form that keeps a user's name passes."""
+    if username_look_alike_of(username):
+        raise ValidationError(_TOO_LIKE, code="look_alike")

@@ -85,6 +85,11 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("clubs/new/", views.club_create, name="club-create"),
+    path(
+        "invitations/mine/<int:invitation_id>/accept/",
+        views.invitation_accept_mine,
+        name="invitation-accept-mine",
+    ),
     path("invitations/<str:secret>/", views.invitation_accept, name="invitation-accept"),
     path("tokens/", views.token_create, name="token-create"),
     path("tokens/<str:digest>/revoke/", views.token_revoke, name="token-revoke"),

@@ -100,6 +100,7 @@ def _home(
             "officer": bool(officer_clubs),
             "may_create_clubs": services.may_create_clubs(request.user),
             "due": due,
+            "invitations": services.invitations_for(user=request.user),  # type: ignore[arg-type]
         },
         status=status,
     )
@@ -153,12 +154,31 @@ def _invitation_page(
             "form": form or UserCreationForm(),
             "for_other": bool(
                 request.user.is_authenticated
-                and invitation.user_id is not None
+                and invitation.for_account
                 and invitation.user_id != request.user.pk
             ),
         },
         status=status,
     )
+
+
+@require_POST
+@login_required
+def invitation_accept_mine(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    """The member's home: accept an invitation addressed to this account (no link)."""
+    try:
+        membership = services.invitation_accept_mine(
+            invitation_id=invitation_id,
+            user=request.user,  # type: ignore[arg-type]
+        )
+    except DomainError as error:
+        return error_page(request, error)
+    messages.success(
+        request,
+        gettext("Welcome to %(club)s: your role is %(role)s.")
+        % {"club": membership.club.name, "role": membership.get_role_display()},
+    )
+    return redirect("club", membership.club.slug)
 
 
 @require_http_methods(["GET", "POST"])
@@ -177,6 +197,11 @@ def invitation_accept(request: HttpRequest, secret: str) -> HttpResponse:
                 % {"club": membership.club.name, "role": membership.get_role_display()},
             )
             return redirect("club", membership.club.slug)
+        if invitation_open(secret=secret).for_account:
+            # Before the form: "that username is taken" would tell who has an account.
+            raise PermissionDeniedError(
+                gettext("This invitation is for an existing account: log in to accept.")
+            )
         form: UserCreationForm[Any] = UserCreationForm(request.POST)
         if not form.is_valid():
             return _invitation_page(request, secret=secret, form=form, status=400)

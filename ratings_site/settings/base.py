@@ -272,12 +272,28 @@ JOBS_MAX_ATTEMPTS = int(env_float("JOBS_MAX_ATTEMPTS", 2))
 # Tournament files (API and admin imports) larger than this are refused before they are
 # read; a 100,000-game TRF is about 12 MB, and imports stream, so memory is not the limit.
 IMPORT_MAX_UPLOAD_MB = int(env_float("IMPORT_MAX_UPLOAD_MB", 64))
+# A line of a tournament file longer than this is refused before the parser reads it (one
+# line is held whole by the parsers; a PGN game's moves on one line are a few KB).
+IMPORT_MAX_LINE_KB = int(env_float("IMPORT_MAX_LINE_KB", 1024))
 # FIDE's rating list (API and admin uploads) larger than this is refused before it is read.
 # The upload goes into the job's row a slice at a time and back out as a stream, so memory
 # is not the limit; the database is: a job's file is one value, which SQLite caps at
 # 1,000,000,000 bytes and PostgreSQL at 1 GB. 900 lets FIDE's largest download through
 # (the unzipped XML, about 785 MB; zipped, either list is well under 100 MB).
 FIDE_LIST_MAX_UPLOAD_MB = int(env_float("FIDE_LIST_MAX_UPLOAD_MB", 900))
+# What an upload may make the reader of FIDE's list hold (docs/security.md): a ZIP's first
+# file unpacks to at most FIDE_LIST_MAX_UNZIPPED_MB and at most FIDE_LIST_MAX_ZIP_RATIO
+# times its packed size (FIDE's zips are under 20), in a ZIP of at most
+# FIDE_LIST_MAX_ZIP_MEMBERS files (checked at the upload, from the ZIP's directory, and
+# again in the job); a TXT line is at most FIDE_LIST_MAX_LINE_KB (FIDE's are 160 bytes), an
+# XML element (a <player>, the prolog) at most FIDE_LIST_MAX_ELEMENT_KB (FIDE's are 500).
+FIDE_LIST_MAX_UNZIPPED_MB = int(env_float("FIDE_LIST_MAX_UNZIPPED_MB", 900))
+FIDE_LIST_MAX_ZIP_RATIO = env_float("FIDE_LIST_MAX_ZIP_RATIO", 100)
+FIDE_LIST_MAX_ZIP_MEMBERS = int(env_float("FIDE_LIST_MAX_ZIP_MEMBERS", 16))
+FIDE_LIST_MAX_LINE_KB = int(env_float("FIDE_LIST_MAX_LINE_KB", 4))
+FIDE_LIST_MAX_ELEMENT_KB = int(env_float("FIDE_LIST_MAX_ELEMENT_KB", 64))
+# --add-federation keeps the federation's players read; FIDE's largest has about 100,000.
+FIDE_LIST_MAX_FEDERATION_PLAYERS = int(env_float("FIDE_LIST_MAX_FEDERATION_PLAYERS", 500_000))
 
 # Shared by every worker process (throttle counts and the cache of public views must be):
 # the database by default (its table is made by `migrate`), Redis with

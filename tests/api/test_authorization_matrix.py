@@ -104,8 +104,9 @@ RULES: dict[tuple[str, str], Rule] = {
         Role.OWNER, body=lambda cw, o: {"name": f"Renamed {cw.slug}"}
     ),
     ("GET", "/api/v1/clubs/{club}/members/"): Rule(Role.VIEWER, rows=usernames, row_key="username"),
+    # A non-member is invited: 202 (tests/accounts/test_member_invitations.py).
     ("POST", "/api/v1/clubs/{club}/members/"): Rule(
-        Role.OWNER, body=lambda cw, o: {"username": "stranger", "role": "viewer"}
+        Role.OWNER, success=202, body=lambda cw, o: {"username": "stranger", "role": "viewer"}
     ),
     ("GET", "/api/v1/clubs/{club}/members/{username}/"): Rule(Role.VIEWER),
     ("PATCH", "/api/v1/clubs/{club}/members/{username}/"): Rule(

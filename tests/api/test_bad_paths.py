@@ -58,6 +58,7 @@ def good_values(world: World) -> dict[str, str]:
         "tournament_id": str(north.tournament.pk),
         "id": str(north.players[0].pk),
         "object_id": "1",
+        "invitation_id": "1",
         "content_type_id": "1",
         "app_label": "players",
         "model": "ratingperiod",

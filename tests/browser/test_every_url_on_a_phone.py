@@ -32,6 +32,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from players.models import Club, Player, RatingList, RatingPeriod
+from players.services.clubs import club_create
 from players.services.invitations import invitation_create
 from players.services.tokens import api_token_create
 from tests.browser.conftest import SCREENSHOTS
@@ -109,6 +110,7 @@ class World:
     reset_uid: str
     reset_token: str
     token_digest: str
+    invitation_id: int
 
     def fill(self, route: Route) -> dict[str, object]:
         """The route's parameters from the demo. ``id`` means what the segment before it
@@ -125,6 +127,7 @@ class World:
             "uidb64": self.reset_uid,
             "token": self.reset_token,
             "digest": self.token_digest,
+            "invitation_id": self.invitation_id,
         }
         by_collection: dict[str, object] = {
             "players": self.player.pk,
@@ -175,6 +178,11 @@ def world() -> World:
         club=club, by=owner, role="viewer", email="new.member@example.org", accept_url=str
     )
     token, _ = api_token_create(user=user, name="club website")
+    # An invitation to the officer's account: the member home's button to join posts it.
+    harbour = club_create(name="Harbour Chess", slug="harbour", by=owner)
+    invited, _ = invitation_create(
+        club=harbour, by=owner, role="viewer", username="officer", accept_url=str
+    )
     return World(
         club=club,
         player=player,
@@ -187,6 +195,7 @@ def world() -> World:
         reset_uid=urlsafe_base64_encode(force_bytes(user.pk)),
         reset_token=default_token_generator.make_token(user),
         token_digest=token.digest,
+        invitation_id=invited.pk,
     )
 
 

@@ -408,18 +408,24 @@ def test_deleting_a_player_with_published_history_is_refused_by_the_service(
     assert not Player.objects.filter(pk=player.pk).exists()
 
 
-def test_owner_adds_a_member_by_username(world: World) -> None:
+def test_only_the_superuser_adds_a_member_directly(world: World) -> None:
+    """An owner invites (the account joins when it accepts); the site's superuser may still
+    add a member, say a club's first owner."""
     newcomer = make_user("helper")
-    client = client_for(world.a.users["owner"])
-    response = client.post(
+    owner = client_for(world.a.users["owner"])
+    assert owner.get(url(Membership, "add")).status_code == 403
+    refused = owner.post(
         url(Membership, "add"), {"user": "helper", "club": world.a.club.pk, "role": "arbiter"}
     )
-    assert response.status_code == 302
-    assert Membership.objects.get(user=newcomer, club=world.a.club).role == "arbiter"
-    missing = client.post(
-        url(Membership, "add"), {"user": "nobody", "club": world.a.club.pk, "role": "arbiter"}
+    assert refused.status_code == 403
+    assert not Membership.objects.filter(user=newcomer).exists()
+
+    admin = client_for(world.superuser)
+    response = admin.post(
+        url(Membership, "add"), {"user": "helper", "club": world.a.club.pk, "role": "owner"}
     )
-    assert missing.context["adminform"].form.errors["user"] == ["No user with that username."]
+    assert response.status_code == 302
+    assert Membership.objects.get(user=newcomer, club=world.a.club).role == "owner"
 
 
 def test_last_owner_cannot_step_down(world: World) -> None:

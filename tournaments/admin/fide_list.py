@@ -22,7 +22,7 @@ from players.errors import DomainError
 from players.models import Club, Player, Role
 from players.selectors import parse_month
 from players.services import job_start
-from tournaments.services.fide_list import fide_upload_too_large
+from tournaments.services.fide_list import fide_upload_problem
 
 
 class FideListForm(forms.Form):
@@ -48,8 +48,8 @@ class FideListForm(forms.Form):
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
-        if too_large := fide_upload_too_large(upload.size):
-            raise forms.ValidationError(too_large)
+        if problem := fide_upload_problem(upload):
+            raise forms.ValidationError(problem)
         return upload
 
     def __init__(self, *args: Any, request: HttpRequest, **kwargs: Any) -> None:

@@ -22,7 +22,7 @@ from players.api.schema import ErrorSerializer
 from players.models import Role
 from players.selectors import parse_month
 from players.services import job_start
-from tournaments.services.fide_list import fide_upload_too_large
+from tournaments.services.fide_list import fide_upload_problem
 
 
 class FideListInSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -47,8 +47,8 @@ class FideListInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
     def validate_file(self, value: Any) -> Any:
-        if too_large := fide_upload_too_large(value.size):
-            raise serializers.ValidationError(too_large)
+        if problem := fide_upload_problem(value):
+            raise serializers.ValidationError(problem)
         return value
 
 

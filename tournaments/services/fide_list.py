@@ -42,7 +42,9 @@ from players.names import name_key
 from players.rating.k_factor import has_reached_2400
 from players.selectors import User, require_role
 from players.services import club_published_changed, players_add_bulk
+from tournaments.interchange.bounds import KB, MB, ZipLimits, zip_problem
 from tournaments.interchange.fide_list import (
+    FideLimits,
     FideListError,
     FideProgress,
     FideRecord,
@@ -127,6 +129,65 @@ def fide_upload_too_large(size: int) -> str:
     return ""
 
 
+def fide_limits() -> FideLimits:
+    """The reader's bounds, from the FIDE_LIST_MAX_* settings (docs/security.md)."""
+    return FideLimits(
+        zip=ZipLimits(
+            max_unpacked=settings.FIDE_LIST_MAX_UNZIPPED_MB * MB,
+            max_ratio=settings.FIDE_LIST_MAX_ZIP_RATIO,
+            max_members=settings.FIDE_LIST_MAX_ZIP_MEMBERS,
+        ),
+        max_line=settings.FIDE_LIST_MAX_LINE_KB * KB,
+        max_element=settings.FIDE_LIST_MAX_ELEMENT_KB * KB,
+    )
+
+
+def fide_upload_problem(upload: IO[bytes]) -> str:
+    """Why an upload of FIDE's list is refused at the door, before a job is queued ("" when
+    it is not): its size, and for a ZIP what its directory declares (members, unpacked size,
+    ratio). What only reading shows (a line or an element too long) fails the job."""
+    upload.seek(0, 2)
+    if too_large := fide_upload_too_large(upload.tell()):
+        return too_large
+    upload.seek(0)
+    if upload.read(2) != b"PK":
+        upload.seek(0)
+        return ""
+    if problem := zip_problem(upload, fide_limits().zip):
+        return f"Not FIDE's rating list: {problem}."
+    return ""
+
+
+def _records_read(
+    stream: IO[bytes],
+    players: dict[int, Player],
+    federation: str,
+    progress: FideProgress | None,
+) -> dict[int, FideRecord]:
+    """The list's records of the club's FIDE IDs and of ``federation``. The club's are as
+    many as its players (a repeated ID keeps one record); a federation's are bounded by
+    FIDE_LIST_MAX_FEDERATION_PLAYERS (the largest are about 100,000): a file of millions of
+    one federation's lines would otherwise be held whole."""
+    limit: int = settings.FIDE_LIST_MAX_FEDERATION_PLAYERS
+    records: dict[int, FideRecord] = {}
+    others: set[int] = set()  # the federation's players the club does not have
+    for record in read_fide_list(
+        stream,
+        wanted=players.keys(),
+        federation=federation,
+        progress=progress,
+        limits=fide_limits(),
+    ):
+        records[record.fide_id] = record
+        if record.fide_id not in players:
+            others.add(record.fide_id)
+        if len(others) > limit:
+            raise FideListError(
+                f"more than {limit} players of {federation} (the limit of a federation)"
+            )
+    return records
+
+
 def fide_list_import(
     *,
     club: Club,
@@ -153,12 +214,7 @@ def fide_list_import(
     }
     report.club_fide_ids = len(players)
     try:
-        records = {
-            record.fide_id: record
-            for record in read_fide_list(
-                stream, wanted=players.keys(), federation=add_federation, progress=progress
-            )
-        }
+        records = _records_read(stream, players, add_federation, progress)
     except (FideListError, UnicodeError) as error:
         raise invalid_field("file", f"Not FIDE's rating list: {error}") from None
     try:

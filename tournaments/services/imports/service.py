@@ -21,6 +21,7 @@ from tournaments.interchange import (
     parse_pgn,
     parse_trf,
 )
+from tournaments.interchange.bounds import KB, LineLengths
 from tournaments.interchange.source import CHUNK_BYTES
 from tournaments.interchange.table import RecordTable
 from tournaments.services.imports.formats import plan_trf
@@ -69,7 +70,7 @@ def import_file(
             fields={"format": [f"Use one of {', '.join(FORMATS)}."]},
         )
     the_list = _rating_list(club, rating_list)
-    digest = _digest(data)
+    digest, lines = _digest(data)
     report = ImportReport(
         format=format,
         club=club.slug,
@@ -79,6 +80,10 @@ def import_file(
         match=match,
         keep_identical=keep_identical,
     )
+    if lines.too_long:  # the parsers hold a line whole: refused before they read one
+        report.errors = [LineMessage(lines.too_long, lines.message())]
+        report.error_code = "invalid"
+        return report
     try:
         parsed: ParsedTournament | ParsedGames
         if format == "trf":
@@ -117,17 +122,21 @@ def upload_too_large(size: int) -> str:
     return ""
 
 
-def _digest(data: bytes | IO[bytes]) -> str:
-    """The file's SHA-256 (its identity for "already imported?"), read in chunks; a file
-    is put back where it was for the parser."""
+def _digest(data: bytes | IO[bytes]) -> tuple[str, LineLengths]:
+    """The file's SHA-256 (its identity for "already imported?"), read in chunks, and its
+    first line over the IMPORT_MAX_LINE_KB setting, counted in the same pass; a file is
+    put back where it was for the parser."""
+    lines = LineLengths(settings.IMPORT_MAX_LINE_KB * KB)
     if isinstance(data, bytes):
-        return hashlib.sha256(data).hexdigest()
+        lines.feed(data)
+        return hashlib.sha256(data).hexdigest(), lines
     start = data.tell()
     digest = hashlib.sha256()
     while chunk := data.read(CHUNK_BYTES):
         digest.update(chunk)
+        lines.feed(chunk)
     data.seek(start)
-    return digest.hexdigest()
+    return digest.hexdigest(), lines
 
 
 def _rating_list(club: Club, rating_list: RatingList | str) -> RatingList:
