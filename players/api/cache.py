@@ -15,11 +15,19 @@ the club's *generation* at the time the answer was computed. The generation is r
 a replay, an edit; a club made private), so an entry of an older generation is never
 served again. One cache read fetches both the generation and the entry, before the club
 is read: a warm hit costs that read alone.
+
+A close retires every entry of the club at once, and the pages most asked for are then
+asked by every worker in the same second. So the first rebuild of an entry is done once:
+the request that misses *claims* it (``cache.add`` of a rebuild key, which only one caller
+wins, held at most ``REBUILD_SECONDS``); the others meanwhile get the entry's previous
+answer, kept under the same key and marked as being refreshed, or, where there is none,
+wait for the rebuilt one (``wait``) and compute it themselves only if it has not come.
 """
 
 from __future__ import annotations
 
 import hashlib
+import time
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +41,14 @@ from django.utils.translation import get_language
 from players.models import Club
 from players.selectors import User, published_generation_key
 
+# How long one request may hold an entry's rebuild: the longest the others are shown the
+# previous answer (or wait) before one of them rebuilds it too.
+REBUILD_SECONDS = 5.0
+# The header that marks an answer as the previous one, shown while it is being rebuilt.
+STALE_HEADER = "X-Published-Cache"
+STALE_VALUE = "stale; refreshing"
+PUBLIC = "public"
+
 
 @dataclass(frozen=True)
 class PublishedEntry:
@@ -42,6 +58,50 @@ class PublishedEntry:
     # None: the club has none yet (or it was culled).
     generation: str | None
     value: Any  # the stored answer when it is of the current generation, else None
+    # An older generation's answer: served, marked, while another request rebuilds it.
+    stale: Any = None
+
+    @property
+    def claim_key(self) -> str:
+        return f"{self.key}:rebuild:{self.generation or 'first'}"
+
+    def claim(self) -> bool:
+        """Whether this request rebuilds the entry: True for one request per generation
+        until it ``release``s (or ``REBUILD_SECONDS`` pass, should it die)."""
+        return bool(cache.add(self.claim_key, 1, timeout=REBUILD_SECONDS))
+
+    def release(self) -> None:
+        cache.delete(self.claim_key)
+
+    def vouch_public(self, club: Club) -> None:
+        """Tell the requests waiting on this rebuild that the club is still public, so
+        they may be shown the previous answer meanwhile (a club just made private also
+        has a new generation: its old answers must not be shown while one is rebuilt)."""
+        if club.public:
+            cache.set(self.claim_key, PUBLIC, timeout=REBUILD_SECONDS)
+
+    def stale_answer(self) -> Any:
+        """The previous answer, when there is one and the rebuild vouched for the club."""
+        if self.stale is None or cache.get(self.claim_key) != PUBLIC:
+            return None
+        return self.stale
+
+    def wait(self, seconds: float = REBUILD_SECONDS) -> Any:
+        """The entry's answer once the request that claimed it stored it (None when it did
+        not within ``seconds``, or gave up: a 404, an error)."""
+        deadline = time.monotonic() + seconds
+        step = 0.02
+        while time.monotonic() < deadline:
+            time.sleep(step)
+            step = min(step * 2, 0.2)
+            generation_key = published_generation_key(self.slug)
+            found = cache.get_many([generation_key, self.key, self.claim_key])
+            stored = found.get(self.key)
+            if stored is not None and stored[0] == found.get(generation_key):
+                return stored[1]
+            if self.claim_key not in found:
+                return None
+        return None
 
     def store(self, *, club: Club, value: Any) -> None:
         """Keep ``value`` (a 200's answer) for the next anonymous visitor, if the club is
@@ -79,4 +139,26 @@ def published_entry(
     generation: str | None = found.get(generation_key)
     stored = found.get(key)
     current = generation is not None and stored is not None and stored[0] == generation
-    return PublishedEntry(key, slug, generation, stored[1] if current and stored else None)
+    return PublishedEntry(
+        key,
+        slug,
+        generation,
+        stored[1] if current and stored else None,
+        stale=stored[1] if stored is not None and not current else None,
+    )
+
+
+def rebuilt_once(entry: PublishedEntry | None) -> tuple[Any, bool]:
+    """What a request that missed ``entry`` does while another may be rebuilding it:
+    ``(answer, False)`` with the previous answer (marked stale by the caller) or the
+    rebuilt one, or ``(None, claimed)`` when the request computes the answer itself
+    (``claimed``: it holds the rebuild and must ``release`` it)."""
+    if entry is None or entry.value is not None:
+        return None, False
+    if entry.claim():
+        return None, True
+    stale = entry.stale_answer()
+    if stale is not None:
+        return (stale, True), False
+    rebuilt = entry.wait()
+    return ((rebuilt, False) if rebuilt is not None else None), False
