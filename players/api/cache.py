@@ -29,13 +29,14 @@ from __future__ import annotations
 import hashlib
 import time
 import uuid
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import get_language
 
 from players.models import Club
@@ -162,3 +163,41 @@ def rebuilt_once(entry: PublishedEntry | None) -> tuple[Any, bool]:
         return (stale, True), False
     rebuilt = entry.wait()
     return ((rebuilt, False) if rebuilt is not None else None), False
+
+
+def stored_answer(value: tuple[bytes, str], *, stale: bool = False) -> HttpResponse:
+    """A stored answer as a response (``stale``: marked as being refreshed)."""
+    content, content_type = value
+    response = HttpResponse(content, content_type=content_type)
+    if stale:
+        response[STALE_HEADER] = STALE_VALUE
+    return response
+
+
+# A streamed answer larger than this is not kept (the 200,000-row CSV is about 12 MB).
+MAX_STORED_BYTES = 64 * 1024 * 1024
+
+
+def kept_while_streamed(
+    chunks: Iterable[bytes],
+    *,
+    entry: PublishedEntry,
+    club: Club,
+    content_type: str,
+    release: Callable[[], None] | None,
+) -> Iterator[bytes]:
+    """``chunks`` as they come, stored together once the last one was sent (a stream cut
+    short stores nothing); ``release`` (the rebuild's) when the stream ends either way."""
+    kept: list[bytes] = []
+    size = 0
+    try:
+        for chunk in chunks:
+            size += len(chunk)
+            if size <= MAX_STORED_BYTES:
+                kept.append(chunk)
+            yield chunk
+        if size <= MAX_STORED_BYTES:
+            entry.store(club=club, value=(b"".join(kept), content_type))
+    finally:
+        if release is not None:
+            release()

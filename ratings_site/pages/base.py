@@ -17,13 +17,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext
 
-from players.api.cache import (
-    STALE_HEADER,
-    STALE_VALUE,
-    PublishedEntry,
-    published_entry,
-    rebuilt_once,
-)
+from players.api.cache import PublishedEntry, published_entry, rebuilt_once, stored_answer
 from players.errors import DomainError, NotFoundError
 from players.models import Club
 from players.selectors import club_get_visible
@@ -92,14 +86,14 @@ def _club_page(
             else None
         )
         if entry is not None and entry.value is not None:
-            return _cached_answer(entry.value)
+            return stored_answer(entry.value)
         shared = _members_entry(request, club) if cached else None
         if shared is not None and shared.value is not None:
             return member_page(request, shared.value, _parts(member_parts, request, club, kwargs))
         served, claimed = rebuilt_once(entry)
         if served is not None:
             value, stale = served
-            return _cached_answer(value, stale=stale)
+            return stored_answer(value, stale=stale)
         try:
             try:
                 found = club_get_visible(user=request.user, slug=club)
@@ -131,15 +125,6 @@ def _club_page(
 
     functools.update_wrapper(wrapper, view)
     return wrapper
-
-
-def _cached_answer(value: tuple[bytes, str], *, stale: bool = False) -> HttpResponse:
-    content, content_type = value
-    response = HttpResponse(content, content_type=content_type)
-    if stale:
-        # The previous page, while one request rebuilds it after a change (a close).
-        response[STALE_HEADER] = STALE_VALUE
-    return response
 
 
 def _members_entry(request: HttpRequest, slug: str) -> PublishedEntry | None:

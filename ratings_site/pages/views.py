@@ -282,12 +282,16 @@ def tournaments_index(request: HttpRequest, club: Club) -> HttpResponse:
 @require_safe
 @published_club_page
 def tournament_detail(request: HttpRequest, club: Club, tournament_id: int) -> HttpResponse:
-    """One tournament: standings with FIDE's tie-breaks, the crosstable, downloads."""
+    """One tournament: standings with FIDE's tie-breaks, the crosstable, downloads; a
+    page of players at a time (``?page=``)."""
     tournament = tournament_for_page(club=club, tournament_id=tournament_id)
     return render(
         request,
         "pages/tournament.html",
-        {"club": club, "view": tournament_view(tournament=tournament)},
+        {
+            "club": club,
+            "view": tournament_view(tournament=tournament, page_number=request.GET.get("page")),
+        },
     )
 
 
