@@ -233,6 +233,10 @@ def _federation(players: int) -> tuple[Club, Player, RatingPeriod]:
     club = rating_list.club
     Club.objects.filter(pk=club.pk).update(public=True)
     first, second = RatingPeriod.objects.filter(rating_list=rating_list).order_by("month")
+    with connection.cursor() as cursor:
+        # As after any bulk load (autovacuum would have): without statistics the close's
+        # UPDATE of the players' ratings takes a plan that runs for many minutes.
+        cursor.execute("VACUUM ANALYZE")
     period_close(period=first, by=user)
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE")
