@@ -197,6 +197,7 @@ def test_load_under_gunicorn() -> None:
     club, player = build(PLAYERS)
     session, token = _member(club, player)
     targets = _targets(club, player, session, token)
+    failed: list[tuple[str, str, object]] = []
     for cache, extra in (("on", {}), ("off", {"PUBLISHED_CACHE_SECONDS": "0"})):
         with _gunicorn(**extra) as base:
             assert _signed_in(base, targets["load_member_player"][0], session)
@@ -219,7 +220,10 @@ def test_load_under_gunicorn() -> None:
                         **_load_info(),
                     }
                 )
-                assert figures_["errors"] == 0, (name, cache, figures_)
+                if figures_["errors"]:
+                    failed.append((name, cache, figures_["statuses"]))
+    # After every line is printed: one endpoint's errors (a timeout) do not hide the rest.
+    assert not failed, failed
 
 
 def _federation(players: int) -> tuple[Club, Player, RatingPeriod]:
