@@ -9,10 +9,10 @@ is not a member. Writes then need the role the view names for that method.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import django_filters
-from django.http import HttpResponseBase, StreamingHttpResponse
+from django.http import StreamingHttpResponse
 from rest_framework import exceptions, serializers
 from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import PageNumberPagination
@@ -97,19 +97,21 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
                 raise exceptions.NotAuthenticated()
             require_role(request.user, self.club, role)
 
-    def published(self, answer: Callable[[], HttpResponseBase]) -> HttpResponseBase:
+    def published(self, answer: Callable[[], Response]) -> Response:
         """``answer()``, or its bytes from the cache of public views (players.api.cache),
         where ``initial`` found them; a 200 for an anonymous visitor of a public club is
         stored as rendered (``finalize_response``; a streamed answer as it streams), so a
         hit renders nothing. After a change one request rebuilds the answer while the
         others get the previous one, marked (``rebuilt_once``)."""
         entry = self._published_entry
+        # DRF passes any HttpResponseBase on (its stubs name Response): stored bytes and
+        # streamed files are answered as they are.
         if entry is not None and entry.value is not None:
-            return stored_answer(entry.value)
+            return cast(Response, stored_answer(entry.value))
         served, claimed = rebuilt_once(entry)
         if served is not None:
             value, stale = served
-            return stored_answer(value, stale=stale)
+            return cast(Response, stored_answer(value, stale=stale))
         release = entry.release if claimed and entry is not None else None
         try:
             if entry is not None and claimed:
@@ -118,7 +120,7 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
             if entry is not None and response.status_code == 200:
                 if isinstance(response, StreamingHttpResponse):
                     response.streaming_content = kept_while_streamed(
-                        response.streaming_content,  # type: ignore[arg-type]
+                        response.streaming_content,
                         entry=entry,
                         club=self.club,
                         content_type=response["Content-Type"],
@@ -133,8 +135,8 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
                 release()
 
     def finalize_response(
-        self, request: Request, response: HttpResponseBase, *args: Any, **kwargs: Any
-    ) -> HttpResponseBase:
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
         response = super().finalize_response(request, response, *args, **kwargs)
         entry, self._store_rendered = self._store_rendered, None
         if entry is not None and isinstance(response, Response) and response.status_code == 200:

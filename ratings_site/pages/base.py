@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 import functools
 from collections.abc import Callable
-from typing import Any, Concatenate, ParamSpec, Protocol
+from typing import Any, Concatenate, ParamSpec
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.views import redirect_to_login
@@ -26,10 +26,9 @@ P = ParamSpec("P")
 ClubView = Callable[Concatenate[HttpRequest, Club, P], HttpResponse]
 
 
-class MemberParts(Protocol):
-    """A page's parts that differ for a signed-in visitor: region name -> HTML."""
-
-    def __call__(self, request: HttpRequest, *, club: str, **kwargs: Any) -> dict[str, str]: ...
+# A page's parts that differ for a signed-in visitor: (request, club=slug, **the URL's
+# kwargs) -> region name -> HTML.
+MemberParts = Callable[..., dict[str, str]]
 
 
 def error_page(request: HttpRequest, error: DomainError) -> HttpResponse:
@@ -57,9 +56,7 @@ def club_page(view: ClubView[P]) -> Callable[..., HttpResponse]:
     return _club_page(view, cached=False)
 
 
-def published_club_page(
-    view: ClubView[P] | None = None, *, member_parts: MemberParts | None = None
-) -> Any:
+def published_club_page(view: ClubView[P]) -> Callable[..., HttpResponse]:
     """``club_page``, served from the cache of public views (players.api.cache) to
     anonymous visitors of a public club when it holds the page's current answer (before
     the club is read: an entry exists only for a public club, and a club made private has
@@ -67,13 +64,21 @@ def published_club_page(
 
     A signed-in visitor of a public club gets the same stored page with their own parts
     rendered into it (``member_page``): the site header (their menu, the log-out form's
-    CSRF token) and what ``member_parts(request, club=slug, **url kwargs)`` renders (the
-    player page's link to the member's account)."""
+    CSRF token), and what a ``with_member_parts`` page adds."""
+    return _club_page(view, cached=True)
 
-    def decorate(inner: ClubView[P]) -> Callable[..., HttpResponse]:
-        return _club_page(inner, cached=True, member_parts=member_parts)
 
-    return decorate if view is None else decorate(view)
+def with_member_parts(
+    member_parts: MemberParts,
+) -> Callable[[ClubView[P]], Callable[..., HttpResponse]]:
+    """``published_club_page`` whose page has more regions that differ for a signed-in
+    visitor: ``member_parts(request, club=slug, **url kwargs)`` renders them (the player
+    page's link to the member's account)."""
+
+    def decorate(view: ClubView[P]) -> Callable[..., HttpResponse]:
+        return _club_page(view, cached=True, member_parts=member_parts)
+
+    return decorate
 
 
 def _club_page(
@@ -138,7 +143,9 @@ def _members_entry(request: HttpRequest, slug: str) -> PublishedEntry | None:
 def _parts(
     member_parts: MemberParts | None, request: HttpRequest, club: str, kwargs: dict[str, Any]
 ) -> dict[str, str]:
-    parts = {"site-header": render_to_string("_site_header.html", request=request)}
+    parts: dict[str, str] = {
+        "site-header": str(render_to_string("_site_header.html", request=request))
+    }
     if member_parts is not None:
         parts.update(member_parts(request, club=club, **kwargs))
     return parts

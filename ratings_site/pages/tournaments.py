@@ -265,11 +265,17 @@ def _compute_ranking(tournament: Tournament) -> Ranking:
     ranked = standings(table, rounds, capped=caps_unplayed(tournament.start_date))
     period_id = games[0].period_id if games else None
     period = RatingPeriod.objects.filter(pk=period_id).first() if period_id else None
-    in_force, own_start = _ratings(tournament, period, [int(p) for p in table])  # type: ignore[call-overload]
-    rated = [r for r in (in_force.get(int(s.player)) for s in ranked) if r is not None]  # type: ignore[call-overload]
+    in_force, own_start = _ratings(tournament, period, [_pid(p) for p in table])
+    rated = [r for r in (in_force.get(_pid(s.player)) for s in ranked) if r is not None]
     average = engine.round_half_away(Fraction(sum(rated), len(rated))) if rated else None
     packed = [_packed(standing) for standing in ranked]
     return Ranking(rounds, packed, round_of, len(games), period_id, in_force, own_start, average)
+
+
+def _pid(key: Hashable) -> int:
+    """A player's key in the standings: the page's tables are keyed by player id."""
+    assert isinstance(key, int)
+    return key
 
 
 def _fraction(value: Fraction | None) -> tuple[int, int] | None:
@@ -300,9 +306,11 @@ def tournament_view(
     crosstable of the same players): the figures and cells are computed for those alone,
     the standings (which need every game) come from ``ranking``."""
     found = ranking(tournament)
-    page = Paginator(found.ranked, TOURNAMENT_PAGE_SIZE).get_page(page_number)
-    page.object_list = [_unpacked(packed) for packed in page.object_list]
-    ids = [int(s.player) for s in page]  # type: ignore[call-overload]
+    packed_page = Paginator(found.ranked, TOURNAMENT_PAGE_SIZE).get_page(page_number)
+    shown: list[Standing] = [_unpacked(packed) for packed in packed_page]
+    # The same page (number, count, links) of the unpacked standings.
+    page: Page[Standing] = Page(shown, packed_page.number, packed_page.paginator)  # type: ignore[arg-type]
+    ids = [_pid(s.player) for s in page]
     games = _games(tournament, ids) if ids else []
     byes = _byes(tournament, ids) if ids else []
     players: dict[int, Player] = {}

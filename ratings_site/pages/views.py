@@ -15,7 +15,7 @@ from players.charts import PHONE, history_chart
 from players.errors import ValidationFailed
 from players.models import Club, Player
 from players.selectors import membership_role, rules_rated_under
-from ratings_site.pages.base import error_page, published_club_page
+from ratings_site.pages.base import error_page, published_club_page, with_member_parts
 from ratings_site.pages.forms import (
     LIST_FILTERS,
     CalculatorForm,
@@ -199,7 +199,7 @@ def _player_member_parts(request: HttpRequest, *, club: str, player_id: int) -> 
 
 
 @require_safe
-@published_club_page(member_parts=_player_member_parts)
+@with_member_parts(_player_member_parts)
 def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
     player = player_for_page(club=club, player_id=player_id)
     lists = player_lists(player=player)

@@ -13,11 +13,10 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import F, QuerySet, Window
 from django.db.models.functions import Rank
-from django.http import HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import renderers, serializers, status
@@ -375,9 +374,10 @@ class PublishedListView(ListScopedView):
         self.request.accepted_media_type = "application/json"
         return super().handle_exception(exc)
 
-    def csv_response(self) -> HttpResponseBase:
+    def csv_response(self) -> Response:
         """Every row as CSV, streamed as it is read (no model instance per row)."""
-        return csv_stream(self.get_queryset(), name_order=self.rating_list().name_order)
+        streamed = csv_stream(self.get_queryset(), name_order=self.rating_list().name_order)
+        return cast(Response, streamed)  # DRF answers any HttpResponseBase as it is
 
 
 @extend_schema(tags=["ratings"], parameters=RATINGS_PARAMS)
