@@ -115,3 +115,9 @@ def test_a_csv_stream_cut_short_is_not_stored(data: ClubData, cache_on: None) ->
     response.close()
     again = Client().get(CSV)
     assert again.streaming  # computed again, not a half file from the cache
+
+
+def test_a_list_with_nothing_published_is_the_header_alone(data: ClubData) -> None:
+    response = Client().get("/api/v1/clubs/riverside/lists/blitz/ratings.csv")
+    assert response.status_code == 200
+    assert response.getvalue() == (",".join(ratings_csv.COLUMNS) + "\n").encode()

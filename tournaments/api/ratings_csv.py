@@ -98,6 +98,10 @@ def csv_chunks(rows: QuerySet[RatingChange], *, name_order: str) -> Iterator[byt
     writer.writerow(COLUMNS)
     first = RatingChange.Event.FIRST_RATING
     labels: dict[Any, str] = {}
+    if rows.query.is_empty():
+        # Nothing published yet (``published_list``'s none(): no annotations to read).
+        yield out.getvalue().encode("utf-8")
+        return
     for row in rows.values_list(*_FIELDS).iterator(chunk_size=2000):
         (rank, player, name, title, federation, rating, change, k, games, rated) = row[:10]
         event, inactive, active, month = row[10:]
