@@ -3,10 +3,11 @@ head-to-head and tournament pages, and the public GET API): what an anonymous vi
 public club is shown, kept in Django's default cache.
 
 Only anonymous visitors are served from it or stored in it, and only a public club's
-answer is stored. Those answers are the same for every such visitor; a signed-in user's
-page carries their own menu, the CSRF token of the log-out form, member names and, in a
-private club, what only members may see, so it is always computed afresh (members are
-few; the public are many).
+answer is stored (as rendered bytes). Those answers are the same for every such visitor.
+A signed-in user's page carries their own menu, the CSRF token of the log-out form and
+member names, and in a private club what only members may see: the API answers them
+afresh; the HTML pages of a public club take the stored page and render those parts into
+it (ratings_site/pages/base.py: ``member_page``), never storing them.
 
 An entry's key names the club (its slug), the view's variant (HTML, or the API's media
 type), the active language and the full URL (path, query string, host); its value carries
