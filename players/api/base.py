@@ -9,9 +9,10 @@ is not a member. Writes then need the role the view names for that method.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import django_filters
+from django.http import StreamingHttpResponse
 from rest_framework import exceptions, serializers
 from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import PageNumberPagination
@@ -21,7 +22,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
-from players.api.cache import PublishedEntry, published_entry
+from players.api.cache import (
+    PublishedEntry,
+    kept_while_streamed,
+    published_entry,
+    rebuilt_once,
+    stored_answer,
+)
 from players.api.schema import ClubAutoSchema
 from players.models import Club, Role, list_kind_choices, list_presets
 from players.selectors import club_get_visible, require_role
@@ -57,6 +64,7 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
     published_get: ClassVar[bool] = False
     club: Club
     _published_entry: PublishedEntry | None = None
+    _store_rendered: PublishedEntry | None = None
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # Authentication and the anonymous-write check (401) come first, then the club
@@ -74,7 +82,8 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
                 request=request._request,
                 user=request.user,
                 slug=kwargs["club"],
-                variant=f"api:{request.accepted_media_type}",
+                # "bytes": entries hold the rendered answer (they once held its data).
+                variant=f"api:bytes:{request.accepted_media_type}",
             )
             if self._published_entry is not None and self._published_entry.value is not None:
                 # An anonymous visitor, an answer stored for this public club's current
@@ -89,15 +98,50 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
             require_role(request.user, self.club, role)
 
     def published(self, answer: Callable[[], Response]) -> Response:
-        """``answer()``, or its body from the cache of public views (players.api.cache),
-        where ``initial`` found it; a 200 for an anonymous visitor of a public club is
-        stored."""
+        """``answer()``, or its bytes from the cache of public views (players.api.cache),
+        where ``initial`` found them; a 200 for an anonymous visitor of a public club is
+        stored as rendered (``finalize_response``; a streamed answer as it streams), so a
+        hit renders nothing. After a change one request rebuilds the answer while the
+        others get the previous one, marked (``rebuilt_once``)."""
         entry = self._published_entry
+        # DRF passes any HttpResponseBase on (its stubs name Response): stored bytes and
+        # streamed files are answered as they are.
         if entry is not None and entry.value is not None:
-            return Response(entry.value)
-        response = answer()
-        if entry is not None and response.status_code == 200:
-            entry.store(club=self.club, value=response.data)
+            return cast(Response, stored_answer(entry.value))
+        served, claimed = rebuilt_once(entry)
+        if served is not None:
+            value, stale = served
+            return cast(Response, stored_answer(value, stale=stale))
+        release = entry.release if claimed and entry is not None else None
+        try:
+            if entry is not None and claimed:
+                entry.vouch_public(self.club)
+            response = answer()
+            if entry is not None and response.status_code == 200:
+                if isinstance(response, StreamingHttpResponse):
+                    response.streaming_content = kept_while_streamed(
+                        response.streaming_content,
+                        entry=entry,
+                        club=self.club,
+                        content_type=response["Content-Type"],
+                        release=release,
+                    )
+                    release = None  # the stream releases the rebuild when it ends
+                else:
+                    self._store_rendered = entry
+            return response
+        finally:
+            if release is not None:
+                release()
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        entry, self._store_rendered = self._store_rendered, None
+        if entry is not None and isinstance(response, Response) and response.status_code == 200:
+            response.render()
+            entry.store(club=self.club, value=(response.content, response["Content-Type"]))
         return response
 
     @property

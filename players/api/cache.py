@@ -3,10 +3,11 @@ head-to-head and tournament pages, and the public GET API): what an anonymous vi
 public club is shown, kept in Django's default cache.
 
 Only anonymous visitors are served from it or stored in it, and only a public club's
-answer is stored. Those answers are the same for every such visitor; a signed-in user's
-page carries their own menu, the CSRF token of the log-out form, member names and, in a
-private club, what only members may see, so it is always computed afresh (members are
-few; the public are many).
+answer is stored (as rendered bytes). Those answers are the same for every such visitor.
+A signed-in user's page carries their own menu, the CSRF token of the log-out form and
+member names, and in a private club what only members may see: the API answers them
+afresh; the HTML pages of a public club take the stored page and render those parts into
+it (ratings_site/pages/base.py: ``member_page``), never storing them.
 
 An entry's key names the club (its slug), the view's variant (HTML, or the API's media
 type), the active language and the full URL (path, query string, host); its value carries
@@ -15,23 +16,40 @@ the club's *generation* at the time the answer was computed. The generation is r
 a replay, an edit; a club made private), so an entry of an older generation is never
 served again. One cache read fetches both the generation and the entry, before the club
 is read: a warm hit costs that read alone.
+
+A close retires every entry of the club at once, and the pages most asked for are then
+asked by every worker in the same second. So the first rebuild of an entry is done once:
+the request that misses *claims* it (``cache.add`` of a rebuild key, which only one caller
+wins, held at most ``REBUILD_SECONDS``); the others meanwhile get the entry's previous
+answer, kept under the same key and marked as being refreshed, or, where there is none,
+wait for the rebuilt one (``wait``) and compute it themselves only if it has not come.
 """
 
 from __future__ import annotations
 
 import hashlib
+import time
 import uuid
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import get_language
 
 from players.models import Club
 from players.selectors import User, published_generation_key
+
+# How long one request may hold an entry's rebuild: the longest the others are shown the
+# previous answer (or wait) before one of them rebuilds it too.
+REBUILD_SECONDS = 5.0
+# The header that marks an answer as the previous one, shown while it is being rebuilt.
+STALE_HEADER = "X-Published-Cache"
+STALE_VALUE = "stale; refreshing"
+PUBLIC = "public"
 
 
 @dataclass(frozen=True)
@@ -42,6 +60,50 @@ class PublishedEntry:
     # None: the club has none yet (or it was culled).
     generation: str | None
     value: Any  # the stored answer when it is of the current generation, else None
+    # An older generation's answer: served, marked, while another request rebuilds it.
+    stale: Any = None
+
+    @property
+    def claim_key(self) -> str:
+        return f"{self.key}:rebuild:{self.generation or 'first'}"
+
+    def claim(self) -> bool:
+        """Whether this request rebuilds the entry: True for one request per generation
+        until it ``release``s (or ``REBUILD_SECONDS`` pass, should it die)."""
+        return bool(cache.add(self.claim_key, 1, timeout=REBUILD_SECONDS))
+
+    def release(self) -> None:
+        cache.delete(self.claim_key)
+
+    def vouch_public(self, club: Club) -> None:
+        """Tell the requests waiting on this rebuild that the club is still public, so
+        they may be shown the previous answer meanwhile (a club just made private also
+        has a new generation: its old answers must not be shown while one is rebuilt)."""
+        if club.public:
+            cache.set(self.claim_key, PUBLIC, timeout=REBUILD_SECONDS)
+
+    def stale_answer(self) -> Any:
+        """The previous answer, when there is one and the rebuild vouched for the club."""
+        if self.stale is None or cache.get(self.claim_key) != PUBLIC:
+            return None
+        return self.stale
+
+    def wait(self, seconds: float = REBUILD_SECONDS) -> Any:
+        """The entry's answer once the request that claimed it stored it (None when it did
+        not within ``seconds``, or gave up: a 404, an error)."""
+        deadline = time.monotonic() + seconds
+        step = 0.02
+        while time.monotonic() < deadline:
+            time.sleep(step)
+            step = min(step * 2, 0.2)
+            generation_key = published_generation_key(self.slug)
+            found = cache.get_many([generation_key, self.key, self.claim_key])
+            stored = found.get(self.key)
+            if stored is not None and stored[0] == found.get(generation_key):
+                return stored[1]
+            if self.claim_key not in found:
+                return None
+        return None
 
     def store(self, *, club: Club, value: Any) -> None:
         """Keep ``value`` (a 200's answer) for the next anonymous visitor, if the club is
@@ -79,4 +141,64 @@ def published_entry(
     generation: str | None = found.get(generation_key)
     stored = found.get(key)
     current = generation is not None and stored is not None and stored[0] == generation
-    return PublishedEntry(key, slug, generation, stored[1] if current and stored else None)
+    return PublishedEntry(
+        key,
+        slug,
+        generation,
+        stored[1] if current and stored else None,
+        stale=stored[1] if stored is not None and not current else None,
+    )
+
+
+def rebuilt_once(entry: PublishedEntry | None) -> tuple[Any, bool]:
+    """What a request that missed ``entry`` does while another may be rebuilding it:
+    ``(answer, False)`` with the previous answer (marked stale by the caller) or the
+    rebuilt one, or ``(None, claimed)`` when the request computes the answer itself
+    (``claimed``: it holds the rebuild and must ``release`` it)."""
+    if entry is None or entry.value is not None:
+        return None, False
+    if entry.claim():
+        return None, True
+    stale = entry.stale_answer()
+    if stale is not None:
+        return (stale, True), False
+    rebuilt = entry.wait()
+    return ((rebuilt, False) if rebuilt is not None else None), False
+
+
+def stored_answer(value: tuple[bytes, str], *, stale: bool = False) -> HttpResponse:
+    """A stored answer as a response (``stale``: marked as being refreshed)."""
+    content, content_type = value
+    response = HttpResponse(content, content_type=content_type)
+    if stale:
+        response[STALE_HEADER] = STALE_VALUE
+    return response
+
+
+# A streamed answer larger than this is not kept (the 200,000-row CSV is about 12 MB).
+MAX_STORED_BYTES = 64 * 1024 * 1024
+
+
+def kept_while_streamed(
+    chunks: Iterable[bytes],
+    *,
+    entry: PublishedEntry,
+    club: Club,
+    content_type: str,
+    release: Callable[[], None] | None,
+) -> Iterator[bytes]:
+    """``chunks`` as they come, stored together once the last one was sent (a stream cut
+    short stores nothing); ``release`` (the rebuild's) when the stream ends either way."""
+    kept: list[bytes] = []
+    size = 0
+    try:
+        for chunk in chunks:
+            size += len(chunk)
+            if size <= MAX_STORED_BYTES:
+                kept.append(chunk)
+            yield chunk
+        if size <= MAX_STORED_BYTES:
+            entry.store(club=club, value=(b"".join(kept), content_type))
+    finally:
+        if release is not None:
+            release()

@@ -5,22 +5,30 @@ parameter) instead of a server error, and the cache of what anonymous visitors s
 
 from __future__ import annotations
 
+import copy
 import functools
 from collections.abc import Callable
-from typing import Concatenate, ParamSpec
+from typing import Any, Concatenate, ParamSpec
 
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext
 
-from players.api.cache import published_entry
+from players.api.cache import PublishedEntry, published_entry, rebuilt_once, stored_answer
 from players.errors import DomainError, NotFoundError
 from players.models import Club
 from players.selectors import club_get_visible
 
 P = ParamSpec("P")
 ClubView = Callable[Concatenate[HttpRequest, Club, P], HttpResponse]
+
+
+# A page's parts that differ for a signed-in visitor: (request, club=slug, **the URL's
+# kwargs) -> region name -> HTML.
+MemberParts = Callable[..., dict[str, str]]
 
 
 def error_page(request: HttpRequest, error: DomainError) -> HttpResponse:
@@ -52,11 +60,30 @@ def published_club_page(view: ClubView[P]) -> Callable[..., HttpResponse]:
     """``club_page``, served from the cache of public views (players.api.cache) to
     anonymous visitors of a public club when it holds the page's current answer (before
     the club is read: an entry exists only for a public club, and a club made private has
-    a new generation); the 200 answers such a visitor gets are stored."""
+    a new generation); the 200 answers such a visitor gets are stored.
+
+    A signed-in visitor of a public club gets the same stored page with their own parts
+    rendered into it (``member_page``): the site header (their menu, the log-out form's
+    CSRF token), and what a ``with_member_parts`` page adds."""
     return _club_page(view, cached=True)
 
 
-def _club_page(view: ClubView[P], *, cached: bool) -> Callable[..., HttpResponse]:
+def with_member_parts(
+    member_parts: MemberParts,
+) -> Callable[[ClubView[P]], Callable[..., HttpResponse]]:
+    """``published_club_page`` whose page has more regions that differ for a signed-in
+    visitor: ``member_parts(request, club=slug, **url kwargs)`` renders them (the player
+    page's link to the member's account)."""
+
+    def decorate(view: ClubView[P]) -> Callable[..., HttpResponse]:
+        return _club_page(view, cached=True, member_parts=member_parts)
+
+    return decorate
+
+
+def _club_page(
+    view: ClubView[P], *, cached: bool, member_parts: MemberParts | None = None
+) -> Callable[..., HttpResponse]:
     def wrapper(request: HttpRequest, club: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
         entry = (
             published_entry(request=request, user=request.user, slug=club, variant="page")
@@ -64,21 +91,76 @@ def _club_page(view: ClubView[P], *, cached: bool) -> Callable[..., HttpResponse
             else None
         )
         if entry is not None and entry.value is not None:
-            content, content_type = entry.value
-            return HttpResponse(content, content_type=content_type)
+            return stored_answer(entry.value)
+        shared = _members_entry(request, club) if cached else None
+        if shared is not None and shared.value is not None:
+            return member_page(request, shared.value, _parts(member_parts, request, club, kwargs))
+        served, claimed = rebuilt_once(entry)
+        if served is not None:
+            value, stale = served
+            return stored_answer(value, stale=stale)
         try:
-            found = club_get_visible(user=request.user, slug=club)
-        except NotFoundError as error:
-            if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
-            return error_page(request, error)
-        try:
-            response = view(request, found, *args, **kwargs)
-        except DomainError as error:
-            return error_page(request, error)
-        if entry is not None and response.status_code == 200 and not response.streaming:
-            entry.store(club=found, value=(response.content, response["Content-Type"]))
-        return response
+            try:
+                found = club_get_visible(user=request.user, slug=club)
+            except NotFoundError as error:
+                if not request.user.is_authenticated:
+                    return redirect_to_login(request.get_full_path())
+                return error_page(request, error)
+            if claimed and entry is not None:
+                entry.vouch_public(found)
+            member = request
+            if shared is not None and found.public:
+                # The anonymous page, stored for everyone, with the member's parts in it.
+                request = copy.copy(member)
+                request.user = AnonymousUser()
+                entry = shared
+            try:
+                response = view(request, found, *args, **kwargs)
+            except DomainError as error:
+                return error_page(member, error)
+            if entry is not None and response.status_code == 200 and not response.streaming:
+                value = (response.content, response["Content-Type"])
+                entry.store(club=found, value=value)
+                if entry is shared:
+                    return member_page(member, value, _parts(member_parts, member, club, kwargs))
+            return response
+        finally:
+            if claimed and entry is not None:
+                entry.release()
 
     functools.update_wrapper(wrapper, view)
     return wrapper
+
+
+def _members_entry(request: HttpRequest, slug: str) -> PublishedEntry | None:
+    """The anonymous visitors' entry of this page, for a signed-in visitor (None for
+    anyone else, a write, or a message waiting to be shown)."""
+    if not request.user.is_authenticated:
+        return None
+    return published_entry(request=request, user=AnonymousUser(), slug=slug, variant="page")
+
+
+def _parts(
+    member_parts: MemberParts | None, request: HttpRequest, club: str, kwargs: dict[str, Any]
+) -> dict[str, str]:
+    parts: dict[str, str] = {
+        "site-header": str(render_to_string("_site_header.html", request=request))
+    }
+    if member_parts is not None:
+        parts.update(member_parts(request, club=club, **kwargs))
+    return parts
+
+
+def member_page(
+    request: HttpRequest, value: tuple[bytes, str], parts: dict[str, str]
+) -> HttpResponse:
+    """The stored anonymous page with each region ``<!--name-->...<!--/name-->`` named in
+    ``parts`` replaced by the member's rendering of it."""
+    content, content_type = value
+    for name, html in parts.items():
+        start, end = f"<!--{name}-->".encode(), f"<!--/{name}-->".encode()
+        head, found, rest = content.partition(start)
+        _, found_end, tail = rest.partition(end)
+        if found and found_end:
+            content = head + start + html.encode() + end + tail
+    return HttpResponse(content, content_type=content_type)

@@ -11,26 +11,32 @@ the list's rating system), never with rules chosen here.
 
 from __future__ import annotations
 
+import datetime
+import uuid
 from collections import defaultdict
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
+from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils.translation import gettext
 
 from players import rating as engine
 from players.errors import NotFoundError
 from players.models import Club, Player, RatingChange, RatingList, RatingPeriod
 from players.rating.period import GAME_RESULTS, SCORES, view_month
-from players.rating.tiebreaks import RoundResult, Standing, caps_unplayed, standings
-from players.selectors import ratings_in_force
+from players.rating.tiebreaks import RoundResult, Standing, TieBreaks, caps_unplayed, standings
+from players.selectors import published_generation_key, ratings_in_force
 from ratings_site.pages.games import GameDetail, scored_games
 from tournaments.models import BYE_POINTS, Game, Tournament, TournamentBye
 
 TOURNAMENTS_PAGE_SIZE = 50
+# Players per page of a tournament: a phone shows a hundred rows of standings and their
+# crosstable at once; 5,000 would be megabytes that nobody scrolls.
+TOURNAMENT_PAGE_SIZE = 100
 
 
 def tournaments_page(*, club: Club, page_number: str | int | None) -> Page[Tournament]:
@@ -94,10 +100,36 @@ class PlayerRow:
 class TournamentView:
     tournament: Tournament
     rounds: int
-    rows: list[PlayerRow]
+    rows: list[PlayerRow]  # the page's players, in standings order
     games: int
     period: RatingPeriod | None
     average_rating: int | None
+    page: Page[Standing] | None = None  # which part of the standings ``rows`` are
+    players: int = 0  # in the whole tournament
+
+    @property
+    def first_number(self) -> int:
+        """The crosstable number (place in the standings) of the page's first row."""
+        return self.page.start_index() if self.page is not None else 1
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """What the whole tournament decides, whichever page is shown: the standings (they
+    need every game), each game's round, the ratings in force and the average. Kept in
+    the cache under the club's generation of public views, which every change of games,
+    players or ratings replaces (``club_published_changed``)."""
+
+    rounds: int
+    # Each Standing as plain values (``_packed``): unpickling 5,000 Standings of
+    # Fractions took longer than computing them; a page unpacks its own hundred.
+    ranked: list[tuple[Any, ...]]
+    round_of: dict[int, int]  # game id -> round
+    games: int
+    period_id: int | None
+    in_force: dict[int, int | None]
+    own_start: dict[int, int | None]
+    average: int | None
 
 
 def tournament_for_page(*, club: Club, tournament_id: int) -> Tournament:
@@ -113,9 +145,12 @@ def tournament_for_page(*, club: Club, tournament_id: int) -> Tournament:
     return tournament
 
 
-def _games(tournament: Tournament) -> list[Game]:
+def _games(tournament: Tournament, players: list[int]) -> list[Game]:
+    """The games of ``players`` (a page of the standings) with both players."""
     games = list(
-        Game.objects.filter(tournament=tournament)
+        Game.objects.filter(
+            Q(white_id__in=players) | Q(black_id__in=players), tournament=tournament
+        )
         .select_related("white", "black", "period")
         .only(
             "date",
@@ -139,16 +174,30 @@ def _games(tournament: Tournament) -> list[Game]:
 _PLAYER_FIELDS = ("id", "name", "title", "federation", "fide_id")
 
 
-def _byes(tournament: Tournament) -> list[TournamentBye]:
+class _GameRow(NamedTuple):
+    """A game as the standings need it: no model instance per game."""
+
+    pk: int
+    white_id: int
+    black_id: int
+    result: str
+    round: int | None
+    date: datetime.date
+    period_id: int
+
+
+def _byes(tournament: Tournament, players: list[int] | None = None) -> list[TournamentBye]:
+    byes = TournamentBye.objects.filter(tournament=tournament)
+    if players is not None:
+        byes = byes.filter(player_id__in=players)
     return list(
-        TournamentBye.objects.filter(tournament=tournament)
-        .select_related("player")
+        byes.select_related("player")
         .only("round", "kind", "player_id", *(f"player__{f}" for f in _PLAYER_FIELDS))
         .order_by("round", "id")
     )
 
 
-def _rounds_of(games: list[Game], declared: int | None) -> dict[int, int]:
+def _rounds_of(games: Sequence[_GameRow], declared: int | None) -> dict[int, int]:
     """Game id -> round. A game without a round takes the next round its players have
     not used yet (in play order), so hand-entered events still make a crosstable."""
     used: dict[int, set[int]] = defaultdict(set)
@@ -165,54 +214,141 @@ def _rounds_of(games: list[Game], declared: int | None) -> dict[int, int]:
     return rounds
 
 
-def tournament_view(*, tournament: Tournament) -> TournamentView:
-    """Standings (score, then the C.07 tie-breaks), the crosstable, and per player the
-    rating in force, the performance (FIDE 8.1.1 over played games against rated
-    opponents) and the rating change the event's games brought in a closed period."""
-    games = _games(tournament)
-    byes = _byes(tournament)
+# A day: the key names the club's generation, which every change replaces.
+RANKING_SECONDS = 24 * 3600
+
+
+def ranking(tournament: Tournament) -> Ranking:
+    """The tournament's ``Ranking``, from the cache when the club's generation has it."""
+    slug = tournament.club.slug
+    generation_key = published_generation_key(slug)
+    generation = cache.get(generation_key)
+    if generation is None:
+        # As the cache of public views does for a club's first entry (add: a change that
+        # named one meanwhile keeps it).
+        cache.add(generation_key, uuid.uuid4().hex, timeout=None)
+        generation = cache.get(generation_key)
+    key = f"tournament-ranking:{slug}:{generation}:{tournament.pk}"
+    found: Ranking | None = cache.get(key) if generation is not None else None
+    if found is None:
+        found = _compute_ranking(tournament)
+        if generation is not None:
+            cache.set(key, found, RANKING_SECONDS)
+    return found
+
+
+def _compute_ranking(tournament: Tournament) -> Ranking:
+    """Standings (score, then the C.07 tie-breaks) of every player, from the games as
+    plain rows (two queries: games, byes), and the ratings in force (``_ratings``)."""
+    games = [
+        _GameRow(*row)
+        for row in Game.objects.filter(tournament=tournament)
+        .order_by("round", "date", "id")
+        .values_list("id", "white_id", "black_id", "result", "round", "date", "period_id")
+    ]
+    byes = list(
+        TournamentBye.objects.filter(tournament=tournament)
+        .order_by("round", "id")
+        .values_list("player_id", "round", "kind")
+    )
     round_of = _rounds_of(games, tournament.rounds)
-    rounds = max([tournament.rounds or 0, *round_of.values(), *(bye.round for bye in byes)])
-    players: dict[int, Player] = {}
+    rounds = max([tournament.rounds or 0, *round_of.values(), *(bye[1] for bye in byes)])
     table: dict[Hashable, list[RoundResult]] = defaultdict(list)
     for game in games:
-        players[game.white_id], players[game.black_id] = game.white, game.black
         white_score, black_score, played = GAME_RESULTS[game.result]
         number = round_of[game.pk]
         table[game.white_id].append(RoundResult(number, SCORES[white_score], game.black_id, played))
         table[game.black_id].append(RoundResult(number, SCORES[black_score], game.white_id, played))
     # Byes are not rated but belong to the standings (C.07 16: unplayed rounds).
-    for bye in byes:
-        players[bye.player_id] = bye.player
-        table[bye.player_id].append(RoundResult(bye.round, BYE_POINTS[bye.kind], None, False))
+    for player_id, number, kind in byes:
+        table[player_id].append(RoundResult(number, BYE_POINTS[kind], None, False))
     ranked = standings(table, rounds, capped=caps_unplayed(tournament.start_date))
-    period = games[0].period if games else None
-    in_force, own_start = _ratings(tournament, period, list(players))
-    # The crosstable numbers players by their place in the standings (1..n, even where a
-    # rank is shared), so every opponent number names one player.
-    rank_of = {s.player: number for number, s in enumerate(ranked, start=1)}
+    period_id = games[0].period_id if games else None
+    period = RatingPeriod.objects.filter(pk=period_id).first() if period_id else None
+    in_force, own_start = _ratings(tournament, period, [_pid(p) for p in table])
+    rated = [r for r in (in_force.get(_pid(s.player)) for s in ranked) if r is not None]
+    average = engine.round_half_away(Fraction(sum(rated), len(rated))) if rated else None
+    packed = [_packed(standing) for standing in ranked]
+    return Ranking(rounds, packed, round_of, len(games), period_id, in_force, own_start, average)
+
+
+def _pid(key: Hashable) -> int:
+    """A player's key in the standings: the page's tables are keyed by player id."""
+    assert isinstance(key, int)
+    return key
+
+
+def _fraction(value: Fraction | None) -> tuple[int, int] | None:
+    return None if value is None else (value.numerator, value.denominator)
+
+
+def _packed(standing: Standing) -> tuple[Any, ...]:
+    t = standing.tiebreaks
+    figures = (t.score, t.buchholz_cut1, t.buchholz, t.sonneborn_berger, t.direct_encounter)
+    return (standing.rank, standing.player, standing.shared, t.wins, *map(_fraction, figures))
+
+
+def _unpacked(packed: tuple[Any, ...]) -> Standing:
+    rank, player, shared, wins, *figures = packed
+    score, cut1, buchholz, sb, de = (None if f is None else Fraction(*f) for f in figures)
+    tiebreaks = TieBreaks(score, buchholz, cut1, sb, wins, de)  # type: ignore[arg-type]
+    return Standing(rank, player, tiebreaks, shared=shared)
+
+
+def tournament_view(
+    *, tournament: Tournament, page_number: str | int | None = None
+) -> TournamentView:
+    """Standings (score, then the C.07 tie-breaks), the crosstable, and per player the
+    rating in force, the performance (FIDE 8.1.1 over played games against rated
+    opponents) and the rating change the event's games brought in a closed period.
+
+    A page of ``TOURNAMENT_PAGE_SIZE`` players at a time (the standings and the
+    crosstable of the same players): the figures and cells are computed for those alone,
+    the standings (which need every game) come from ``ranking``."""
+    found = ranking(tournament)
+    packed_page = Paginator(found.ranked, TOURNAMENT_PAGE_SIZE).get_page(page_number)
+    shown: list[Standing] = [_unpacked(packed) for packed in packed_page]
+    # The same page (number, count, links) of the unpacked standings.
+    page: Page[Standing] = Page(shown, packed_page.number, packed_page.paginator)  # type: ignore[arg-type]
+    ids = [_pid(s.player) for s in page]
+    games = _games(tournament, ids) if ids else []
+    byes = _byes(tournament, ids) if ids else []
+    players: dict[int, Player] = {}
     by_player: dict[int, list[Game]] = defaultdict(list)
     for game in games:
+        players[game.white_id], players[game.black_id] = game.white, game.black
         by_player[game.white_id].append(game)
         by_player[game.black_id].append(game)
     byes_of: dict[int, list[TournamentBye]] = defaultdict(list)
     for bye in byes:
+        players[bye.player_id] = bye.player
         byes_of[bye.player_id].append(bye)
+    # The crosstable numbers players by their place in the standings (1..n, even where a
+    # rank is shared), so every opponent number names one player.
+    rank_of = {packed[1]: number for number, packed in enumerate(found.ranked, start=1)}
+    period = games[0].period if games else None
+    if period is None and found.period_id is not None:
+        period = RatingPeriod.objects.filter(pk=found.period_id).first()
     rows = []
-    for standing in ranked:
-        pid = standing.player
-        assert isinstance(pid, int)
-        row = PlayerRow(standing, players[pid], in_force.get(pid))
-        row.cells = _cells(pid, by_player[pid], round_of, rounds, rank_of)
+    for standing, pid in zip(page, ids, strict=True):
+        row = PlayerRow(standing, players[pid], found.in_force.get(pid))
+        row.cells = _cells(pid, by_player[pid], found.round_of, found.rounds, rank_of)
         for bye in byes_of[pid]:
             cell = row.cells[bye.round - 1]
             cell.points, cell.played, cell.bye = BYE_POINTS[bye.kind], False, bye.kind
         row.games = len(by_player[pid])
         rows.append(row)
-    _figures(rows, tournament, period, by_player, in_force, own_start)
-    rated = [r.rating for r in rows if r.rating is not None]
-    average = engine.round_half_away(Fraction(sum(rated), len(rated))) if rated else None
-    return TournamentView(tournament, rounds, rows, len(games), period, average)
+    _figures(rows, tournament, period, by_player, found.in_force, found.own_start)
+    return TournamentView(
+        tournament,
+        found.rounds,
+        rows,
+        found.games,
+        period,
+        found.average,
+        page=page,
+        players=len(found.ranked),
+    )
 
 
 def _ratings(

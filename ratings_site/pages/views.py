@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_safe
@@ -14,7 +15,7 @@ from players.charts import PHONE, history_chart
 from players.errors import ValidationFailed
 from players.models import Club, Player
 from players.selectors import membership_role, rules_rated_under
-from ratings_site.pages.base import error_page, published_club_page
+from ratings_site.pages.base import error_page, published_club_page, with_member_parts
 from ratings_site.pages.forms import (
     LIST_FILTERS,
     CalculatorForm,
@@ -187,8 +188,18 @@ def rating_list(request: HttpRequest, club: Club, kind: str) -> HttpResponse:
     )
 
 
+def _player_member_parts(request: HttpRequest, *, club: str, player_id: int) -> dict[str, str]:
+    """The player page's part for a signed-in visitor, around the stored public page: the
+    link to the member's account (two small queries: the player's account, the role)."""
+    player = Player.objects.select_related("user", "club").filter(club__slug=club, pk=player_id)
+    found = player.first()
+    member = _linked_member(request, found.club, found) if found is not None else ""
+    html = render_to_string("pages/_member_link.html", {"member": member}, request=request)
+    return {"member-link": html}
+
+
 @require_safe
-@published_club_page
+@with_member_parts(_player_member_parts)
 def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
     player = player_for_page(club=club, player_id=player_id)
     lists = player_lists(player=player)
@@ -271,12 +282,16 @@ def tournaments_index(request: HttpRequest, club: Club) -> HttpResponse:
 @require_safe
 @published_club_page
 def tournament_detail(request: HttpRequest, club: Club, tournament_id: int) -> HttpResponse:
-    """One tournament: standings with FIDE's tie-breaks, the crosstable, downloads."""
+    """One tournament: standings with FIDE's tie-breaks, the crosstable, downloads; a
+    page of players at a time (``?page=``)."""
     tournament = tournament_for_page(club=club, tournament_id=tournament_id)
     return render(
         request,
         "pages/tournament.html",
-        {"club": club, "view": tournament_view(tournament=tournament)},
+        {
+            "club": club,
+            "view": tournament_view(tournament=tournament, page_number=request.GET.get("page")),
+        },
     )
 
 

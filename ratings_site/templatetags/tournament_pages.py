@@ -93,7 +93,7 @@ def crosstable_rows(view: TournamentView, club: Club) -> SafeString:
         "Z": gettext("Round %(number)s: zero-point bye"),
     }
     parts = []
-    for number, row in enumerate(view.rows, start=1):
+    for number, row in enumerate(view.rows, start=view.first_number):
         cells = []
         for cell in row.cells:
             if cell.opponent is not None:

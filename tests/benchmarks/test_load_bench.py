@@ -4,10 +4,24 @@ driven from a second process at many concurrent connections.
 ``make bench PYTEST_ARGS="-k load"`` with ``DATABASE_URL`` on PostgreSQL. Full size: 5,000
 players, 32 connections, 20 s per endpoint; ``BENCH_SCALE=small``: 500 players, 8
 connections, 5 s. ``LOAD_CONNECTIONS``, ``LOAD_SECONDS`` and ``LOAD_WORKERS`` override.
-One JSON line per endpoint: ``{"name": "load_list", "rps", "p50_ms", "p99_ms", "errors",
-"requests", ...}``, and ``load_not_found`` (a 404: middleware and URL resolution only) as
-the baseline, with ``rps_ratio`` = endpoint rps / baseline rps. Errors are asserted to be
-zero (a failed request is a bug, not a figure); timings are not asserted.
+
+Two runs of every endpoint, each against its own gunicorn: ``cache`` ``on`` (the cache of
+public views as configured) and ``off`` (``PUBLISHED_CACHE_SECONDS=0``: every answer
+computed, the first visit after a close). Each endpoint is asked anonymously, by a
+signed-in member (``member_*``: their session cookie) or with an API token (``token_*``).
+One JSON line per endpoint and run: ``{"name": "load_list", "cache": "on", "rps", "p50_ms",
+"p99_ms", "errors", "requests", ...}``, with ``rps_ratio`` = rps / the rps of
+``load_not_found`` (a 404: middleware and URL resolution only) in the same run. Errors are
+asserted to be zero (a failed request is a bug, not a figure); timings are not asserted.
+
+``test_load_through_a_close``: a second, federation-sized club (``LOAD_CLOSE_PLAYERS``,
+100,000, with five games a player a month; small: 5,000) made public with one month
+published; its pages, the 404 and a member's page are driven, cache on, while a real
+``manage.py close_period`` process closes its next month. One line per endpoint and
+window: ``before`` (the seconds before the close, after a warm-up), ``during`` and
+``after`` (the 10 s after the close ended), with ``p99_ratio`` = the window's p99 / the
+``before`` window's p99 of the same endpoint, and ``rps_ratio`` to the 404 of the same
+window.
 
 PostgreSQL only: gunicorn's processes must open the test database (SQLite's is in memory).
 """
@@ -21,13 +35,23 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
+from django.test import Client
 
+from players.models import Club, Player, RatingPeriod
+from players.services import api_token_create, membership_set
+from tests.benchmarks.load_driver import figures
 from tests.benchmarks.report import emit
 from tests.benchmarks.test_pages_bench import YEAR, build
+from tournaments.models import Tournament
+from tournaments.services import period_close
 
 pytestmark = [pytest.mark.benchmark, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -36,7 +60,15 @@ PLAYERS = 500 if SMALL else 5000
 CONNECTIONS = int(os.environ.get("LOAD_CONNECTIONS", "8" if SMALL else "32"))
 SECONDS = float(os.environ.get("LOAD_SECONDS", "5" if SMALL else "20"))
 WORKERS = int(os.environ.get("LOAD_WORKERS", "4"))
+CLOSE_PLAYERS = int(os.environ.get("LOAD_CLOSE_PLAYERS", "5000" if SMALL else "100000"))
+# The close run's windows: a warm-up (caches filled), the "before" window, and the window
+# after the close.
+WARM_UP, BEFORE, AFTER = 3.0, 8.0, 10.0
 ROOT = Path(__file__).resolve().parents[2]
+# What a CSV client sends (the driver's default Accept names HTML and JSON only).
+ANY = {"Accept": "*/*"}
+MANAGE = (sys.executable, "manage.py")
+GUNICORN = (sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py")
 
 
 def _free_port() -> int:
@@ -45,56 +77,27 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _database_url() -> str:
+def _env(**extra: str) -> dict[str, str]:
     s = connection.settings_dict
     auth = s["USER"] + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
-    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
-
-
-def _drive(url: str, expect: int) -> dict[str, object]:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "tests.benchmarks.load_driver",
-            url,
-            str(CONNECTIONS),
-            str(SECONDS),
-            str(expect),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    )
-    result: dict[str, object] = json.loads(done.stdout)
-    return result
-
-
-@pytest.mark.usefixtures("database_cache_table")
-def test_load_under_gunicorn() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL: gunicorn's processes must open the test database")
-    club, player = build(PLAYERS)
-    port = _free_port()
-    env = {
+    url = f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+    return {
         **os.environ,
-        "DATABASE_URL": _database_url(),
+        "DATABASE_URL": url,
         "DJANGO_SETTINGS_MODULE": "ratings_site.settings.base",
         "DEBUG": "0",
-        "GUNICORN_BIND": f"127.0.0.1:{port}",
-        "GUNICORN_WORKERS": str(WORKERS),
+        **extra,
     }
+
+
+@contextmanager
+def _gunicorn(**extra: str) -> Iterator[str]:
+    """A gunicorn serving the test database (``extra``: more environment); yields its base
+    URL once /healthz answers."""
+    port = _free_port()
+    env = _env(GUNICORN_BIND=f"127.0.0.1:{port}", GUNICORN_WORKERS=str(WORKERS), **extra)
     server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "-c",
-            "deploy/gunicorn.conf.py",
-            "--access-logfile",
-            "/dev/null",
-            "ratings_site.wsgi",
-        ],
+        [*GUNICORN, "--access-logfile", "/dev/null", "ratings_site.wsgi"],
         cwd=ROOT,
         env=env,
         stderr=subprocess.DEVNULL,
@@ -107,32 +110,236 @@ def test_load_under_gunicorn() -> None:
                 break
             except OSError:
                 time.sleep(0.2)
-        targets = {
-            "load_not_found": ("/load-baseline-not-found/", 404),
-            "load_list": (f"/clubs/{club.slug}/lists/standard/", 200),
-            "load_player": (f"/clubs/{club.slug}/players/{player.pk}/", 200),
-            "load_period_report": (f"/clubs/{club.slug}/lists/standard/periods/{YEAR}-06/", 200),
-            "load_ratings_api": (f"/api/v1/clubs/{club.slug}/lists/standard/ratings/", 200),
-            "load_players_api": (f"/api/v1/clubs/{club.slug}/players/", 200),
-        }
-        baseline_rps = 0.0
-        for name, (path, status) in targets.items():
-            figures = _drive(base + path, status)
-            rps = float(figures["rps"])  # type: ignore[arg-type]
-            if name == "load_not_found":
-                baseline_rps = rps
-            emit(
-                {
-                    "name": name,
-                    "players": PLAYERS,
-                    "connections": CONNECTIONS,
-                    "seconds": SECONDS,
-                    "gunicorn_workers": WORKERS,
-                    **figures,
-                    "rps_ratio": round(rps / baseline_rps, 3) if baseline_rps else None,
-                }
-            )
-            assert figures["errors"] == 0, (name, figures)
+        yield base
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def _spec(base: str, targets: dict[str, tuple[str, int, dict[str, str]]]) -> list[dict[str, Any]]:
+    return [
+        {"name": name, "url": base + path, "expect": status, "headers": headers}
+        for name, (path, status, headers) in targets.items()
+    ]
+
+
+def _drive(targets: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
+    spec = {"targets": targets, "connections": CONNECTIONS, "seconds": seconds}
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.benchmarks.load_driver", json.dumps(spec)],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    )
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def _load_info() -> dict[str, Any]:
+    """What else the shared machine was doing: its load averages when the line was taken."""
+    return {"loadavg": [round(x, 2) for x in os.getloadavg()]}
+
+
+def _member(club: Club, player: Player) -> tuple[dict[str, str], dict[str, str]]:
+    """A viewer of the club linked to ``player``: the headers of their signed-in pages
+    (the session cookie) and of their API token."""
+    users = get_user_model().objects
+    owner = users.get(username="bench-owner")
+    member = users.create_user("bench-member", password="bench-member-password-1")
+    membership_set(club=club, user=member, role="viewer", by=owner)
+    Player.objects.filter(pk=player.pk).update(user=member)
+    browser = Client()
+    browser.force_login(member)
+    _, raw = api_token_create(user=member, name="load benchmark")
+    return (
+        {"Cookie": f"sessionid={browser.cookies['sessionid'].value}"},
+        {"Authorization": f"Token {raw}", "Accept": "application/json"},
+    )
+
+
+def _targets(
+    club: Club, player: Player, session: dict[str, str], token: dict[str, str]
+) -> dict[str, tuple[str, int, dict[str, str]]]:
+    base = f"/clubs/{club.slug}"
+    api = f"/api/v1/clubs/{club.slug}"
+    tournament = Tournament.objects.filter(club=club).order_by("start_date").first()
+    assert tournament is not None
+    return {
+        "load_not_found": ("/load-baseline-not-found/", 404, {}),
+        "load_club_home": (f"{base}/", 200, {}),
+        "load_list": (f"{base}/lists/standard/", 200, {}),
+        "load_player": (f"{base}/players/{player.pk}/", 200, {}),
+        "load_period_report": (f"{base}/lists/standard/periods/{YEAR}-06/", 200, {}),
+        "load_tournament": (f"{base}/tournaments/{tournament.pk}/", 200, {}),
+        "load_ratings_api": (f"{api}/lists/standard/ratings/", 200, {}),
+        "load_ratings_csv": (f"{api}/lists/standard/ratings.csv", 200, ANY),
+        "load_ratings_format_csv": (f"{api}/lists/standard/ratings/?format=csv", 200, ANY),
+        "load_list_export_csv": (f"{base}/lists/standard/export.csv", 200, ANY),
+        "load_players_api": (f"{api}/players/", 200, {}),
+        "load_member_list": (f"{base}/lists/standard/", 200, session),
+        "load_member_player": (f"{base}/players/{player.pk}/", 200, session),
+        "load_token_ratings_api": (f"{api}/lists/standard/ratings/", 200, token),
+        "load_token_players_api": (f"{api}/players/", 200, token),
+    }
+
+
+def _signed_in(base: str, path: str, headers: dict[str, str]) -> bool:
+    """Whether gunicorn took the session cookie: the page links the member's account."""
+    request = urllib.request.Request(base + path, headers=headers)  # noqa: S310
+    with urllib.request.urlopen(request, timeout=60) as answer:  # noqa: S310
+        return b'href="/accounts/"' in answer.read()
+
+
+@pytest.mark.usefixtures("database_cache_table")
+def test_load_under_gunicorn() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: gunicorn's processes must open the test database")
+    club, player = build(PLAYERS)
+    session, token = _member(club, player)
+    targets = _targets(club, player, session, token)
+    failed: list[tuple[str, str, object]] = []
+    for cache, extra in (("on", {}), ("off", {"PUBLISHED_CACHE_SECONDS": "0"})):
+        with _gunicorn(**extra) as base:
+            assert _signed_in(base, targets["load_member_player"][0], session)
+            baseline_rps = 0.0
+            for name, target in targets.items():
+                figures_ = _drive(_spec(base, {name: target}), SECONDS)["targets"][name]
+                rps = float(figures_["rps"])
+                if name == "load_not_found":
+                    baseline_rps = rps
+                emit(
+                    {
+                        "name": name,
+                        "cache": cache,
+                        "players": PLAYERS,
+                        "connections": CONNECTIONS,
+                        "seconds": SECONDS,
+                        "gunicorn_workers": WORKERS,
+                        **figures_,
+                        "rps_ratio": round(rps / baseline_rps, 3) if baseline_rps else None,
+                        **_load_info(),
+                    }
+                )
+                if figures_["errors"]:
+                    failed.append((name, cache, figures_["statuses"]))
+    # After every line is printed: one endpoint's errors (a timeout) do not hide the rest.
+    assert not failed, failed
+
+
+def _federation(players: int) -> tuple[Club, Player, RatingPeriod]:
+    """A public club of ``players`` players, five games each a month: September published,
+    October open (the close the run watches)."""
+    from ratings_site.workshop.bench_data import generate
+
+    rating_list, user = generate(
+        players=players, games=players * 5 // 2, seed=7, quiet=True, months=2
+    )
+    club = rating_list.club
+    Club.objects.filter(pk=club.pk).update(public=True)
+    first, second = RatingPeriod.objects.filter(rating_list=rating_list).order_by("month")
+    with connection.cursor() as cursor:
+        # As after any bulk load (autovacuum would have): without statistics the close's
+        # UPDATE of the players' ratings takes a plan that runs for many minutes.
+        cursor.execute("VACUUM ANALYZE")
+    period_close(period=first, by=user)
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+    player = Player.objects.filter(club=club).order_by("pk").first()
+    assert player is not None
+    return club, player, second
+
+
+def _windows(result: dict[str, Any], close: tuple[float, float], began: float) -> dict[str, Any]:
+    """The samples cut into before / during / after windows, per target."""
+    start, end = close
+    bounds = {
+        "before": (began + WARM_UP, start),
+        "during": (start, end),
+        "after": (end, end + AFTER),
+    }
+    names = list(result["targets"])
+    out: dict[str, Any] = {}
+    for window, (low, high) in bounds.items():
+        for index, name in enumerate(names):
+            mine = [s for s in result["samples"] if s[0] == index and low <= s[1] < high]
+            line = figures([s[2] for s in mine], high - low)
+            line["max_ms"] = round(max((s[2] for s in mine), default=0.0) * 1000, 1)
+            line["errors"] = sum(1 for s in mine if not s[3])
+            out.setdefault(window, {})[name] = line
+    return out
+
+
+@pytest.mark.usefixtures("database_cache_table")
+def test_load_through_a_close() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: gunicorn's processes must open the test database")
+    club, player = build(PLAYERS // 10)
+    session, _ = _member(club, player)
+    federation, someone, period = _federation(CLOSE_PLAYERS)
+    fed = f"/clubs/{federation.slug}"
+    targets = {
+        "load_not_found": ("/load-baseline-not-found/", 404, {}),
+        "load_club_home": (f"{fed}/", 200, {}),
+        "load_list": (f"{fed}/lists/standard/", 200, {}),
+        "load_player": (f"{fed}/players/{someone.pk}/", 200, {}),
+        "load_ratings_api": (f"/api/v1/clubs/{federation.slug}/lists/standard/ratings/", 200, {}),
+        "load_member_list": (f"/clubs/{club.slug}/lists/standard/", 200, session),
+        "load_member_player": (f"/clubs/{club.slug}/players/{player.pk}/", 200, session),
+    }
+    with _gunicorn() as base:
+        spec = {
+            "targets": _spec(base, targets),
+            "connections": CONNECTIONS,
+            "seconds": 0,
+            "samples": True,
+        }
+        began = time.time()
+        driver = subprocess.Popen(
+            [sys.executable, "-m", "tests.benchmarks.load_driver", json.dumps(spec)],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(WARM_UP + BEFORE)
+        start = time.time()
+        subprocess.run(
+            [
+                *MANAGE,
+                "close_period",
+                "--club",
+                federation.slug,
+                *("--period", period.label),
+                *("--user", "bench"),
+            ],
+            cwd=ROOT,
+            env=_env(),
+            check=True,
+            capture_output=True,
+        )
+        end = time.time()
+        time.sleep(AFTER + 0.5)
+        out, _ = driver.communicate("stop\n", timeout=120)
+    result = json.loads(out)
+    windows = _windows(result, (start, end), began)
+    for window, lines in windows.items():
+        baseline = lines["load_not_found"]["rps"] or 0
+        for name, line in lines.items():
+            before = windows["before"][name]["p99_ms"]
+            emit(
+                {
+                    "name": name,
+                    "run": "through_a_close",
+                    "window": window,
+                    "close_players": CLOSE_PLAYERS,
+                    "close_seconds": round(end - start, 2),
+                    "connections": CONNECTIONS,
+                    "gunicorn_workers": WORKERS,
+                    **line,
+                    "rps_ratio": round(line["rps"] / baseline, 3) if baseline else None,
+                    "p99_ratio": round(line["p99_ms"] / before, 2) if before else None,
+                    **_load_info(),
+                }
+            )
+    for name, line in result["targets"].items():
+        assert line["errors"] == 0, (name, line)

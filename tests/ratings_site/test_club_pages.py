@@ -325,7 +325,9 @@ MAX_QUERIES = {
     "clubs": 1,
     "h2h": 6,
     "tournaments": 4,
-    "tournament": 8,
+    # The first visit computes the event's ranking (games, byes, period, ratings in force),
+    # kept for the later pages and visits, then reads the page's players' games and byes.
+    "tournament": 11,
 }
 
 

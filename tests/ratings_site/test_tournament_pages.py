@@ -208,3 +208,55 @@ def test_byes_count_in_the_standings_and_show_in_the_crosstable(client: Client) 
     html = response.content.decode()
     assert "Round 6: pairing-allocated bye" in html
     assert "Round 3: half-point bye" in html
+
+
+def test_a_large_field_is_shown_a_page_at_a_time_and_every_player_on_one(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The standings and the crosstable come a page of players at a time (the same
+    players in both, numbered by their place); walking the pages shows every player once,
+    in the order of the one-page standings."""
+    tournament, players = event(extra=10)
+    url = f"/clubs/club/tournaments/{tournament.pk}/"
+    whole = rows_of(client.get(url), "standings")
+    assert len(whole) == len(players) == 14
+    monkeypatch.setattr("ratings_site.pages.tournaments.TOURNAMENT_PAGE_SIZE", 5)
+    shown: list[str] = []
+    numbers: list[str] = []
+    for page in (1, 2, 3):
+        response = client.get(f"{url}?page={page}")
+        assert response.status_code == 200
+        standings = rows_of(response, "standings")
+        crosstable = rows_of(response, "crosstable")
+        assert len(standings) == len(crosstable) == (5 if page < 3 else 4)
+        shown += standings
+        numbers += [row.split(" ")[0] for row in crosstable]
+        assert "of 14" in text(response)  # the places shown, of the whole event's
+        if page < 3:
+            assert f"?page={page + 1}" in response.content.decode()
+    assert shown == whole
+    assert numbers == [str(n) for n in range(1, 15)]
+
+
+def test_a_page_of_a_large_field_reads_its_own_games_alone(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The standings of the whole event are computed once and kept (under the club's
+    generation); each page then reads its players' games, not the event's."""
+    tournament, _ = event(extra=30)
+    monkeypatch.setattr("ratings_site.pages.tournaments.TOURNAMENT_PAGE_SIZE", 4)
+    computed: list[int] = []
+    from ratings_site.pages import tournaments as pages
+
+    compute = pages._compute_ranking
+    monkeypatch.setattr(pages, "_compute_ranking", lambda t: computed.append(t.pk) or compute(t))
+    url = f"/clubs/club/tournaments/{tournament.pk}/"
+    with CaptureQueriesContext(connection) as first:
+        client.get(url)
+    with CaptureQueriesContext(connection) as second:
+        client.get(f"{url}?page=3")
+    assert computed == [tournament.pk]  # the second page reused the first's ranking
+    games = [q["sql"] for q in second.captured_queries if "tournaments_game" in q["sql"]]
+    assert len(games) == 1, games
+    assert " IN (" in games[0]
+    assert len(second.captured_queries) < len(first.captured_queries)

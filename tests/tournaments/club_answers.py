@@ -215,7 +215,7 @@ def _get(client: APIClient, url: str) -> Any:
     kind = response.get("Content-Type", "")
     if "json" in kind:
         return [response.status_code, response.json()]
-    return [response.status_code, response.content.decode("utf-8", "replace")]
+    return [response.status_code, response.getvalue().decode("utf-8", "replace")]
 
 
 def _pages(client: APIClient, url: str) -> list[Any]:

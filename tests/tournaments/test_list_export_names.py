@@ -56,7 +56,7 @@ def test_api_csv_escapes_formulas_and_line_breaks(published) -> None:  # type: i
     response = client.get(f"/api/v1/clubs/{club.slug}/lists/standard/ratings/?format=csv")
 
     assert response.status_code == 200
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode())))
     assert len(rows) == 3
     assert {row[2] for row in rows[1:]} == {"Ola Berg", '\'=HYPERLINK("http://x") Viktor'}
 

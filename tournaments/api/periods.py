@@ -12,11 +12,8 @@
 
 from __future__ import annotations
 
-import csv
 import datetime
-import io
-from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import F, QuerySet, Window
 from django.db.models.functions import Rank
@@ -48,7 +45,7 @@ from players.selectors import (
     rules_rated_under,
 )
 from players.services import job_start
-from tournaments.interchange.text import csv_cell
+from tournaments.api.ratings_csv import RatingsCSVRenderer, csv_stream
 from tournaments.selectors import periods_with_counts
 from tournaments.services import check_month_over, period_open, period_preview
 from tournaments.services.results import changes_body
@@ -338,49 +335,6 @@ class ListReplayView(ListScopedView):
 # -- the published list ------------------------------------------------------------------------
 
 
-class RatingsCSVRenderer(renderers.BaseRenderer):
-    """The published list as CSV, one row per player, best first."""
-
-    media_type = "text/csv"
-    format = "csv"
-    charset = "utf-8"
-    columns = (
-        "rank",
-        "player",
-        "name",
-        "title",
-        "federation",
-        "rating",
-        "change",
-        "k_factor",
-        "games",
-        "rated_games",
-        "flags",
-        "period",
-    )
-
-    def render(
-        self,
-        data: Any,
-        accepted_media_type: str | None = None,
-        renderer_context: Mapping[str, Any] | None = None,
-    ) -> bytes:
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(self.columns)
-        for row in data if isinstance(data, list) else []:
-            values = {**row, "flags": ";".join(row.get("flags", []))}
-            # Text cells on one line and never a formula (names are typed by users).
-            writer.writerow([_csv_value(values[c]) for c in self.columns])
-        return out.getvalue().encode("utf-8")
-
-
-def _csv_value(value: Any) -> Any:
-    if value is None:
-        return ""
-    return csv_cell(value) if isinstance(value, str) else value
-
-
 RATINGS_PARAMS = [
     CLUB_PARAM,
     LIST_PARAM,
@@ -421,8 +375,9 @@ class PublishedListView(ListScopedView):
         return super().handle_exception(exc)
 
     def csv_response(self) -> Response:
-        context = {"name_order": self.rating_list().name_order}
-        return Response(RatingRowSerializer(self.get_queryset(), many=True, context=context).data)
+        """Every row as CSV, streamed as it is read (no model instance per row)."""
+        streamed = csv_stream(self.get_queryset(), name_order=self.rating_list().name_order)
+        return cast(Response, streamed)  # DRF answers any HttpResponseBase as it is
 
 
 @extend_schema(tags=["ratings"], parameters=RATINGS_PARAMS)

@@ -1,0 +1,202 @@
+"""The cache of public views after a change: one request rebuilds a retired page while the
+others get the previous one (marked as being refreshed) or wait for the rebuilt one; and a
+signed-in member gets the stored public page with their own parts rendered into it."""
+
+from __future__ import annotations
+
+import datetime
+import threading
+import time
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
+from django.test import Client, RequestFactory
+
+from players.api.cache import STALE_HEADER, published_entry
+from players.models import Player
+from players.services import membership_set
+from tests.pages_data import build_club
+from tests.tournaments.helpers import close, play
+
+HOME = "/clubs/riverside/"
+RATINGS_API = "/api/v1/clubs/riverside/lists/standard/ratings/"
+
+
+@pytest.fixture
+def cache_on(settings: Any) -> None:
+    settings.PUBLISHED_CACHE_SECONDS = 600
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, delay: float = 0.0) -> list[int]:
+    """Count (and slow down) the club home's rendering."""
+    from ratings_site.pages import views
+
+    renders: list[int] = []
+    home = views.club_home_data
+
+    def counted(**kwargs: Any) -> Any:
+        renders.append(1)
+        time.sleep(delay)
+        return home(**kwargs)
+
+    monkeypatch.setattr(views, "club_home_data", counted)
+    return renders
+
+
+def _entry(path: str = HOME) -> Any:
+    return published_entry(
+        request=RequestFactory().get(path), user=AnonymousUser(), slug="riverside", variant="page"
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_concurrent_rebuilds_render_once(
+    cache_on: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build_club(crowd=2)
+    renders = _counting(monkeypatch, delay=0.5)
+    answers: list[bytes] = []
+
+    def visit() -> None:
+        answers.append(Client().get(HOME).content)
+
+    visitors = [threading.Thread(target=visit) for _ in range(2)]
+    for visitor in visitors:
+        visitor.start()
+    for visitor in visitors:
+        visitor.join()
+    assert len(renders) == 1  # the second waited for the first's page
+    assert len(answers) == 2
+    assert answers[0] == answers[1]
+    assert b"Riverside Chess Club" in answers[0]
+
+
+@pytest.mark.django_db
+def test_while_one_request_rebuilds_the_others_get_the_previous_page_marked(
+    cache_on: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = build_club(crowd=2)
+    before = Client().get(HOME)
+    assert STALE_HEADER not in before
+    magnus, omar = data.players["magnus"], data.players["omar"]
+    play(data.club, data.owner, [(omar, magnus, "1-0")], date=datetime.date(2026, 4, 3))
+    close(data.club, data.owner, "2026-04")  # a new generation: the page is retired
+    entry = _entry()
+    assert entry.value is None
+    assert entry.stale is not None
+    assert entry.claim()  # a request is rebuilding it (and vouched the club public)
+    entry.vouch_public(data.club)
+    renders = _counting(monkeypatch)
+    meanwhile = Client().get(HOME)
+    assert renders == []
+    assert meanwhile.content == before.content
+    assert meanwhile[STALE_HEADER] == "stale; refreshing"
+    entry.release()  # the rebuild gave up (or ended): the next request rebuilds
+    after = Client().get(HOME)
+    assert renders == [1]
+    assert STALE_HEADER not in after
+    assert b"2026-04" in after.content
+
+
+@pytest.mark.django_db
+def test_a_club_made_private_is_not_shown_stale_while_rebuilt(
+    cache_on: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from players.services import club_update
+
+    data = build_club(crowd=2)
+    assert Client().get(HOME).status_code == 200
+    club_update(club=data.club, by=data.owner, public=False)
+    entry = _entry()
+    assert entry.claim()  # rebuilding, but nobody vouched for the club
+    monkeypatch.setattr("players.api.cache.REBUILD_SECONDS", 0.3)
+    answer = Client().get(HOME)
+    assert answer.status_code == 302  # to the login, never the old public page
+
+
+@pytest.mark.django_db
+def test_api_answers_are_stored_rendered_and_rebuilt_once(
+    cache_on: None, monkeypatch: pytest.MonkeyPatch, django_assert_max_num_queries: Any
+) -> None:
+    from rest_framework.renderers import JSONRenderer
+
+    build_club(crowd=2)
+    renders: list[int] = []
+    render = JSONRenderer.render
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        renders.append(1)
+        return render(self, *args, **kwargs)
+
+    monkeypatch.setattr(JSONRenderer, "render", counted)
+    first = Client().get(RATINGS_API)
+    assert renders == [1]
+    with django_assert_max_num_queries(0):
+        again = Client().get(RATINGS_API)
+    assert renders == [1]  # a hit is the stored bytes
+    assert again.content == first.content
+    assert again["Content-Type"] == first["Content-Type"]
+
+
+@pytest.mark.django_db
+def test_a_member_gets_the_stored_page_with_their_own_parts(
+    cache_on: None, monkeypatch: pytest.MonkeyPatch, django_assert_max_num_queries: Any
+) -> None:
+    data = build_club(crowd=2)
+    users = get_user_model().objects
+    linked = users.create_user("alice-account")
+    other = users.create_user("another-member")
+    for user in (linked, other):
+        membership_set(club=data.club, user=user, role="viewer", by=data.owner)
+    alice = data.players["alice"]
+    Player.objects.filter(pk=alice.pk).update(user=linked)
+    url = f"/clubs/riverside/players/{alice.pk}/"
+    anonymous = Client().get(url).content.decode()  # stored for everyone
+    assert "Log in" in anonymous
+    assert "This is your player record." not in anonymous
+    assert "alice-account" not in anonymous
+    from ratings_site.pages import views
+
+    monkeypatch.setattr(views, "player_lists", _refused)
+    mine, theirs = Client(), Client()
+    mine.force_login(linked)
+    theirs.force_login(other)
+    with django_assert_max_num_queries(8):  # session, user, cache, the member's parts
+        own = mine.get(url).content.decode()
+    assert "This is your player record." in own
+    assert "Log out" in own
+    assert "Log in" not in own
+    assert 'name="csrfmiddlewaretoken"' in own
+    seen = theirs.get(url).content.decode()
+    assert "Member account: alice-account" in seen
+    assert "This is your player record." not in seen
+    # The public part is the stored page's.
+    assert (
+        own.split("</header>")[1].split("<!--member-link-->")[0]
+        == (anonymous.split("</header>")[1].split("<!--member-link-->")[0])
+    )
+
+
+@pytest.mark.django_db
+def test_a_member_on_a_cold_cache_stores_the_public_page_for_everyone(
+    cache_on: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = build_club(crowd=2)
+    member = get_user_model().objects.create_user("member")
+    membership_set(club=data.club, user=member, role="viewer", by=data.owner)
+    signed_in = Client()
+    signed_in.force_login(member)
+    renders = _counting(monkeypatch)
+    page = signed_in.get(HOME).content.decode()
+    assert "Log out" in page
+    anonymous = Client().get(HOME).content.decode()
+    assert renders == [1]  # the anonymous visitor got the page the member's visit stored
+    assert "Log in" in anonymous
+    assert "Log out" not in anonymous
+    assert "csrfmiddlewaretoken" not in anonymous
+
+
+def _refused(**kwargs: Any) -> Any:
+    raise AssertionError("a member's hit must not compute the public part")
