@@ -87,7 +87,9 @@ def job_answer(job: Job, wait: float) -> Response:
     within ``wait`` seconds, else 202 with the job and where to follow it."""
     job = job_wait(job=job, seconds=wait)
     if job.status == Job.Status.SUCCEEDED:
-        return Response(job.result, status=job.result_status or status.HTTP_200_OK)
+        kind = JOB_KINDS.get(job.kind)
+        body = kind.answer(job) if kind is not None and kind.answer is not None else job.result
+        return Response(body, status=job.result_status or status.HTTP_200_OK)
     if job.status == Job.Status.FAILED:
         error = job.error or {}
         return Response(
