@@ -101,7 +101,8 @@ def _close_answer(job: Job) -> dict[str, Any]:
     """The close's synchronous answer (``?wait=``, documented as CloseOutSerializer):
     every player's line, read from what the close published, in the caller's process."""
     period = RatingPeriod.objects.get(pk=job.params["period"])
-    return changes_body(period, period_changes(period), int(job.result["games_count"]))
+    games_count = int((job.result or {}).get("games_count", 0))
+    return changes_body(period, period_changes(period), games_count)
 
 
 def _close_recover(job: Job, runs: list[RatingRun]) -> JobOutcome:

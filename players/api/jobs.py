@@ -54,7 +54,11 @@ class JobOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     status = serializers.ChoiceField(choices=Job.Status.choices)
     progress = ProgressSerializer(source="*")
     result = serializers.JSONField(
-        allow_null=True, help_text="The body the endpoint answers when it finishes in time."
+        allow_null=True,
+        help_text="The job's answer: the body the endpoint answers when it finishes in time; "
+        'a close\'s is {"period", "status", "games_count", "players", "players_changed", '
+        '"run", "changes", "ratings"}: counts and links to the paged lines (its answer '
+        "within ?wait= lists every line).",
     )
     error = serializers.JSONField(
         allow_null=True, help_text='The usual error shape: {"code", "message", "fields"}.'

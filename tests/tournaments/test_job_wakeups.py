@@ -47,6 +47,9 @@ def test_a_worker_polling_rarely_still_runs_a_job_at_once_and_the_wait_answers(
     log = tmp_path / "patient.log"
     wait_for("the worker looked at the queue", lambda: "Starting worker" in log.read_text())
     assert "pickup=notify" in log.read_text()
+    # Its first look at the queue follows the line at once; after it, only a NOTIFY or
+    # the 600 s poll makes it look again.
+    time.sleep(1)
     # The waiting call reads its job only when woken (or after 600 s).
     monkeypatch.setattr(job_selectors, "_SAFETY_READ_SECONDS", float(NEVER))
     client = client_for(officer)

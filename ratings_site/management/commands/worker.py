@@ -97,7 +97,7 @@ class NotifiedWorker(Worker):
             if self.running and task_result is None:
                 self._wait()
 
-    def _claim(self) -> tuple[DBTaskResult | None, bool]:
+    def _claim(self) -> tuple[DBTaskResult[Any, Any] | None, bool]:
         """The next ready task, claimed for this worker (the library's step), and whether
         the queue could be read (SQLite may be locked by another writer)."""
         tasks = DBTaskResult.objects.ready().filter(backend_name=self.backend_name)
