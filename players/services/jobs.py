@@ -146,8 +146,10 @@ def _queue_is_transactional() -> bool:
 def _enqueue(job_id: str) -> None:
     queued = run_job.enqueue(job_id)
     Job.objects.filter(pk=job_id).update(task_id=str(queued.id))
-    # Wakes the workers at this transaction's commit (PostgreSQL; they poll elsewhere).
-    job_event(QUEUED, job_id)
+    if _queue_is_transactional():
+        # Wakes the workers at this transaction's commit (PostgreSQL; they poll elsewhere).
+        # The immediate backend has no workers: the job ran already.
+        job_event(QUEUED, job_id)
 
 
 def job_start(
@@ -236,8 +238,9 @@ def job_run(*, job_id: str) -> None:
             progress_done=progress.done,
             progress_total=progress.total,
         )
-        if stored:
-            # Wakes the API calls waiting for this job (?wait=) at the commit.
+        if stored and _queue_is_transactional():
+            # Wakes the API calls waiting for this job (?wait=) at the commit. A job run
+            # by the immediate backend ended before anyone could wait for it.
             job_event(FINISHED, str(job.pk))
     if stored != 1:
         logger.warning("Job %s was taken back while it ran; its answer is dropped.", job_id)
