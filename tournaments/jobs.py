@@ -39,6 +39,7 @@ from tournaments.services.fide_list import FideListReport, fide_list_import
 from tournaments.services.imports import import_file, report_summary
 from tournaments.services.results import (
     changes_body,
+    close_result,
     import_outcome,
     reopen_body,
     replay_body,
@@ -59,7 +60,7 @@ def _close_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
         (
             True,
             f"{body['period']}: closed. {body['games_count']} games; "
-            f"{len(body['changes'])} players on the published list.",
+            f"{body['players']} players on the published list.",
         )
     ]
 
@@ -95,9 +96,17 @@ def _players_on(rating_list_id: int) -> int:
 
 
 def _close_outcome(job: Job, run: RatingRun) -> JobOutcome:
+    """The counts, the run and where to read the rows (close_result); never the rows."""
+    period = RatingPeriod.objects.select_related("rating_list__club").get(pk=job.params["period"])
+    return JobOutcome(close_result(period, run))
+
+
+def _close_answer(job: Job) -> dict[str, Any]:
+    """The close's synchronous answer (``?wait=``, documented as CloseOutSerializer):
+    every player's line, read from what the close published, in the caller's process."""
     period = RatingPeriod.objects.get(pk=job.params["period"])
-    games_count = int((run.summary or {}).get("games", 0))
-    return JobOutcome(changes_body(period, period_changes(period), games_count))
+    games_count = int((job.result or {}).get("games_count", 0))
+    return changes_body(period, period_changes(period), games_count)
 
 
 def _close_recover(job: Job, runs: list[RatingRun]) -> JobOutcome:
@@ -105,7 +114,12 @@ def _close_recover(job: Job, runs: list[RatingRun]) -> JobOutcome:
 
 
 @job_kind(
-    CLOSE, label="Close a period", role=Role.OFFICER, summary=_close_summary, recover=_close_recover
+    CLOSE,
+    label="Close a period",
+    role=Role.OFFICER,
+    summary=_close_summary,
+    recover=_close_recover,
+    answer=_close_answer,
 )
 def close_job(job: Job, progress: JobProgress) -> JobOutcome:
     period = RatingPeriod.objects.get(pk=job.params["period"])

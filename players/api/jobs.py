@@ -54,7 +54,11 @@ class JobOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     status = serializers.ChoiceField(choices=Job.Status.choices)
     progress = ProgressSerializer(source="*")
     result = serializers.JSONField(
-        allow_null=True, help_text="The body the endpoint answers when it finishes in time."
+        allow_null=True,
+        help_text="The job's answer: the body the endpoint answers when it finishes in time; "
+        'a close\'s is {"period", "status", "games_count", "players", "players_changed", '
+        '"run", "changes", "ratings"}: counts and links to the paged lines (its answer '
+        "within ?wait= lists every line).",
     )
     error = serializers.JSONField(
         allow_null=True, help_text='The usual error shape: {"code", "message", "fields"}.'
@@ -87,7 +91,9 @@ def job_answer(job: Job, wait: float) -> Response:
     within ``wait`` seconds, else 202 with the job and where to follow it."""
     job = job_wait(job=job, seconds=wait)
     if job.status == Job.Status.SUCCEEDED:
-        return Response(job.result, status=job.result_status or status.HTTP_200_OK)
+        kind = JOB_KINDS.get(job.kind)
+        body = kind.answer(job) if kind is not None and kind.answer is not None else job.result
+        return Response(body, status=job.result_status or status.HTTP_200_OK)
     if job.status == Job.Status.FAILED:
         error = job.error or {}
         return Response(

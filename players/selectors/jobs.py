@@ -11,6 +11,7 @@ from django.utils import timezone
 from players.errors import NotFoundError
 from players.models import Job
 from players.selectors.access import User, is_superuser
+from players.selectors.job_events import FINISHED, POLL_SECONDS, listening
 
 
 def jobs_visible_to(user: User | None) -> QuerySet[Job]:
@@ -35,18 +36,37 @@ def job_get_visible(*, user: User | None, job_id: str | uuid.UUID) -> Job:
 
 
 def job_wait(*, job: Job, seconds: float) -> Job:
-    """Poll ``job`` until it finished or ``seconds`` passed; the job as it is then. Polled
-    (a row read every 50-500 ms), not notified: any database, any number of workers."""
+    """Wait until ``job`` finished or ``seconds`` passed; the job as it is then.
+
+    PostgreSQL: woken by the NOTIFY its worker sends when it stores the answer
+    (job_events.FINISHED), with a read every second besides in case a wake-up was lost.
+    Elsewhere the row is read every ``POLL_SECONDS``. Either way the answer comes within
+    100 ms of the job's end."""
+    if job.is_finished or seconds <= 0:
+        return job
     deadline = time.monotonic() + seconds
-    delay = 0.05
-    while not job.is_finished:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            break
-        time.sleep(min(delay, remaining))
-        delay = min(delay * 2, 0.5)
-        job = Job.objects.defer("payload", "output").get(pk=job.pk)
+    with listening(FINISHED) as listener:
+        # Read again once listening: a job that ended before the LISTEN sent its NOTIFY to
+        # no one.
+        job = _reread(job)
+        while not job.is_finished:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            if listener is None:
+                time.sleep(min(POLL_SECONDS, remaining))
+            else:
+                listener.wait(min(_SAFETY_READ_SECONDS, remaining), payload=str(job.pk))
+            job = _reread(job)
     return job
+
+
+#: On PostgreSQL, how often a waiting call reads its job although nothing woke it.
+_SAFETY_READ_SECONDS = 1.0
+
+
+def _reread(job: Job) -> Job:
+    return Job.objects.defer("payload", "output").get(pk=job.pk)
 
 
 def queue_oldest_queued_seconds() -> float | None:

@@ -49,6 +49,7 @@ from players.errors import DomainError, ValidationFailed
 from players.models import Club, Job, RatingRun, Role
 from players.models.audit import Via, audit_context, audit_context_set
 from players.selectors import User, require_role
+from players.selectors.job_events import FINISHED, QUEUED, job_event
 from players.services.job_files import _payload_store
 
 logger = logging.getLogger(__name__)
@@ -107,6 +108,10 @@ class JobKind:
     #: For a kind whose work makes a rating run: its answer, rebuilt from the run(s), when
     #: an attempt finds that an earlier one committed the work.
     recover: JobRecover | None = None
+    #: The body the endpoint answers when the job finished within ``?wait=``, when that is
+    #: not the stored result (a close stores its counts and links; its synchronous answer
+    #: lists every row, read from the database by the waiting call, not kept in the row).
+    answer: Callable[[Job], Any] | None = None
 
 
 #: Every kind of job, by name; filled when the apps load (``TournamentsConfig.ready``).
@@ -118,7 +123,8 @@ def job_kind(
 ) -> Callable[[JobFunction], JobFunction]:
     """Register the decorated function as the job kind ``name``; ``role`` is the least
     role in the job's club that may start it (the function's services check again).
-    ``admin``: JobKind's ``summary``, ``template``, ``error_fields`` and ``recover``."""
+    ``admin``: JobKind's ``summary``, ``template``, ``error_fields``, ``recover`` and
+    ``answer``."""
 
     def register(run: JobFunction) -> JobFunction:
         JOB_KINDS[name] = JobKind(name=name, label=label, role=role, run=run, **admin)
@@ -140,6 +146,10 @@ def _queue_is_transactional() -> bool:
 def _enqueue(job_id: str) -> None:
     queued = run_job.enqueue(job_id)
     Job.objects.filter(pk=job_id).update(task_id=str(queued.id))
+    if _queue_is_transactional():
+        # Wakes the workers at this transaction's commit (PostgreSQL; they poll elsewhere).
+        # The immediate backend has no workers: the job ran already.
+        job_event(QUEUED, job_id)
 
 
 def job_start(
@@ -219,13 +229,19 @@ def job_run(*, job_id: str) -> None:
     )
     with channel, _heartbeat(job, progress), _running_job(job):
         fields = _execute(job, progress)
-    stored = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts).update(
-        **fields,
-        finished=timezone.now(),
-        payload=None,
-        progress_done=progress.done,
-        progress_total=progress.total,
-    )
+    mine = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts)
+    with transaction.atomic():
+        stored = mine.update(
+            **fields,
+            finished=timezone.now(),
+            payload=None,
+            progress_done=progress.done,
+            progress_total=progress.total,
+        )
+        if stored and _queue_is_transactional():
+            # Wakes the API calls waiting for this job (?wait=) at the commit. A job run
+            # by the immediate backend ended before anyone could wait for it.
+            job_event(FINISHED, str(job.pk))
     if stored != 1:
         logger.warning("Job %s was taken back while it ran; its answer is dropped.", job_id)
 
@@ -378,6 +394,8 @@ def _reap_one(
                 error={"code": WORKER_LOST, "message": message, "fields": {}},
                 error_status=500,
             )
+            if taken:
+                job_event(FINISHED, pk)
         if taken:
             _task_failed(task_id)
     if taken and again and not transactional:

@@ -207,6 +207,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ),
     ("GET", "/api/v1/clubs/{club}/lists/{list}/periods/{period}/"): Rule(READ),
     ("GET", "/api/v1/clubs/{club}/lists/{list}/periods/{period}/preview/"): Rule(Role.VIEWER),
+    ("GET", "/api/v1/clubs/{club}/lists/{list}/periods/{period}/changes/"): Rule(Role.VIEWER),
     ("POST", "/api/v1/clubs/{club}/lists/{list}/periods/{period}/close/"): Rule(Role.OFFICER),
     ("POST", "/api/v1/clubs/{club}/lists/{list}/periods/{period}/reopen/"): Rule(
         Role.OFFICER, period="2026-01"

@@ -3,7 +3,8 @@ process (tests/queue.py: it runs what is queued, then returns).
 
 The endpoints that start jobs answer 202 with ``Location`` when the job is not done in
 ``?wait=`` seconds; ``GET /api/v1/jobs/{id}/`` shows it to the club's members only; the
-result is the body the endpoint answers synchronously, the error the usual error shape.
+result is the body the endpoint answers synchronously (a close's: its counts and links,
+while its synchronous answer lists every row), the error the usual error shape.
 Real worker processes on PostgreSQL: tests/tournaments/test_workers.py.
 """
 
@@ -15,16 +16,21 @@ from typing import Any
 
 import pytest
 
-from players.models import Job, PlayerRating, RatingChange, RatingPeriod
+from players.api.jobs import job_answer
+from players.models import Job, PlayerRating, RatingChange, RatingPeriod, RatingRun
 from players.services import jobs_reap
 from tests.api.conftest import World, assert_error_shape, client_for
 from tests.queue import run_queued_jobs
 from tests.tournaments.import_world import read
+from tournaments.selectors import period_changes
+from tournaments.services.results import changes_body
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("queued_jobs")]
 
 JOB_KEYS = {"id", "kind", "status", "progress", "result", "error", "created", "started", "finished"}
-CLOSE = "/api/v1/clubs/north/lists/standard/periods/2026-02/close/"
+PERIOD = "/api/v1/clubs/north/lists/standard/periods/2026-02/"
+CLOSE = PERIOD + "close/"
+RATINGS = "/api/v1/clubs/north/lists/standard/ratings/"
 
 
 def run_worker() -> None:
@@ -66,12 +72,43 @@ def test_a_close_answers_202_then_the_worker_closes_it(world: World) -> None:
     assert result["status"] == "closed"
     assert result["games_count"] == 2
     stored = RatingChange.objects.filter(period=period, current=True)
-    assert {c["player"] for c in result["changes"]} == set(
-        stored.values_list("player_id", flat=True)
-    )
-    # The result is the close's answer: its rows are what the database now holds.
+    run = RatingRun.objects.get(job_id=job["id"])
+    # Counts and links, not the rows: a federation's close would store 200,000 of them.
+    assert result == {
+        "period": "2026-02",
+        "status": "closed",
+        "games_count": 2,
+        "players": stored.count(),
+        "players_changed": run.players_changed,
+        "run": run.pk,
+        "changes": f"{PERIOD}changes/",
+        "ratings": RATINGS + "?period=2026-02",
+    }
+    # The rows are the changes endpoint's, a page at a time, and what the database holds.
+    rows = []
+    page: str | None = result["changes"] + "?page_size=2"
+    while page:
+        body = officer.get(page).json()
+        rows += body["results"]
+        page = body["next"]
+    assert len(rows) == stored.count() > 2
     after = dict(stored.values_list("player_id", "rating_after"))
-    assert {c["player"]: c["rating_after"] for c in result["changes"]} == after
+    assert {c["player"]: c["rating_after"] for c in rows} == after
+
+
+def test_wait_answers_a_close_with_every_row_of_the_close(world: World) -> None:
+    """The synchronous answer keeps its documented shape (CloseOutSerializer): every
+    player's line, read from the database by the waiting call (the job keeps none)."""
+    officer = client_for(world.north.users["officer"])
+    job = accepted(officer.post(CLOSE + "?wait=0"))
+    run_worker()
+    answer = job_answer(Job.objects.get(pk=job["id"]), 0)
+    assert answer.status_code == 200
+    period = RatingPeriod.objects.get(rating_list__club=world.north.club, month="2026-02-01")
+    assert answer.data == changes_body(period, period_changes(period), 2)
+    assert len(answer.data["changes"]) == RatingChange.objects.filter(period=period).count()
+    paged = officer.get(f"{PERIOD}changes/?page_size=500").json()["results"]
+    assert answer.data["changes"] == paged
 
 
 def test_closing_a_closed_period_is_a_409_as_the_jobs_error(world: World) -> None:

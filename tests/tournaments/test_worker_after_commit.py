@@ -88,7 +88,10 @@ def test_a_worker_killed_after_the_close_committed_leaves_the_job_its_result(
     body = client_for(officer).get(f"/api/v1/jobs/{job_id}/").json()
     assert body["result"]["status"] == "closed"
     assert body["result"]["period"] == "2026-10"
-    assert len(body["result"]["changes"]) == 6
+    assert body["result"]["players"] == 6
+    assert body["result"]["run"] == job.runs.get().pk
+    rows = client_for(officer).get(body["result"]["changes"]).json()
+    assert rows["count"] == 6
     # Closed once: the retry answered the committed close, it did not run another.
     runs = RatingRun.objects.filter(rating_list=period.rating_list, kind="close")
     assert list(runs.values_list("job_id", flat=True)) == [job.pk]

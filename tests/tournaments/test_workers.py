@@ -36,7 +36,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.usefixtures("q
 
 ROOT = Path(__file__).resolve().parents[2]
 LEASE_SECONDS = 3
-FAST = ("--interval", "0.2", "--worker-id")
+FAST = "0.2"
 DEADLINE_SECONDS = 90
 
 
@@ -72,7 +72,7 @@ def start_worker(on_postgres: None, database_cache_table: None, tmp_path: Path) 
     end (before the test database is emptied)."""
     started: list[subprocess.Popen[bytes]] = []
 
-    def start(name: str, *, max_attempts: int = 2) -> subprocess.Popen[bytes]:
+    def start(name: str, *, max_attempts: int = 2, interval: str = FAST) -> subprocess.Popen[bytes]:
         env = {
             **os.environ,
             "DATABASE_URL": database_url(),
@@ -90,7 +90,9 @@ def start_worker(on_postgres: None, database_cache_table: None, tmp_path: Path) 
                 "worker",
                 "--no-reload",
                 "--no-startup-delay",
-                *FAST,
+                "--interval",
+                interval,
+                "--worker-id",
                 name,
             ],
             cwd=ROOT,

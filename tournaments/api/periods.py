@@ -273,7 +273,8 @@ class PeriodJobView(ListScopedView):
 @extend_schema(tags=["periods"], parameters=[CLUB_PARAM, LIST_PARAM, PERIOD_PARAM, WAIT_PARAM])
 class PeriodCloseView(PeriodJobView):
     """Close the period: rate every player of the list and publish the new list. Runs as a
-    job (see ?wait=).
+    job (see ?wait=): finished in time, the answer lists every player's line; else the
+    job's result has the counts and links to the lines, paged (``.../changes/``).
 
     Periods close in order. A second close answers 409 and says the period's status. A
     month that has not ended answers 409 ``month_not_over`` (naming its last day) unless

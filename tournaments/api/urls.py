@@ -11,6 +11,7 @@ from tournaments.api.exports import HistoryExportView
 from tournaments.api.fide_list import FideListView
 from tournaments.api.imports import ImportView
 from tournaments.api.merge import PlayerMergeView
+from tournaments.api.period_changes import PeriodChangesView
 from tournaments.api.periods import (
     ListReplayView,
     PeriodCloseView,
@@ -45,6 +46,7 @@ urlpatterns = [
     path(LIST + "periods/", PeriodListView.as_view(), name="periods"),
     path(PERIOD, PeriodDetailView.as_view(), name="period"),
     path(PERIOD + "preview/", PeriodPreviewView.as_view(), name="period-preview"),
+    path(PERIOD + "changes/", PeriodChangesView.as_view(), name="period-changes"),
     path(PERIOD + "close/", PeriodCloseView.as_view(), name="period-close"),
     path(PERIOD + "reopen/", PeriodReopenView.as_view(), name="period-reopen"),
     path(LIST + "replay/", ListReplayView.as_view(), name="list-replay"),

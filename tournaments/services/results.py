@@ -55,6 +55,37 @@ def changes_body(period: RatingPeriod, changes: Iterable[Any], games_count: int)
     }
 
 
+def changes_path(period: RatingPeriod) -> str:
+    """The paged list of what the period's close published (the API's period changes
+    endpoint), built without the URLconf: a worker never loads the HTTP layer."""
+    rating_list = period.rating_list
+    return (
+        f"/api/v1/clubs/{rating_list.club.slug}/lists/{rating_list.kind}/periods/"
+        f"{period.label}/changes/"
+    )
+
+
+def close_result(period: RatingPeriod, run: RatingRun) -> dict[str, Any]:
+    """A close job's stored result: what the caller needs to go on, not the 200,000 rows
+    (those are read a page at a time from ``changes``; the synchronous answer of
+    ``?wait=`` reads them from the database, ``changes_body``)."""
+    summary = run.summary or {}
+    rating_list = period.rating_list
+    return {
+        "period": period.label,
+        "status": str(period.status),
+        "games_count": int(summary.get("games", 0)),
+        "players": int(summary.get("players", 0)),
+        "players_changed": int(run.players_changed),
+        "run": run.pk,
+        "changes": changes_path(period),
+        "ratings": (
+            f"/api/v1/clubs/{rating_list.club.slug}/lists/{rating_list.kind}/ratings/"
+            f"?period={period.label}"
+        ),
+    }
+
+
 def reopen_body(period: RatingPeriod, needs_replay: list[str]) -> dict[str, Any]:
     return {
         "period": period.label,
