@@ -286,6 +286,9 @@ CALLS: dict[str, Call] = {
     "periods_open": with_body(on_list(), "PeriodOpenRequest", lambda ctx: {"period": "2026-05"}),
     "periods_read": on_list(period="2026-02"),
     "periods_preview": on_list(period="2026-02"),
+    "ratings_live": on_list(),
+    "ratings_live_csv": on_list(),
+    "players_live": player(0),
     "periods_close": on_list(period="2026-02"),
     "ratings_list": on_list(),
     "ratings_csv": on_list(period="2026-02"),
@@ -369,5 +372,9 @@ def test_every_operation_answers_through_the_client(
             ctx.job_id = parsed.download.rstrip("/").split("/")[-2]
         elif operation_id == "auth_token":
             ctx.token = parsed.token
+        elif operation_id == "ratings_live":
+            assert parsed.period == "2026-02" and parsed.results, parsed
+        elif operation_id == "ratings_live_csv":
+            assert parsed.startswith("rank,player,name"), parsed[:100]
         elif operation_id == "ratings_csv":
             assert parsed.startswith("rank,player,name"), parsed[:100]
