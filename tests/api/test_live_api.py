@@ -12,8 +12,8 @@ import pytest
 
 from players.models import RatingChange
 from tests.api.conftest import World, client_for
-from tournaments.services import game_create, period_close, period_preview
 from tournaments.models import Game
+from tournaments.services import game_create, period_close, period_preview
 
 pytestmark = pytest.mark.django_db
 LIVE = "/api/v1/clubs/{club}/lists/standard/live/"
@@ -29,7 +29,8 @@ def test_the_live_list_is_the_preview_ranked_with_a_notice(world: World) -> None
     body = client_for(None).get(LIVE.format(club=cw.slug)).json()
     assert body["period"] == "2026-02"
     assert body["published"] == "2026-03-01"
-    assert "2026-02" in body["notice"] and "not published" in body["notice"]
+    assert "2026-02" in body["notice"]
+    assert "not published" in body["notice"]
     preview = _preview_of(cw)
     rows = body["results"]
     assert {r["player"]: r["live_rating"] for r in rows} == {
@@ -65,7 +66,8 @@ def test_filters_and_ordering(world: World) -> None:
     by_name = client_for(None).get(url, {"ordering": "-name"}).json()["results"]
     assert [r["name"] for r in by_name] == sorted((r["name"] for r in by_name), reverse=True)
     played = client_for(None).get(url, {"played": "true"}).json()["results"]
-    assert played and all(r["games"] > 0 for r in played)
+    assert played
+    assert all(r["games"] > 0 for r in played)
 
 
 @pytest.mark.parametrize(
@@ -118,7 +120,8 @@ def test_the_player_live_figure_and_each_games_contribution(world: World) -> Non
     cw = world.south
     p1 = cw.players[0]
     body = client_for(None).get(f"/api/v1/clubs/{cw.slug}/players/{p1.pk}/live/").json()
-    assert body["period"] == "2026-02" and body["list"] == "standard"
+    assert body["period"] == "2026-02"
+    assert body["list"] == "standard"
     assert body["live"]["player"] == p1.pk
     assert len(body["games"]) == 2
     assert all(g["change"] is not None for g in body["games"])
@@ -150,4 +153,5 @@ def test_live_ratings_equal_what_the_close_publishes(world: World) -> None:
         r["player"]: published[r["player"]] for r in live
     }
     after = client_for(None).get(LIVE.format(club=cw.slug)).json()
-    assert after["period"] is None and after["results"] == []
+    assert after["period"] is None
+    assert after["results"] == []

@@ -22,7 +22,9 @@ NOV = datetime.date(2026, 11, 7)
 
 
 def _live(club: Club, slug: str = "standard") -> LiveList:
-    return live_list(rating_list=RatingList.objects.select_related("club").get(club=club, slug=slug))
+    return live_list(
+        rating_list=RatingList.objects.select_related("club").get(club=club, slug=slug)
+    )
 
 
 def _published(club: Club, month: str, slug: str = "standard") -> dict[int, tuple[Any, ...]]:
@@ -110,9 +112,12 @@ def test_a_glicko2_lists_live_rating_and_rd_are_what_the_close_publishes() -> No
     play(club, owner, [(a, b, "1-0"), (c, a, "1-0"), (d, b, "1/2-1/2")], date=OCT, kind="online")
     live = _live(club, "online")
     row = live.row_of(a.pk)
-    assert row is not None and row.live_state is not None and "rd" in row.live_state
+    assert row is not None
+    assert row.live_state is not None
+    assert "rd" in row.live_state
     # RD shrinks for a player who played (the system's figure, not a constant here).
-    assert row.state is not None and row.live_state["rd"] < row.state["rd"]
+    assert row.state is not None
+    assert row.live_state["rd"] < row.state["rd"]
 
     close(club, owner, "2026-10", kind="online")
 
@@ -137,10 +142,13 @@ def test_an_unrated_player_sees_the_way_to_a_first_rating_and_reaches_it() -> No
     play(club, owner, [(newcomer, r, "1-0") for r in rated[3:]], date=OCT)
     live = _live(club)
     reached = live.row_of(newcomer.pk)
-    assert reached is not None and reached.live_rating is not None
-    assert reached.event == "first_rating" and reached.first_rating_games is None
+    assert reached is not None
+    assert reached.live_rating is not None
+    assert reached.event == "first_rating"
+    assert reached.first_rating_games is None
     waiting = live.row_of(latecomer.pk)
-    assert waiting is not None and waiting.first_rating_games == 2
+    assert waiting is not None
+    assert waiting.first_rating_games == 2
 
     close(club, owner, "2026-10")
 
@@ -148,7 +156,7 @@ def test_an_unrated_player_sees_the_way_to_a_first_rating_and_reaches_it() -> No
 
 
 def test_a_players_games_add_up_to_the_live_change() -> None:
-    owner, club, players = _club_with_games()
+    _owner, club, players = _club_with_games()
     rating_list = RatingList.objects.select_related("club").get(club=club, slug="standard")
     figure = live_player(rating_list=rating_list, player=players[0])
     assert figure.row is not None
@@ -182,4 +190,5 @@ def test_a_close_makes_the_next_read_fresh() -> None:
     published = _published(club, "2026-10")
     # The November live list starts from what October's close published.
     row = after.row_of(players[0].pk)
-    assert row is not None and row.rating == published[players[0].pk][0]
+    assert row is not None
+    assert row.rating == published[players[0].pk][0]
