@@ -81,8 +81,7 @@ def test_the_player_page_shows_the_live_figure_and_its_games(
     page = client.get(f"/clubs/pub/players/{strong.pk}/").content.decode()
     live = text(page.split('class="live-section"', 1)[1].split("</section>", 1)[0])
     assert NOTICE in live
-    assert "Rating in force 2000" in live
-    assert "Live, after the games of 2026-10 so far 2002 ▲ +2" in live
+    assert "In force: 2000 · live after 2026-10 so far: 2002 ▲ +2" in live
     assert "Weak white 1 1600 0.92 +1.60" in live
 
     newcomer = fide_club["new"]
