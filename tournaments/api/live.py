@@ -33,6 +33,7 @@ from players.api.state import StateObject
 from players.errors import invalid_field
 from players.models import Player, RatingList
 from players.names import display_name
+from players.rating.types import Number
 from tournaments.api.periods import ListScopedView, RatingsCSVRenderer
 from tournaments.services.live import LiveList, LiveRow, live_list, live_player
 
@@ -228,7 +229,8 @@ class LiveListView(LiveListBase):
 
     def _answer(self) -> Response:
         rating_list, live, rows = self.live_rows()
-        page = self.paginate_queryset(rows)
+        # DRF's paginator slices any sequence; its stubs name a queryset.
+        page = self.paginate_queryset(rows)  # type: ignore[arg-type]
         context = {"name_order": rating_list.name_order}
         response = self.get_paginated_response(
             LiveRowSerializer(page, many=True, context=context).data
@@ -240,7 +242,8 @@ class LiveListView(LiveListBase):
 class LiveCSVRenderer(RatingsCSVRenderer):
     """The live list as CSV, one row per player, in the asked order."""
 
-    columns = (
+    # Its own columns; the base's annotation is inferred as a tuple of its twelve.
+    columns = (  # type: ignore[assignment]
         "rank",
         "player",
         "name",
@@ -322,12 +325,10 @@ class LiveGameSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
     note = serializers.SerializerMethodField(help_text="Why it counted as it did (engine's words).")
 
-    def _line(self, game: Any, name: str) -> Any:
-        line = game.line
-        value = None if line is None else getattr(line, name)
-        return (
-            float(value) if isinstance(value, int | float) or hasattr(value, "numerator") else value
-        )
+    def _line(self, game: Any, name: str) -> float | None:
+        """A figure of the game's explanation (a Fraction, a float or None) as a float."""
+        value: Number | None = None if game.line is None else getattr(game.line, name)
+        return None if value is None else float(value)
 
     @extend_schema_field(OpenApiTypes.BOOL)
     def get_counted(self, game: Any) -> bool:

@@ -199,8 +199,15 @@ def _row(
     if change.event == PeriodEvent.NOT_YET_RATED and progress is not None:
         first = progress(list_settings, month, change.pool_after)
         first_games, missing = first.games_counted, first.note
+    player_id, name, title, federation, birth_year, sex, active = player
     return LiveRow(
-        *player,
+        player_id,
+        name,
+        title,
+        federation,
+        birth_year,
+        sex,
+        active,
         rating=change.rating_before,
         live_rating=change.rating_after,
         live_change=change.change,
