@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.paginator import Page, Paginator
+from django.db.models import Q
 
-from players.models import Club, Player, RatingList
+from players.models import Club, Player, RatingList, RatingPeriod
 from players.rating.systems import RatingSystem
 from players.rating.systems.explain import StateField
+from tournaments.models import Game
 from tournaments.services.live import LiveGame, LiveList, LiveRow, live_list, live_player
 
 LIVE_PAGE_SIZE = 100
@@ -73,8 +75,19 @@ class LiveDetail:
 def live_details(*, club: Club, player: Player, lists: dict[int, RatingList]) -> list[LiveDetail]:
     """The player's live figure on each of ``lists`` where they have games in the live
     period, in the order given."""
+    # One query says which lists the player has games on in a period not yet closed: the
+    # others have nothing live for them, and cost nothing more.
+    playing = set(
+        Game.objects.filter(Q(white=player) | Q(black=player), rating_list_id__in=lists)
+        .exclude(period__status=RatingPeriod.Status.CLOSED)
+        .order_by()
+        .values_list("rating_list_id", flat=True)
+        .distinct()
+    )
     details = []
     for rating_list in lists.values():
+        if rating_list.pk not in playing:
+            continue
         rating_list.club = club
         figure = live_player(rating_list=rating_list, player=player)
         if not figure.games:

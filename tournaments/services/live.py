@@ -37,7 +37,7 @@ from tournaments.models import Game
 from tournaments.services.close import period_preview
 
 # Bumped when LiveList's shape changes: an entry of an older shape is never read back.
-_CACHE_SHAPE = 1
+_CACHE_SHAPE = 2
 
 
 class LiveRow(NamedTuple):
@@ -59,8 +59,6 @@ class LiveRow(NamedTuple):
     games: int
     event: str
     k_factor: int | None
-    score: float
-    expected: float
     # The system's state before and after (Glicko-2: rd, volatility; None: none kept).
     state: State | None
     live_state: State | None
@@ -214,8 +212,6 @@ def _row(
         games=change.games,
         event=str(change.event),
         k_factor=change.k_factor,
-        score=float(change.score),
-        expected=float(change.expected),
         state=None if before is None else dict(before),
         live_state=None if after is None else dict(after),
         first_rating_games=first_games,
