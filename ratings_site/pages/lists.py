@@ -309,6 +309,7 @@ def rating_list_page(
             "change",
             "k_factor",
             "k_reason",
+            "state_after",
             "games",
             "rated_games_after",
             "event",

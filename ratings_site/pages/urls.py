@@ -14,6 +14,11 @@ urlpatterns = [
     path("players/", views.player_search, name="player-search"),
     path("clubs/<slug:club>/", views.club_home, name="club"),
     path("clubs/<slug:club>/lists/<slug:kind>/", views.rating_list, name="rating-list"),
+    path(
+        "clubs/<slug:club>/lists/<slug:kind>/live/",
+        views.rating_list_live,
+        name="rating-list-live",
+    ),
     path("clubs/<slug:club>/players/<int:player_id>/", views.player_detail, name="player"),
     path(
         "clubs/<slug:club>/players/<int:player_id>/vs/<int:opponent_id>/",

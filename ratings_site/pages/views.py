@@ -42,6 +42,7 @@ from ratings_site.pages.lists import (
     rating_list_page,
 )
 from ratings_site.pages.lists import club_home as club_home_data
+from ratings_site.pages.live import live_details, live_list_page
 from ratings_site.pages.player import player_for_page, player_lists
 from ratings_site.pages.tournaments import tournament_for_page, tournament_view, tournaments_page
 
@@ -199,6 +200,32 @@ def _player_member_parts(request: HttpRequest, *, club: str, player_id: int) -> 
 
 
 @require_safe
+@published_club_page
+def rating_list_live(request: HttpRequest, club: Club, kind: str) -> HttpResponse:
+    """The list's live view: what the next close would publish for the games entered so
+    far (the close's preview), ranked by live rating, marked as not published."""
+    the_list = rating_list_for_page(club=club, kind=kind)
+    form = PlayerSearchForm(request.GET)
+    if not form.is_valid():
+        raise ValidationFailed(f"q: {form.errors['q'][0]}")
+    q = form.cleaned_data["q"]
+    listing = live_list_page(rating_list=the_list, q=q, page_number=request.GET.get("page"))
+    keep = request.GET.copy()
+    keep.pop("page", None)
+    return render(
+        request,
+        "pages/rating_list_live.html",
+        {
+            "club": club,
+            "rating_list": the_list,
+            "listing": listing,
+            "q": q,
+            "query_without_page": keep.urlencode(),
+        },
+    )
+
+
+@require_safe
 @with_member_parts(_player_member_parts)
 def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
     player = player_for_page(club=club, player_id=player_id)
@@ -237,6 +264,8 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
             "sections": sections,
             "events": games.events,
             "member": _linked_member(request, club, player),
+            # Not published: what the next close would publish for the games so far.
+            "live": live_details(club=club, player=player, lists=lists.lists),
         },
     )
 

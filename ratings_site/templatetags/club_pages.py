@@ -98,15 +98,20 @@ def _fill(template: str, *values: object) -> str:
 _RANKING_ROW = (
     '<tr><td class="num">{}</td><th scope="row">{}<a href="{}{}/">{}</a>{}</th><td class="opt">{}</td>'
     '<td class="num opt">{}</td><td class="num strong">{}</td><td class="num">{}</td>'
-    '<td class="num opt">{}</td><td class="num">{}</td><td class="num opt">{}</td></tr>\n'
+    '{}<td class="num">{}</td><td class="num opt">{}</td></tr>\n'
 )
+_OPTIONAL_CELL = '<td class="num opt">{}</td>'
 
 
 @register.simple_tag
-def ranking_rows(rows: Sequence[RankedRow], club: Club, name_order: str = "") -> SafeString:
-    """The rating list's body rows, names in the list's order. Built here in one pass: a
-    100-row page through the template engine's tags and filters costs several times as
-    much."""
+def ranking_rows(
+    rows: Sequence[RankedRow], club: Club, name_order: str = "", system: RatingSystem | None = None
+) -> SafeString:
+    """The rating list's body rows, names in the list's order, with the period columns
+    the list's rating system declares (FIDE, Elo: K; Glicko-2: RD). Built here in one
+    pass: a 100-row page through the template engine's tags and filters costs several
+    times as much."""
+    columns = () if system is None else system.period_columns
     prefix = player_url_prefix(club)
     inactive = format_html(' <span class="muted">({})</span>', gettext("inactive"))
     parts = []
@@ -126,7 +131,15 @@ def ranking_rows(rows: Sequence[RankedRow], club: Club, name_order: str = "") ->
                 player.birth_year or "",
                 row.rating_after,
                 arrow(row.change, row.event),
-                row.k_factor or "–",
+                mark_safe(  # noqa: S308 - every value went through _h (escaped)
+                    "".join(
+                        _fill(
+                            _OPTIONAL_CELL,
+                            _column_text(column, column_value(column, row, row.state_after)),
+                        )
+                        for column in columns
+                    )
+                ),
                 row.games,
                 row.rated_games_after,
             )

@@ -217,6 +217,11 @@ RULES: dict[tuple[str, str], Rule] = {
         READ, rows=player_ids, row_key="player"
     ),
     ("GET", "/api/v1/clubs/{club}/lists/{list}/ratings.csv"): Rule(READ),
+    ("GET", "/api/v1/clubs/{club}/lists/{list}/live/"): Rule(
+        READ, rows=player_ids, row_key="player"
+    ),
+    ("GET", "/api/v1/clubs/{club}/lists/{list}/live.csv"): Rule(READ),
+    ("GET", "/api/v1/clubs/{club}/players/{id}/live/"): Rule(READ),
     # A GET's body is its query string.
     ("GET", "/api/v1/clubs/{club}/audit/"): Rule(
         Role.OFFICER, body=lambda cw, o: {"model": "game"}, rows=game_audit_ids

@@ -302,6 +302,9 @@ CALLS: dict[str, Call] = {
     "periods_open": with_body(on_list(), "PeriodOpenRequest", lambda ctx: {"period": "2026-05"}),
     "periods_read": on_list(period="2026-02"),
     "periods_preview": on_list(period="2026-02"),
+    "ratings_live": on_list(),
+    "ratings_live_csv": on_list(),
+    "players_live": player(0),
     "periods_close": on_list(period="2026-02"),
     "periods_changes": on_list(period="2026-02"),
     "ratings_list": on_list(),
@@ -386,5 +389,8 @@ def test_every_operation_answers_through_the_client(
             ctx.job_id = parsed.download.rstrip("/").split("/")[-2]
         elif operation_id == "auth_token":
             ctx.token = parsed.token
-        elif operation_id == "ratings_csv":
+        elif operation_id == "ratings_live":
+            assert parsed.period == "2026-02", parsed
+            assert parsed.results, parsed
+        elif operation_id in ("ratings_live_csv", "ratings_csv"):
             assert parsed.startswith("rank,player,name"), parsed[:100]

@@ -321,7 +321,9 @@ MAX_QUERIES = {
     "search": 7,
     "sorted": 7,
     "site_search": 2,
-    "player": 10,
+    # One more since the live block: which lists the player has games on that no close
+    # has rated yet.
+    "player": 11,
     "clubs": 1,
     "h2h": 6,
     "tournaments": 4,

@@ -167,3 +167,33 @@ def test_the_period_report_shows_the_systems_columns(
     assert "Games Score K" in fide_report
     assert "Strong 2000 ▲ +2 up 2 2002 1 1 20" in fide_report
     assert "K factors differ" in fide_report
+
+
+def test_the_rating_list_shows_the_systems_columns_and_names_it_in_the_footer(
+    client: Client, glicko: tuple[Club, Player]
+) -> None:
+    """The list page showed a K column on Glicko-2 lists, and every page's footer named
+    FIDE's regulations, a Glicko-2 list's too."""
+    club, _ = glicko
+    page = client.get(f"/clubs/{club.slug}/lists/online/").content.decode()
+    listing = text(page.split('id="rating-list"', 1)[1].split("</table>", 1)[0])
+    assert "Rating Change RD Games" in listing
+    assert " K " not in listing
+    assert "Me 1464 ▼ −36 down 36 151.52 3" in listing
+    footer = text(page.split('class="site-footer"', 1)[1].split("</footer>", 1)[0])
+    assert "FIDE" not in footer
+    assert "Glicko-2" in footer
+
+    owner = make_owner("fide-list-owner")
+    fide = public_club(owner, "fide-list")
+    strong = entered(fide, owner, "Strong", list="standard", rating=2000, rated_games=50)
+    weak = entered(fide, owner, "Weak", list="standard", rating=1600, rated_games=50)
+    month_of(fide, owner, "standard", [(strong, weak, "1-0")])
+    fide_page = client.get("/clubs/fide-list/lists/standard/").content.decode()
+    fide_listing = text(fide_page.split('id="rating-list"', 1)[1].split("</table>", 1)[0])
+    assert "Rating Change K Games" in fide_listing
+    assert "Strong 2002 ▲ +2 up 2 20 1" in fide_listing
+    assert "FIDE Rating Regulations" in fide_page.split('class="site-footer"', 1)[1]
+    # A page of no one list names no system.
+    home = client.get("/").content.decode()
+    assert "FIDE Rating Regulations" not in home.split('class="site-footer"', 1)[1]

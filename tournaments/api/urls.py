@@ -10,6 +10,7 @@ from tournaments.api.club_archive import ClubExportView
 from tournaments.api.exports import HistoryExportView
 from tournaments.api.fide_list import FideListView
 from tournaments.api.imports import ImportView
+from tournaments.api.live import LiveCSVView, LiveListView, PlayerLiveView
 from tournaments.api.merge import PlayerMergeView
 from tournaments.api.period_changes import PeriodChangesView
 from tournaments.api.periods import (
@@ -52,5 +53,8 @@ urlpatterns = [
     path(LIST + "replay/", ListReplayView.as_view(), name="list-replay"),
     path(LIST + "ratings/", RatingsView.as_view(), name="ratings"),
     path(LIST + "ratings.csv", RatingsCSVView.as_view(), name="ratings-csv"),
+    path(LIST + "live/", LiveListView.as_view(), name="live"),
+    path(LIST + "live.csv", LiveCSVView.as_view(), name="live-csv"),
+    path(CLUB + "players/<int:id>/live/", PlayerLiveView.as_view(), name="player-live"),
     path(LIST + "history-export/", HistoryExportView.as_view(), name="list-history-export"),
 ]

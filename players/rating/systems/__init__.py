@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from players.rating.period import (
     ListSettings,
@@ -27,7 +28,7 @@ from players.rating.period import (
     UnknownPlayers,
     unknown_players,
 )
-from players.rating.systems import elo, elo_explain, glicko2
+from players.rating.systems import elo, elo_explain, elo_progress, glicko2
 from players.rating.systems.explain import (
     Column,
     GameFacts,
@@ -38,6 +39,7 @@ from players.rating.systems.explain import (
     StateField,
     unexplained,
 )
+from players.rating.types import FirstRating
 
 Progress = Callable[[int], None]
 Explain = Callable[[PeriodFacts, Sequence[GameFacts]], PeriodExplanation]
@@ -53,6 +55,12 @@ StateValues = Callable[
 # A new player's state as a club enters it (by the declared names) -> the state kept;
 # StateError names a figure it refuses.
 EnteredState = Callable[[Mapping[str, object], ListSettings], State]
+
+# An unrated player's pool (a planned change's pool_after) -> how far they are from a
+# first rating (the live list's progress).
+FirstRatingProgress = Callable[
+    [ListSettings, datetime.date, Sequence[Mapping[str, Any]]], FirstRating
+]
 
 LinkedEvents = Callable[
     [ListSettings, datetime.date, Mapping[int, datetime.date]], frozenset[int | None]
@@ -121,6 +129,9 @@ class RatingSystem:
     linked_events: LinkedEvents = _no_linked_events
     # The spread shown around a rating (Glicko-2: two RDs, about 95%); None: none.
     spread_of: Callable[[State | None], float | None] = _no_spread
+    # Players unrated until a first rating (the Elo family): how far a pool is from one
+    # (None: the system rates everyone from the start).
+    first_rating_progress: FirstRatingProgress | None = None
 
     def plan_period(self, inputs: PeriodInputs, *, progress: Progress | None = None) -> PeriodPlan:
         """The plan; a period whose games name a player the list does not have raises
@@ -178,6 +189,7 @@ SYSTEMS: dict[str, RatingSystem] = {
         uses_k=True,
         follows_fide=True,
         takes_fide_ratings=True,
+        first_rating_progress=elo_progress.first_rating_progress,
     ),
     "elo": RatingSystem(
         "elo",
@@ -189,6 +201,7 @@ SYSTEMS: dict[str, RatingSystem] = {
         uses_k=True,
         takes_fide_ratings=True,
         preset="Club Elo",
+        first_rating_progress=elo_progress.first_rating_progress,
     ),
     # Glickman's Glicko-2: r, RD and volatility; the list's settings hold tau and the RD
     # bounds (ListSettings.glicko).
