@@ -207,14 +207,16 @@ def _finish(
         status = WebhookDelivery.Status.PENDING
     else:
         status = WebhookDelivery.Status.FAILED
-    fields = {
+    fields: dict[str, Any] = {
         "status": status,
         "response_code": code,
         "duration_ms": ms,
-        "last_error": error[:500],
         "response_body": answer,
         "next_try": next_try,
     }
+    if error:
+        # A success keeps the error of the try before it: the log says what went wrong.
+        fields["last_error"] = error[:500]
     WebhookDelivery.objects.filter(pk=delivery.pk).update(**fields)
     for name, value in fields.items():
         setattr(delivery, name, value)

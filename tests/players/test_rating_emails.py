@@ -37,8 +37,10 @@ def world() -> dict[str, Any]:
     owner = make_owner("owner")
     club = make_club(owner)
     players = [make_player(club, owner, f"P{i}", 1500 + 100 * i) for i in range(4)]
-    alice, bob, carol = member(club, owner, "alice"), member(club, owner, "bob"), member(
-        club, owner, "carol"
+    alice, bob, carol = (
+        member(club, owner, "alice"),
+        member(club, owner, "bob"),
+        member(club, owner, "carol"),
     )
     for player, user in zip(players, (alice, bob, carol), strict=False):
         player_update(player=player, by=owner, user=user.username)
@@ -60,12 +62,16 @@ def test_each_linked_member_gets_one_email_with_an_unsubscribe_link(
     by_address = {m.to[0]: m for m in mail.outbox}
     assert sorted(by_address) == ["alice@example.org", "bob@example.org", "carol@example.org"]
     alice = by_address["alice@example.org"]
-    assert "2026-10: 1500 -> " in alice.body and "1 rated game(s)" in alice.body
+    assert "2026-10: 1500 -> " in alice.body
+    assert "1 rated game(s)" in alice.body
     assert "https://ratings.example/clubs/club/lists/standard/periods/2026-10/" in alice.body
     assert alice.subject == "Club club: Standard rating for 2026-10"
-    link = re.fullmatch(r"<(https://ratings\.example/accounts/unsubscribe/[^>]+/)>",
-                        alice.extra_headers["List-Unsubscribe"])
-    assert link is not None and link.group(1) in alice.body
+    link = re.fullmatch(
+        r"<(https://ratings\.example/accounts/unsubscribe/[^>]+/)>",
+        alice.extra_headers["List-Unsubscribe"],
+    )
+    assert link is not None
+    assert link.group(1) in alice.body
     assert alice.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     # The message as sent carries both headers.
     assert "List-Unsubscribe-Post: List-Unsubscribe=One-Click" in alice.message().as_string()
@@ -91,8 +97,13 @@ def test_a_replay_emails_only_those_whose_published_rating_changed(
     with django_capture_on_commit_callbacks(execute=True):
         period_reopen(period=period_of(w["club"], "2026-10"), by=owner)
     game_create(
-        club=w["club"], by=owner, list="standard", date=datetime.date(2026, 10, 9),
-        white=players[1].pk, black=players[3].pk, result="1-0",
+        club=w["club"],
+        by=owner,
+        list="standard",
+        date=datetime.date(2026, 10, 9),
+        white=players[1].pk,
+        black=players[3].pk,
+        result="1-0",
     )
     with django_capture_on_commit_callbacks(execute=True):
         list_replay(rating_list=period_of(w["club"], "2026-10").rating_list, by=owner)
@@ -114,12 +125,14 @@ def test_one_click_unsubscribe(client: Client) -> None:
     user = make_owner("dora")
     url = f"/accounts/unsubscribe/{unsubscribe_token(user.pk)}/"
     page = client.get(url)
-    assert page.status_code == 200 and b"unsubscribe-form" in page.content
+    assert page.status_code == 200
+    assert b"unsubscribe-form" in page.content
     assert not NotificationPreference.objects.exists()  # a GET changes nothing
     # RFC 8058: the mail provider POSTs the form body, no session, no CSRF token.
     strict = Client(enforce_csrf_checks=True)
-    done = strict.post(url, "List-Unsubscribe=One-Click",
-                       content_type="application/x-www-form-urlencoded")
+    done = strict.post(
+        url, "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded"
+    )
     assert done.status_code == 200
     assert NotificationPreference.objects.get(user=user).rating_emails == RatingEmails.NEVER
 
@@ -142,12 +155,14 @@ def test_the_member_chooses_on_their_home(client: Client) -> None:
     assert NotificationPreference.objects.get(user=user).rating_emails == "changed"
     assert client.post("/accounts/emails/", {"rating_emails": "sometimes"}).status_code == 302
     assert NotificationPreference.objects.get(user=user).rating_emails == "changed"
-    assert b'value="changed" id="id_rating_emails_1" required checked' in client.get(
-        "/accounts/"
-    ).content
+    assert (
+        b'value="changed" id="id_rating_emails_1" required checked'
+        in client.get("/accounts/").content
+    )
 
 
 def test_choosing_needs_a_signed_in_member(client: Client) -> None:
     answer = client.post("/accounts/emails/", {"rating_emails": "never"})
-    assert answer.status_code == 302 and "/login/" in answer["Location"]
+    assert answer.status_code == 302
+    assert "/login/" in answer["Location"]
     assert not NotificationPreference.objects.exists()

@@ -31,7 +31,13 @@ from tests.tournaments.helpers import make_club, make_owner, make_player, period
 from tournaments.services import list_replay, period_close, period_reopen
 
 pytestmark = pytest.mark.django_db
-EVENTS = ["period.closed", "period.reopened", "period.replayed", "list.published", "players.changed"]
+EVENTS = [
+    "period.closed",
+    "period.reopened",
+    "period.replayed",
+    "list.published",
+    "players.changed",
+]
 
 
 @pytest.fixture
@@ -97,7 +103,8 @@ def test_private_addresses_only_where_the_environment_allows(settings: Any) -> N
     club = make_club(owner)
     settings.WEBHOOKS_ALLOW_PRIVATE = True
     hook = webhook_create(club=club, by=owner, url="http://127.0.0.1:9/h", events=EVENTS)
-    assert hook.secret.startswith("whsec_") and len(hook.secret) > 40
+    assert hook.secret.startswith("whsec_")
+    assert len(hook.secret) > 40
     assert hook.events == EVENTS
 
 
@@ -142,29 +149,34 @@ def test_a_close_sends_its_events_signed_after_the_commit(
         run = period_close(period=period_of(club, "2026-10"), by=owner)
     # Inside the close, nothing was sent: callbacks wait for the commit (the cache's
     # and ONE for the events).
-    assert hook_receiver.requests == [] and not WebhookDelivery.objects.exists()
+    assert hook_receiver.requests == []
+    assert not WebhookDelivery.objects.exists()
     assert len([c for c in queued if "events_emit" in c.__qualname__]) == 1
     with django_capture_on_commit_callbacks(execute=True):
         for callback in queued:
             callback()
     closed = hook_receiver.of_event("period.closed")
     published = hook_receiver.of_event("list.published")
-    assert len(closed) == 1 and len(published) == 1
+    assert len(closed) == 1
+    assert len(published) == 1
     request = closed[0]
     assert request.signed_by(hook.secret)
     assert not request.signed_by("whsec_another")
     assert request.headers["Content-Type"] == "application/json"
     body = request.json
     assert body["event"] == "period.closed"
-    assert body["club"] == club.slug and body["list"] == "standard"
+    assert body["club"] == club.slug
+    assert body["list"] == "standard"
     assert body["period"] == "2026-10"
-    assert body["data"]["games"] == 2 and body["data"]["players"] == 4
+    assert body["data"]["games"] == 2
+    assert body["data"]["players"] == 4
     assert body["data"]["run"] == run.pk
     assert body["links"]["period"] == (
         f"https://ratings.example/api/v1/clubs/{club.slug}/lists/standard/periods/2026-10/"
     )
     delivery = WebhookDelivery.objects.get(pk=request.headers["X-Ratings-Delivery"])
-    assert delivery.event == "period.closed" and str(delivery.event_id) == body["id"]
+    assert delivery.event == "period.closed"
+    assert str(delivery.event_id) == body["id"]
     assert delivery.status == WebhookDelivery.Status.SUCCEEDED
     assert (delivery.tries, delivery.response_code, delivery.response_body) == (1, 200, "ok")
     assert delivery.duration_ms is not None
@@ -204,7 +216,8 @@ def test_a_replay_and_player_changes_send_their_events(
         list_replay(rating_list=period_of(club, "2026-10").rating_list, by=owner)
         new = player_create(club=club, by=owner, name="Newcomer")
     replayed = hook_receiver.of_event("period.replayed")
-    assert len(replayed) == 1 and replayed[0].json["data"]["periods"] == ["2026-10"]
+    assert len(replayed) == 1
+    assert replayed[0].json["data"]["periods"] == ["2026-10"]
     changed = hook_receiver.of_event("players.changed")
     assert len(changed) == 1
     assert changed[0].json["data"] == {
@@ -243,7 +256,8 @@ def test_a_failed_try_is_tried_again_with_the_same_delivery_id(
     assert hook.failing_since is not None
     delivery_try(delivery_id=str(delivery.pk))
     delivery.refresh_from_db()
-    assert delivery.status == WebhookDelivery.Status.SUCCEEDED and delivery.tries == 2
+    assert delivery.status == WebhookDelivery.Status.SUCCEEDED
+    assert delivery.tries == 2
     first, second = hook_receiver.requests
     assert first.headers["X-Ratings-Delivery"] == second.headers["X-Ratings-Delivery"]
     assert first.body == second.body
@@ -282,7 +296,8 @@ def test_the_delivery_fails_after_its_last_try(
         delivery_try(delivery_id=str(delivery.pk))
     delivery.refresh_from_db()
     assert delivery.status == WebhookDelivery.Status.FAILED
-    assert delivery.tries == 5 and delivery.next_try is None
+    assert delivery.tries == 5
+    assert delivery.next_try is None
     assert len(hook_receiver.requests) == 5
 
 
@@ -300,13 +315,15 @@ def test_a_webhook_failing_for_three_days_is_switched_off_and_its_owners_told(
     hook_receiver.statuses = [500, 500]
     pinged(hook, owner, django_capture_on_commit_callbacks)
     hook.refresh_from_db()
-    assert hook.active and mail.outbox == []
+    assert hook.active
+    assert mail.outbox == []
     Webhook.objects.filter(pk=hook.pk).update(
         failing_since=timezone.now() - datetime.timedelta(days=3, minutes=1)
     )
     delivery = pinged(hook, owner, django_capture_on_commit_callbacks)
     hook.refresh_from_db()
-    assert not hook.active and "3 days" in hook.disabled_reason
+    assert not hook.active
+    assert "3 days" in hook.disabled_reason
     assert [m.to for m in mail.outbox] == [["owner@example.org"]]
     assert hook_receiver.url in mail.outbox[0].body
     # Its pending retry gives up without sending.
@@ -325,7 +342,8 @@ def test_no_redirect_is_followed(
     hook_receiver.statuses = [302]
     hook_receiver.location = hook_receiver.url + "/elsewhere"
     delivery = pinged(hook, owner, django_capture_on_commit_callbacks)
-    assert delivery.response_code == 302 and delivery.status == WebhookDelivery.Status.PENDING
+    assert delivery.response_code == 302
+    assert delivery.status == WebhookDelivery.Status.PENDING
     assert [r.path for r in hook_receiver.requests] == ["/hook"]
 
 
@@ -339,7 +357,8 @@ def test_addresses_are_checked_again_at_delivery(
     hook = webhook_create(club=club, by=owner, url=hook_receiver.url, events=EVENTS)
     settings.WEBHOOKS_ALLOW_PRIVATE = False
     delivery = pinged(hook, owner, django_capture_on_commit_callbacks)
-    assert delivery.status == WebhookDelivery.Status.PENDING and delivery.response_code is None
+    assert delivery.status == WebhookDelivery.Status.PENDING
+    assert delivery.response_code is None
     assert "loopback" in delivery.last_error
     assert hook_receiver.requests == []
 
@@ -367,8 +386,10 @@ def test_a_redelivery_sends_the_same_body_under_a_new_delivery_id(
     with django_capture_on_commit_callbacks(execute=True):
         again = delivery_redeliver(delivery=first, by=owner)
     again.refresh_from_db()
-    assert again.status == WebhookDelivery.Status.SUCCEEDED and again.redelivery_of == first
+    assert again.status == WebhookDelivery.Status.SUCCEEDED
+    assert again.redelivery_of == first
     one, two = hook_receiver.requests
-    assert one.body == two.body and json.loads(two.body)["id"] == str(first.event_id)
+    assert one.body == two.body
+    assert json.loads(two.body)["id"] == str(first.event_id)
     assert one.headers["X-Ratings-Delivery"] != two.headers["X-Ratings-Delivery"]
     assert two.headers["X-Ratings-Signature-256"] == signature(hook.secret, two.body)
