@@ -33,6 +33,26 @@ DELIVERY_PARAM = OpenApiParameter(
 )
 
 
+class EventsField(serializers.ListField):  # type: ignore[type-arg]
+    """A list of event names; an unknown one is refused under ``events`` itself (not
+    ``events[0]``): the field a client sent."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            child=serializers.ChoiceField(choices=WEBHOOK_EVENTS), allow_empty=False, **kwargs
+        )
+
+    def to_internal_value(self, data: Any) -> Any:
+        try:
+            return super().to_internal_value(data)
+        except serializers.ValidationError as error:
+            if isinstance(error.detail, dict):
+                raise serializers.ValidationError(
+                    [f"[{index}] {problems[0]}" for index, problems in error.detail.items()]
+                ) from None
+            raise
+
+
 class WebhookOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     id = serializers.IntegerField()
     url = serializers.CharField()
@@ -54,17 +74,13 @@ class WebhookCreatedSerializer(WebhookOutSerializer):
 
 class WebhookInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     url = serializers.CharField(max_length=500, help_text="http(s), a public host.")
-    events = serializers.ListField(
-        child=serializers.ChoiceField(choices=WEBHOOK_EVENTS), allow_empty=False
-    )
+    events = EventsField()
     active = serializers.BooleanField(default=True)
 
 
 class WebhookPatchSerializer(serializers.Serializer):  # type: ignore[type-arg]
     url = serializers.CharField(max_length=500, required=False)
-    events = serializers.ListField(
-        child=serializers.ChoiceField(choices=WEBHOOK_EVENTS), allow_empty=False, required=False
-    )
+    events = EventsField(required=False)
     active = serializers.BooleanField(required=False)
 
 

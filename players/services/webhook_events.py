@@ -62,7 +62,7 @@ def event_content(
         links = {"players": f"/api/v1/clubs/{club.slug}/players/"}
         if len(ids) == 1:
             links["player"] = f"/api/v1/clubs/{club.slug}/players/{ids[0]}/"
-        return EventContent({**data, "players": ids[:100], "truncated": len(ids) > 100}, links)
+        return EventContent(dict(data), links)
     assert rating_list is not None, f"{event} names a list"
     common = {"list": rating_list.slug, "kind": rating_list.kind, **_run_data(run), **data}
     links = _list_links(club, rating_list)

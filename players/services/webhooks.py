@@ -31,6 +31,9 @@ from players.models import (
 from players.selectors import User, require_role
 from players.services.webhook_urls import addresses_checked, url_parts
 
+#: How many players' ids a players.changed event lists.
+PLAYERS_LISTED = 100
+
 
 def _events_cleaned(events: Any) -> list[str]:
     if not isinstance(events, list | tuple) or not events:
@@ -179,10 +182,18 @@ def events_emit(
 
 def players_changed(*, club_id: int, action: str, players: Iterable[int], **data: Any) -> None:
     """The ``players.changed`` event, after the commit: ``action`` (created, updated,
-    deleted, merged) and the players' ids."""
+    deleted, merged) and the players' ids, the first ``PLAYERS_LISTED`` of them (an
+    import's thousands are a count and a link)."""
     ids = list(players)
+    listed = ids[:PLAYERS_LISTED]
     events_emit(
         club_id=club_id,
         events=("players.changed",),
-        data={"action": action, "players": ids, "count": len(ids), **data},
+        data={
+            "action": action,
+            "players": listed,
+            "count": len(ids),
+            "truncated": len(ids) > len(listed),
+            **data,
+        },
     )
