@@ -33,7 +33,7 @@ DELIVERY_PARAM = OpenApiParameter(
 )
 
 
-class EventsField(serializers.ListField):  # type: ignore[type-arg]
+class EventsField(serializers.ListField):
     """A list of event names; an unknown one is refused under ``events`` itself (not
     ``events[0]``): the field a client sent."""
 
@@ -47,9 +47,11 @@ class EventsField(serializers.ListField):  # type: ignore[type-arg]
             return super().to_internal_value(data)
         except serializers.ValidationError as error:
             if isinstance(error.detail, dict):
-                raise serializers.ValidationError(
-                    [f"[{index}] {problems[0]}" for index, problems in error.detail.items()]
-                ) from None
+                problems = [
+                    f"[{index}] {detail[0] if isinstance(detail, list) else detail}"
+                    for index, detail in error.detail.items()
+                ]
+                raise serializers.ValidationError(problems) from None
             raise
 
 

@@ -59,7 +59,7 @@ def unsubscribe_user(token: str) -> User:
 
 
 def rating_emails_of(user: User) -> str:
-    pref = NotificationPreference.objects.filter(user_id=user.pk).first()
+    pref = NotificationPreference.objects.filter(user_id=int(user.pk or 0)).first()
     return pref.rating_emails if pref is not None else RatingEmails.EVERY_CLOSE
 
 

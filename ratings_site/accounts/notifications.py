@@ -37,7 +37,7 @@ def rating_emails_choose(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, gettext("Choose one of the options."))
         return redirect("account-home")
-    services.rating_emails_set(user=request.user, choice=form.cleaned_data["rating_emails"])  # type: ignore[arg-type]
+    services.rating_emails_set(user=request.user, choice=form.cleaned_data["rating_emails"])
     messages.success(request, gettext("Your choice of rating emails is saved."))
     return redirect("account-home")
 

@@ -102,7 +102,7 @@ def _home(
             "may_create_clubs": services.may_create_clubs(request.user),
             "due": due,
             "emails_form": RatingEmailsForm(
-                initial={"rating_emails": services.rating_emails_of(request.user)}  # type: ignore[arg-type]
+                initial={"rating_emails": services.rating_emails_of(request.user)}
             ),
         },
         status=status,

@@ -59,6 +59,7 @@ def test_bad_input_is_400_naming_the_field_and_stores_nothing(
     assert answer.status_code == 400, answer.content
     assert_error_shape(answer.json())
     assert field in answer.json()["error"]["fields"], answer.json()
+    assert "[" not in "".join(answer.json()["error"]["fields"]), "the field as sent"
     assert db_snapshot() == before
 
 
