@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -393,3 +395,23 @@ def test_a_redelivery_sends_the_same_body_under_a_new_delivery_id(
     assert json.loads(two.body)["id"] == str(first.event_id)
     assert one.headers["X-Ratings-Delivery"] != two.headers["X-Ratings-Delivery"]
     assert two.headers["X-Ratings-Signature-256"] == signature(hook.secret, two.body)
+
+
+def test_the_docs_verification_accepts_a_delivery_and_refuses_a_tampered_one(
+    hook_receiver: Receiver, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The five lines docs/webhooks.md gives receivers, run on a real delivery."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "webhooks.md").read_text()
+    (snippet,) = re.findall(r"```python\n(.*?)```", page, re.DOTALL)
+    namespace: dict[str, Any] = {}
+    exec(snippet, namespace)  # noqa: S102 - the docs' own example
+    verified = namespace["verified"]
+    owner = make_owner()
+    club = make_club(owner)
+    hook = webhook_create(club=club, by=owner, url=hook_receiver.url, events=EVENTS)
+    pinged(hook, owner, django_capture_on_commit_callbacks)
+    (request,) = hook_receiver.requests
+    header = request.headers["X-Ratings-Signature-256"]
+    assert verified(hook.secret, request.body, header)
+    assert not verified(hook.secret, request.body.replace(b"ping", b"pong"), header)
+    assert not verified("whsec_wrong", request.body, header)
