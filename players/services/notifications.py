@@ -105,10 +105,10 @@ class _Line:
         )
 
 
-def _linked(run: RatingRun) -> dict[int, tuple[int, str, str]]:
+def _linked(list_id: int) -> dict[int, tuple[int, str, str]]:
     """Player id -> (user id, email, player name) of the list's members with an address."""
     rows = (
-        PlayerRating.objects.filter(rating_list_id=run.rating_list_id, player__user__isnull=False)
+        PlayerRating.objects.filter(rating_list_id=list_id, player__user__isnull=False)
         .exclude(Q(player__user__email="") | Q(player__user__is_active=False))
         .values_list("player_id", "player__user_id", "player__user__email", "player__name")
     )
@@ -147,12 +147,14 @@ def _replay_lines(run: RatingRun, players: list[int]) -> dict[int, list[_Line]]:
     return lines
 
 
-def rating_emails_send(*, run: RatingRun) -> int:
-    """Email every linked member of the run's list who wants it; how many were sent."""
-    if run.kind not in (RatingRun.Kind.CLOSE, RatingRun.Kind.REPLAY):
-        return 0
-    linked = _linked(run)
+def rating_emails_send(*, run_id: int, list_id: int) -> int:
+    """Email every linked member of the run's list (``list_id``) who wants it; how many
+    were sent. A list with no linked member costs one query."""
+    linked = _linked(list_id)
     if not linked:
+        return 0
+    run = RatingRun.objects.select_related("rating_list__club").get(pk=run_id)
+    if run.kind not in (RatingRun.Kind.CLOSE, RatingRun.Kind.REPLAY):
         return 0
     replay = run.kind == RatingRun.Kind.REPLAY
     ids = sorted(linked)
@@ -162,8 +164,6 @@ def rating_emails_send(*, run: RatingRun) -> int:
             user_id__in=[user for user, _, _ in linked.values()]
         ).values_list("user_id", "rating_emails")
     )
-    rating_list = run.rating_list
-    club = rating_list.club
     messages = []
     for player, (user, email, name) in linked.items():
         mine = lines.get(player)
@@ -172,7 +172,7 @@ def rating_emails_send(*, run: RatingRun) -> int:
             continue
         if choice == RatingEmails.CHANGED and not any(line.changed for line in mine):
             continue
-        messages.append(_message(run, club.name, club.slug, rating_list, name, email, user, mine))
+        messages.append(_message(run, name, email, user, mine))
     if not messages:
         return 0
     with get_connection() as connection:
@@ -181,18 +181,11 @@ def rating_emails_send(*, run: RatingRun) -> int:
     return sent
 
 
-def _message(
-    run: RatingRun,
-    club_name: str,
-    slug: str,
-    rating_list: object,
-    name: str,
-    email: str,
-    user: int,
-    lines: list[_Line],
-) -> EmailMessage:
-    list_slug = getattr(rating_list, "slug", "")
-    list_label = getattr(rating_list, "label", list_slug)
+def _message(run: RatingRun, name: str, email: str, user: int, lines: list[_Line]) -> EmailMessage:
+    """One member's email: their lines, the period's link, the unsubscribe link (in the
+    body and in the headers mail clients show as a button)."""
+    club_name, slug = run.rating_list.club.name, run.rating_list.club.slug
+    list_slug, list_label = run.rating_list.slug, run.rating_list.label
     replay = run.kind == RatingRun.Kind.REPLAY
     first = lines[0].period
     period_url = f"{settings.SITE_URL}/clubs/{slug}/lists/{list_slug}/periods/{first}/"

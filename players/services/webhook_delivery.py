@@ -98,7 +98,16 @@ def queue_deliveries(ids: Iterable[uuid.UUID]) -> None:
 
 @task()
 def events_fan_out(params: dict[str, Any]) -> None:
-    """The one task a committed close, reopen, replay or player change queued."""
+    """The one task a committed close, reopen, replay or player change queued. A club with
+    no webhook and a list with no linked member cost two queries."""
+    hooks = list(Webhook.objects.filter(club_id=params["club_id"], active=True))
+    if hooks:
+        _deliveries_create(params, hooks)
+    if params["run_id"] and any(event in EMAILED_EVENTS for event in params["events"]):
+        rating_emails_send(run_id=params["run_id"], list_id=params["list_id"])
+
+
+def _deliveries_create(params: dict[str, Any], hooks: list[Webhook]) -> None:
     club = Club.objects.filter(pk=params["club_id"]).first()
     if club is None:
         return
@@ -109,7 +118,6 @@ def events_fan_out(params: dict[str, Any]) -> None:
         RatingPeriod.objects.filter(pk=params["period_id"]).first() if params["period_id"] else None
     )
     run = RatingRun.objects.filter(pk=params["run_id"]).first() if params["run_id"] else None
-    hooks = list(Webhook.objects.filter(club=club, active=True))
     created: list[uuid.UUID] = []
     with transaction.atomic():
         for event, event_id in zip(params["events"], params["event_ids"], strict=True):
@@ -143,8 +151,6 @@ def events_fan_out(params: dict[str, Any]) -> None:
                 for hook in targets
             ]
         queue_deliveries(created)
-    if run is not None and any(event in EMAILED_EVENTS for event in params["events"]):
-        rating_emails_send(run=run)
 
 
 @task()
