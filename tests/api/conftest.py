@@ -111,9 +111,14 @@ def build_club(slug: str, *, public: bool) -> ClubWorld:
         email=f"guest@{slug}.example",
         accept_url=lambda secret: f"https://testserver/accounts/invitations/{secret}/",
     )
-    # Last: nothing after it sends an event to it (this world is committed).
+    # Last, and switched off: no event of a test that commits (a live server) is sent to
+    # it; a ping still would be.
     webhook = player_services.webhook_create(
-        club=club, by=owner, url=f"https://93.184.215.14/{slug}", events=["period.closed"]
+        club=club,
+        by=owner,
+        url=f"https://93.184.215.14/{slug}",
+        events=["period.closed"],
+        active=False,
     )
     # A finished delivery (redeliverable); written directly, as no receiver answers here.
     delivery = WebhookDelivery.objects.create(

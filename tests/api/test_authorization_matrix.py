@@ -244,7 +244,7 @@ RULES: dict[tuple[str, str], Rule] = {
         Role.OWNER, id=lambda cw: cw.extra["webhook"].pk
     ),
     ("PATCH", "/api/v1/clubs/{club}/webhooks/{id}/"): Rule(
-        Role.OWNER, id=lambda cw: cw.extra["webhook"].pk, body=lambda cw, o: {"active": False}
+        Role.OWNER, id=lambda cw: cw.extra["webhook"].pk, body=lambda cw, o: {"active": True}
     ),
     ("DELETE", "/api/v1/clubs/{club}/webhooks/{id}/"): Rule(
         Role.OWNER, success=204, id=lambda cw: cw.extra["webhook"].pk
