@@ -81,10 +81,20 @@ _EMAIL_SCHEMES = {"smtp": (False, False), "smtp+tls": (True, False), "smtp+ssl":
 
 
 def env_email(name: str) -> dict[str, object]:
-    """Django's EMAIL_* settings from a URL such as ``smtp+tls://user:pw@host:587``;
-    without the variable, the usual EMAIL_HOST/EMAIL_PORT/... variables, and without those
+    """Django's EMAIL_* settings from a URL such as ``smtp+tls://user:pw@host:587`` (or
+    ``file:///a/folder``: the file backend, one file per mail); ``EMAIL_BACKEND`` (with
+    ``EMAIL_FILE_PATH``) names a backend outright; without either, the usual EMAIL_HOST/EMAIL_PORT/... variables, and without those
     the console backend (mail is printed, as in development)."""
     raw = os.environ.get(name)
+    backend = os.environ.get("EMAIL_BACKEND")
+    if backend and not raw:
+        # Named outright (the file backend in tests and staging: every mail one file).
+        return {"EMAIL_BACKEND": backend, "EMAIL_FILE_PATH": os.environ.get("EMAIL_FILE_PATH")}
+    if raw and raw.startswith("file://"):
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "EMAIL_FILE_PATH": unquote(urlsplit(raw).path),
+        }
     if not raw:
         host = os.environ.get("EMAIL_HOST")
         if not host:

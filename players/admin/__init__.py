@@ -4,7 +4,8 @@ Modules: :mod:`.base` (scoping by membership role, ClubScopedAdmin and the servi
 saves every admin of both apps builds on), :mod:`.clubs` (clubs and members),
 :mod:`.players` (players with their ratings, history inlines and chart), :mod:`.lists`
 (rating lists, current ratings with the K override action, K history), :mod:`.jobs`
-(jobs: the list, and each job's page, which refreshes itself until the job is done).
+(jobs: the list, and each job's page, which refreshes itself until the job is done),
+:mod:`.webhooks` (a club's webhooks and their deliveries: owners only).
 
 Access
     The admin only lets in users with ``is_staff`` (Django's rule). A superuser sees and
@@ -38,9 +39,9 @@ from __future__ import annotations
 from django.contrib import admin
 
 # Importing the modules registers their ModelAdmins (Django's autodiscover imports this one).
-from players.admin import clubs, jobs, lists, players
+from players.admin import clubs, jobs, lists, players, webhooks
 
-__all__ = ["clubs", "jobs", "lists", "players"]
+__all__ = ["clubs", "jobs", "lists", "players", "webhooks"]
 
 admin.site.site_header = "Club ratings administration"
 admin.site.site_title = "Club ratings admin"

@@ -1,5 +1,5 @@
 """The players app's API routes (under /api/v1/): auth, clubs, members, invitations, lists,
-players, jobs."""
+players, jobs, webhooks."""
 
 from __future__ import annotations
 
@@ -27,9 +27,19 @@ from players.api.players import (
     PlayerKOverrideView,
     PlayerListView,
 )
+from players.api.webhooks import (
+    DeliveryDetailView,
+    DeliveryListView,
+    DeliveryRedeliverView,
+    WebhookDetailView,
+    WebhookListView,
+    WebhookPingView,
+)
 
 CLUB = "clubs/<slug:club>/"
 PLAYER = CLUB + "players/<int:id>/"
+WEBHOOK = CLUB + "webhooks/<int:id>/"
+DELIVERY = CLUB + "webhooks/<int:webhook>/deliveries/<uuid:id>/"
 
 urlpatterns = [
     path("calculate/", CalculateView.as_view(), name="calculate"),
@@ -52,4 +62,10 @@ urlpatterns = [
     path(PLAYER + "history/", PlayerHistoryView.as_view(), name="player-history"),
     path(PLAYER + "k-history/", PlayerKHistoryView.as_view(), name="player-k-history"),
     path(PLAYER + "k-override/", PlayerKOverrideView.as_view(), name="player-k-override"),
+    path(CLUB + "webhooks/", WebhookListView.as_view(), name="webhooks"),
+    path(WEBHOOK, WebhookDetailView.as_view(), name="webhook"),
+    path(WEBHOOK + "ping/", WebhookPingView.as_view(), name="webhook-ping"),
+    path(WEBHOOK + "deliveries/", DeliveryListView.as_view(), name="webhook-deliveries"),
+    path(DELIVERY, DeliveryDetailView.as_view(), name="webhook-delivery"),
+    path(DELIVERY + "redeliver/", DeliveryRedeliverView.as_view(), name="webhook-redeliver"),
 ]

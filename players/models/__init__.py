@@ -53,6 +53,14 @@ from players.models.periods import (
     inactive_cutoff,
     latest_date,
 )
+from players.models.webhooks import (
+    PING_EVENT,
+    WEBHOOK_EVENTS,
+    NotificationPreference,
+    RatingEmails,
+    Webhook,
+    WebhookDelivery,
+)
 from players.rating.months import add_months, month_label, month_start
 
 __all__ = [
@@ -63,10 +71,12 @@ __all__ = [
     "K_MAX",
     "K_MIN",
     "LIST_PRESETS",
+    "PING_EVENT",
     "RATING_MAX",
     "RATING_MIN",
     "RESERVED_SLUGS",
     "SYSTEM_PRESETS",
+    "WEBHOOK_EVENTS",
     "ApiToken",
     "Club",
     "ExpectedMethod",
@@ -79,16 +89,20 @@ __all__ = [
     "KPolicy",
     "KReason",
     "Membership",
+    "NotificationPreference",
     "Player",
     "PlayerMerge",
     "PlayerRating",
     "RatingChange",
+    "RatingEmails",
     "RatingList",
     "RatingPeriod",
     "RatingRun",
     "Role",
     "Sex",
     "Title",
+    "Webhook",
+    "WebhookDelivery",
     "add_months",
     "date_out_of_bounds",
     "inactive_cutoff",

@@ -51,6 +51,13 @@ from players.services.lists import (
     next_period_month,
     rating_list_update,
 )
+from players.services.notifications import (
+    rating_emails_of,
+    rating_emails_send,
+    rating_emails_set,
+    unsubscribe,
+    unsubscribe_user,
+)
 from players.services.players import (
     PLAYER_FIELDS,
     player_create,
@@ -63,6 +70,15 @@ from players.services.tokens import (
     api_token_revoke,
     api_token_touch,
     api_tokens_revoke_all,
+)
+from players.services.webhooks import (
+    delivery_redeliver,
+    events_emit,
+    players_changed,
+    webhook_create,
+    webhook_delete,
+    webhook_ping,
+    webhook_update,
 )
 
 __all__ = [
@@ -81,6 +97,8 @@ __all__ = [
     "club_lists_locked",
     "club_published_changed",
     "club_update",
+    "delivery_redeliver",
+    "events_emit",
     "invitation_accept",
     "invitation_accept_mine",
     "invitation_accept_new_user",
@@ -103,7 +121,17 @@ __all__ = [
     "player_delete",
     "player_update",
     "players_add_bulk",
+    "players_changed",
     "players_enter_list",
+    "rating_emails_of",
+    "rating_emails_send",
+    "rating_emails_set",
     "rating_list_create",
     "rating_list_update",
+    "unsubscribe",
+    "unsubscribe_user",
+    "webhook_create",
+    "webhook_delete",
+    "webhook_ping",
+    "webhook_update",
 ]

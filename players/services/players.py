@@ -31,6 +31,7 @@ from players.services.clubs import club_published_changed
 from players.services.entries import K_ENTRY_FIELDS as K_ENTRY_FIELDS  # for fide_list_seed
 from players.services.entries import ratings_create
 from players.services.lists import club_lists_locked
+from players.services.webhooks import players_changed
 
 # The player's own fields, as the services accept them (the admin's forms use the same).
 PLAYER_FIELDS = (
@@ -119,6 +120,7 @@ def player_create(
         player = Player.objects.create(club=club, **fields)
         ratings_create(new=[(player, entries)], lists=lists.values(), by=by)
         club_published_changed(club_id=club.pk)
+        players_changed(club_id=club.pk, action="created", players=[player.pk])
     return player
 
 
@@ -212,6 +214,7 @@ def player_update(*, player: Player, by: User, **changes: Any) -> Player:
             setattr(player, field, value)
         player.save()
         club_published_changed(club_id=player.club_id)
+        players_changed(club_id=player.club_id, action="updated", players=[player.pk])
     return player
 
 
@@ -245,9 +248,10 @@ def player_delete(*, player: Player, by: User) -> None:
             raise ConflictError("The player has games; mark them inactive instead.")
         if player.rating_changes.exists():
             raise ConflictError("The player has published ratings; mark them inactive instead.")
-        club_id = player.club_id
+        club_id, player_id = player.club_id, player.pk
         player.delete()
         club_published_changed(club_id=club_id)
+        players_changed(club_id=club_id, action="deleted", players=[player_id])
 
 
 def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any]]) -> list[Player]:
@@ -310,6 +314,7 @@ def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any
     new = zip(created, (entries for _, entries in cleaned), strict=True)
     ratings_create(new=new, lists=lists.values(), by=by)
     club_published_changed(club_id=club.pk)
+    players_changed(club_id=club.pk, action="created", players=[p.pk for p in created])
     return created
 
 

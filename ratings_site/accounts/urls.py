@@ -9,7 +9,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 from django.utils.translation import gettext_lazy as _
 
-from ratings_site.accounts import views
+from ratings_site.accounts import notifications, views
 
 urlpatterns = [
     path("", views.member_home, name="account-home"),
@@ -92,5 +92,7 @@ urlpatterns = [
     ),
     path("invitations/<str:secret>/", views.invitation_accept, name="invitation-accept"),
     path("tokens/", views.token_create, name="token-create"),
+    path("emails/", notifications.rating_emails_choose, name="rating-emails"),
+    path("unsubscribe/<str:token>/", notifications.unsubscribe, name="unsubscribe"),
     path("tokens/<str:digest>/revoke/", views.token_revoke, name="token-revoke"),
 ]

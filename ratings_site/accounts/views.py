@@ -23,6 +23,7 @@ from players.models import Role
 from players.selectors import member_home as member_home_data
 from players.selectors import roles_by_club
 from players.services import api_token_create, api_token_revoke, invitation_open
+from ratings_site.accounts.notifications import RatingEmailsForm
 from ratings_site.lockout import lockout_clear_username
 from ratings_site.pages.base import error_page
 from tournaments.selectors import periods_due
@@ -101,6 +102,9 @@ def _home(
             "may_create_clubs": services.may_create_clubs(request.user),
             "due": due,
             "invitations": services.invitations_for(user=request.user),  # type: ignore[arg-type]
+            "emails_form": RatingEmailsForm(
+                initial={"rating_emails": services.rating_emails_of(request.user)}
+            ),
         },
         status=status,
     )

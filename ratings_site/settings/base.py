@@ -188,6 +188,28 @@ EMAIL_HOST_USER = _EMAIL.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = _EMAIL.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = _EMAIL.get("EMAIL_USE_TLS", False)
 EMAIL_USE_SSL = _EMAIL.get("EMAIL_USE_SSL", False)
+if _EMAIL.get("EMAIL_FILE_PATH"):
+    EMAIL_FILE_PATH = _EMAIL["EMAIL_FILE_PATH"]
+
+# The site's address as members and webhook receivers reach it: the links in emails and
+# in webhook bodies are built on it (a worker has no request to take it from). Use https
+# in production: mail clients offer one-click unsubscribe only for https links.
+SITE_URL = env_str("SITE_URL", "http://localhost:8000").rstrip("/")
+
+# Webhooks (docs/webhooks.md). Their URLs must resolve to public addresses, checked when
+# registered and again at each delivery; WEBHOOKS_ALLOW_PRIVATE=1 lets loopback, private
+# and link-local ones through (development and tests only). A try that has no answer
+# within WEBHOOKS_TIMEOUT_SECONDS fails; failed tries are tried again after each of
+# WEBHOOKS_RETRY_SECONDS in turn (6 tries over about an hour), then the delivery is
+# failed. A webhook whose tries all failed for WEBHOOKS_DISABLE_AFTER_DAYS is switched
+# off and its club's owners are emailed.
+WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", default=False)
+WEBHOOKS_TIMEOUT_SECONDS = env_float("WEBHOOKS_TIMEOUT_SECONDS", 10.0)
+WEBHOOKS_RETRY_SECONDS = [
+    float(s)
+    for s in env_list("WEBHOOKS_RETRY_SECONDS", default=["20", "120", "600", "1200", "1800"])
+]
+WEBHOOKS_DISABLE_AFTER_DAYS = env_float("WEBHOOKS_DISABLE_AFTER_DAYS", 3.0)
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -4,12 +4,14 @@
 players with and without ratings, a closed standard period (2026-01) and an open one with
 games (2026-02), a rapid period that was closed and reopened (needs a replay), a
 tournament without games and a player without games (both deletable), and an open
-invitation by email (``extra['invitation']``).
+invitation by email (``extra['invitation']``), a webhook (``extra['webhook']``) with one
+finished delivery (``extra['delivery']``).
 """
 
 from __future__ import annotations
 
 import datetime
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +26,7 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from players import services as player_services
-from players.models import Club, Player, RatingPeriod, Role
+from players.models import Club, Player, RatingPeriod, Role, WebhookDelivery
 from tournaments import services as game_services
 from tournaments.models import Game, Tournament
 
@@ -109,6 +111,25 @@ def build_club(slug: str, *, public: bool) -> ClubWorld:
         email=f"guest@{slug}.example",
         accept_url=lambda secret: f"https://testserver/accounts/invitations/{secret}/",
     )
+    # Last, and switched off: no event of a test that commits (a live server) is sent to
+    # it; a ping still would be.
+    webhook = player_services.webhook_create(
+        club=club,
+        by=owner,
+        url=f"https://93.184.215.14/{slug}",
+        events=["period.closed"],
+        active=False,
+    )
+    # A finished delivery (redeliverable); written directly, as no receiver answers here.
+    delivery = WebhookDelivery.objects.create(
+        webhook=webhook,
+        event="period.closed",
+        event_id=uuid.uuid4(),
+        body="{}",
+        status=WebhookDelivery.Status.SUCCEEDED,
+        tries=1,
+        response_code=200,
+    )
     return ClubWorld(
         club=club,
         users=users,
@@ -117,7 +138,7 @@ def build_club(slug: str, *, public: bool) -> ClubWorld:
         tournament=tournament,
         open_game=open_game,
         closed_game=closed_game,
-        extra={"invitation": invitation},
+        extra={"invitation": invitation, "webhook": webhook, "delivery": delivery},
     )
 
 

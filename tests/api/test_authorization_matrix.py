@@ -81,6 +81,14 @@ def invitation_ids(cw: ClubWorld) -> set[int]:
     return set(cw.club.invitations.values_list("pk", flat=True))
 
 
+def webhook_ids(cw: ClubWorld) -> set[int]:
+    return set(cw.club.webhooks.values_list("pk", flat=True))
+
+
+def delivery_ids(cw: ClubWorld) -> set[str]:
+    return {str(d.pk) for d in cw.extra["webhook"].deliveries.all()}
+
+
 def game_audit_ids(cw: ClubWorld) -> set[int]:
     from tournaments.models import Game
 
@@ -233,6 +241,33 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", "/api/v1/clubs/{club}/fide-list/"): Rule(UNSCOPED),
     ("POST", "/api/v1/clubs/{club}/lists/{list}/history-export/"): Rule(Role.VIEWER),
     ("POST", "/api/v1/clubs/{club}/export/"): Rule(Role.OWNER),
+    ("GET", "/api/v1/clubs/{club}/webhooks/"): Rule(Role.OWNER, rows=webhook_ids),
+    ("POST", "/api/v1/clubs/{club}/webhooks/"): Rule(
+        Role.OWNER,
+        success=201,
+        body=lambda cw, o: {"url": "https://93.184.215.14/new", "events": ["list.published"]},
+    ),
+    ("GET", "/api/v1/clubs/{club}/webhooks/{id}/"): Rule(
+        Role.OWNER, id=lambda cw: cw.extra["webhook"].pk
+    ),
+    ("PATCH", "/api/v1/clubs/{club}/webhooks/{id}/"): Rule(
+        Role.OWNER, id=lambda cw: cw.extra["webhook"].pk, body=lambda cw, o: {"active": True}
+    ),
+    ("DELETE", "/api/v1/clubs/{club}/webhooks/{id}/"): Rule(
+        Role.OWNER, success=204, id=lambda cw: cw.extra["webhook"].pk
+    ),
+    ("POST", "/api/v1/clubs/{club}/webhooks/{id}/ping/"): Rule(
+        Role.OWNER, success=202, id=lambda cw: cw.extra["webhook"].pk
+    ),
+    ("GET", "/api/v1/clubs/{club}/webhooks/{id}/deliveries/"): Rule(
+        Role.OWNER, id=lambda cw: cw.extra["webhook"].pk, rows=delivery_ids
+    ),
+    ("GET", "/api/v1/clubs/{club}/webhooks/{webhook}/deliveries/{id}/"): Rule(
+        Role.OWNER, id=lambda cw: cw.extra["delivery"].pk
+    ),
+    ("POST", "/api/v1/clubs/{club}/webhooks/{webhook}/deliveries/{id}/redeliver/"): Rule(
+        Role.OWNER, success=202, id=lambda cw: cw.extra["delivery"].pk
+    ),
     # Not under a club's path: scoped by the job's club, tested in tests/api/test_jobs_api.py.
     ("GET", "/api/v1/jobs/{id}/"): Rule(UNSCOPED),
     ("GET", "/api/v1/jobs/{id}/download/"): Rule(UNSCOPED),
@@ -266,6 +301,7 @@ def url_for(path: str, rule: Rule, cw: ClubWorld, *, object_id: int | None = Non
         "list": rule.list,
         "period": rule.period,
         "username": cw.users["viewer"].username,
+        "webhook": str(cw.extra["webhook"].pk),
     }
     if "{id}" in path:
         values["id"] = str(

@@ -57,6 +57,7 @@ def good_values(world: World) -> dict[str, str]:
         "opponent_id": str(north.players[1].pk),
         "tournament_id": str(north.tournament.pk),
         "id": str(north.players[0].pk),
+        "webhook": str(north.extra["webhook"].pk),
         "object_id": "1",
         "invitation_id": "1",
         "content_type_id": "1",

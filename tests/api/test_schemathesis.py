@@ -63,12 +63,18 @@ def real_path_parameters(case: Any, world: World) -> None:
         params["club"] = north.slug
     if "id" in params:
         path = case.operation.path
-        if "/games/" in path:
+        if "/deliveries/{id}" in path:
+            params["id"] = str(north.extra["delivery"].pk)
+        elif "/webhooks/" in path:
+            params["id"] = north.extra["webhook"].pk
+        elif "/games/" in path:
             params["id"] = north.open_game.pk
         elif "/tournaments/" in path:
             params["id"] = north.tournament.pk
         else:
             params["id"] = north.players[0].pk
+    if "webhook" in params:
+        params["webhook"] = north.extra["webhook"].pk
     if "username" in params:
         params["username"] = north.users["viewer"].username
     if "period" in params:

@@ -82,6 +82,14 @@ COVERED = {
     "clubs/<slug:club>/tournaments/<int:id>/export.trf",
     "clubs/<slug:club>/tournaments/<int:id>/export.pgn",
 }
+# GET routes under a club whose rows an archive does not carry, on purpose: webhooks
+# (their secrets stay on the instance; a copy must not send to the original's receivers).
+NOT_CARRIED = {
+    "api/v1/clubs/<slug:club>/webhooks/",
+    "api/v1/clubs/<slug:club>/webhooks/<int:id>/",
+    "api/v1/clubs/<slug:club>/webhooks/<int:id>/deliveries/",
+    "api/v1/clubs/<slug:club>/webhooks/<int:webhook>/deliveries/<uuid:id>/",
+}
 
 
 def club_get_routes() -> set[str]:

@@ -41,7 +41,7 @@ from players.models import (
 from players.names import name_key
 from players.rating.k_factor import has_reached_2400
 from players.selectors import User, require_role
-from players.services import club_published_changed, players_add_bulk
+from players.services import club_published_changed, players_add_bulk, players_changed
 from tournaments.interchange.bounds import KB, MB, ZipLimits, zip_problem
 from tournaments.interchange.fide_list import (
     FideLimits,
@@ -232,6 +232,9 @@ def fide_list_import(
             if dry_run:
                 raise _Rollback
             club_published_changed(club_id=club.pk)
+            if report.updated:
+                updated = [entry["player"] for entry in report.updated]
+                players_changed(club_id=club.pk, action="updated", players=updated)
     except _Rollback:
         for entry in report.added:
             entry["player"] = None

@@ -39,7 +39,7 @@ from players.models import (
 from players.models.audit import audit_via
 from players.names import name_key
 from players.selectors import User, require_role
-from players.services import club_lists_locked, club_published_changed
+from players.services import club_lists_locked, club_published_changed, players_changed
 from tournaments.models import Game, TournamentBye
 
 # Details the kept player takes from the duplicate where the kept player has none.
@@ -114,6 +114,13 @@ def player_merge(
             if dry_run:
                 raise _Rollback
             club_published_changed(club_id=kept.club_id)
+            players_changed(
+                club_id=kept.club_id,
+                action="merged",
+                players=[kept.pk, duplicate.pk],
+                kept=kept.pk,
+                duplicate=duplicate.pk,
+            )
     except _Rollback:
         pass
     return report

@@ -19,7 +19,7 @@ from players.models import (
     month_start,
 )
 from players.selectors import User, require_role
-from players.services import club_published_changed
+from players.services import club_published_changed, events_emit
 
 
 def period_open(*, rating_list: RatingList, month: datetime.date, by: User) -> RatingPeriod:
@@ -81,7 +81,7 @@ def period_reopen(*, period: RatingPeriod, by: User) -> RatingRun:
         now = timezone.now()
         period.status = RatingPeriod.Status.NEEDS_REPLAY
         club_published_changed(club_id=rating_list.club_id)
-        return RatingRun.objects.create(
+        run = RatingRun.objects.create(
             rating_list=rating_list,
             kind=RatingRun.Kind.REOPEN,
             by_id=by.pk,
@@ -91,3 +91,11 @@ def period_reopen(*, period: RatingPeriod, by: User) -> RatingRun:
             report=f"Reopened {locked.label}; needing replay: {', '.join(labels)}.",
             summary={"needs_replay": labels},
         )
+        events_emit(
+            club_id=rating_list.club_id,
+            events=("period.reopened",),
+            list_id=rating_list.pk,
+            period_id=locked.pk,
+            run_id=run.pk,
+        )
+        return run

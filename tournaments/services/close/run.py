@@ -38,7 +38,7 @@ from players.models import (
 from players.rating.period import PeriodInputs, PeriodPlan, UnknownPlayers
 from players.rating.systems import system_for
 from players.selectors import User, require_role
-from players.services import club_published_changed, players_enter_list
+from players.services import club_published_changed, events_emit, players_enter_list
 from tournaments.models import Game
 from tournaments.services.close.read import read_inputs
 from tournaments.services.close.report import ReplayReport, close_report, close_summary
@@ -242,6 +242,14 @@ def period_close(
         period.closed_by_id = locked.closed_by_id
         period.closed_at = locked.closed_at
         club_published_changed(club_id=locked_list.club_id)
+        # One task after the commit (webhooks, members' emails): nothing per member here.
+        events_emit(
+            club_id=locked_list.club_id,
+            events=("period.closed", "list.published"),
+            list_id=locked_list.pk,
+            period_id=locked.pk,
+            run_id=run.pk,
+        )
     return run
 
 
@@ -344,6 +352,13 @@ def list_replay(
             transaction.set_rollback(True)
         else:
             club_published_changed(club_id=locked_list.club_id)
+            events_emit(
+                club_id=locked_list.club_id,
+                events=("period.replayed", "list.published"),
+                list_id=locked_list.pk,
+                period_id=targets[0].pk,
+                run_id=run.pk,
+            )
     return run
 
 

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import models
 
 from players.errors import ValidationFailed
-from players.models import Club, Job
+from players.models import Club, Job, Webhook, WebhookDelivery
 
 FORMAT = "ratings-club-archive"
 FORMAT_VERSION = 1
@@ -22,8 +22,10 @@ CHUNK = 5000
 # A manifest is a few kilobytes; more is not one of ours.
 MANIFEST_MAX_BYTES = 10 * 1024 * 1024
 
-# Models that belong to a club but are not its history.
-_EXCLUDED: tuple[type[models.Model], ...] = (Job,)
+# Models that belong to a club but are not its history. Webhooks neither: their secrets
+# stay on this instance, and a restored copy must not send events to the original's
+# receivers (its owners register their own).
+_EXCLUDED: tuple[type[models.Model], ...] = (Job, Webhook, WebhookDelivery)
 # Rows whose point is the user: without the user there is nothing to restore.
 _ROWS_OF_A_USER = ("players.membership", "players.invitation")
 # References held as plain numbers rather than foreign keys: (model, field) -> model.
