@@ -34,7 +34,8 @@ from players.errors import invalid_field
 from players.models import Player, RatingList
 from players.names import display_name
 from players.rating.types import Number
-from tournaments.api.periods import ListScopedView, RatingsCSVRenderer
+from tournaments.api.periods import ListScopedView
+from tournaments.api.ratings_csv import RatingsCSVRenderer
 from tournaments.services.live import LiveList, LiveRow, live_list, live_player
 
 # What a live answer says of itself, with the real period (pages say the same).
