@@ -123,7 +123,8 @@ def _stored(club: Any) -> list[tuple[Any, ...]]:
         .order_by("id")
         .values_list(
             "rating_list_id",
-            "period_id",
+            "period__month",  # not its id: the first run's periods were rolled back
+            "period__rating_list_id",
             "tournament_id",
             "date",
             "round",
