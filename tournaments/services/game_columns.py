@@ -84,15 +84,20 @@ def validated_columns(columns: GameColumns, lookups: Lookups) -> ValidColumns | 
     # A player against themself: the only check between two fields of one item.
     white_ids = numpy.array([-1 if v is None else v for v in white], numpy.int64)
     black_ids = numpy.array([-2 if v is None else v for v in black], numpy.int64)
-    if columns.size and (white_ids[codes["white"]] == black_ids[codes["black"]]).any():
-        return None
+    for start in range(0, columns.size, _CHUNK):
+        # A chunk at a time: no whole-file temporaries (a file may hold a million games).
+        end = start + _CHUNK
+        if (white_ids[codes["white"][start:end]] == black_ids[codes["black"][start:end]]).any():
+            return None
     # The list and period month per distinct (list, tournament, date), as validated()
     # derives them.
     dates = values["date"]
     width_t, width_d = len(values["tournament"]), len(dates)
-    keys = (codes["list"].astype(numpy.int64) * width_t + codes["tournament"]) * width_d + codes[
-        "date"
-    ]
+    keys = codes["tournament"].astype(numpy.int64)
+    keys *= width_d
+    keys += codes["date"]
+    if len(values["list"]) > 1:
+        keys += codes["list"].astype(numpy.int64) * (width_t * width_d)
     distinct, inverse = numpy.unique(keys, return_inverse=True)
     placed: list[Placed] = []
     for key in distinct.tolist():
@@ -121,7 +126,7 @@ def validated_columns(columns: GameColumns, lookups: Lookups) -> ValidColumns | 
             "round": round_,
             "rated": rated,
         },
-        codes={**codes, "placed": inverse.reshape(-1).astype(numpy.int64)},
+        codes={**codes, "placed": inverse.reshape(-1).astype(numpy.int32)},
     )
 
 

@@ -195,7 +195,7 @@ def _game_rows(
         placed, codes, values = valid.values["placed"], valid.codes, valid.values
         yield from column_rows(
             valid.size,
-            (numpy.zeros(valid.size, numpy.int32), [club_id]),
+            (numpy.broadcast_to(numpy.int32(0), (valid.size,)), [club_id]),
             (codes["placed"], [p.rating_list.id for p in placed]),
             (codes["placed"], [periods[(p.rating_list.id, p.month)] for p in placed]),
             *(

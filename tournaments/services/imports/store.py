@@ -105,7 +105,7 @@ class _GameItems(Sequence[Mapping[str, Any]]):
             "black": [person.player_id for person in games.values("black")],
             "tournament": [t.obj.pk if t and t.obj else None for t in games.values("tournament")],
         }
-        codes = {"list": numpy.zeros(len(games), numpy.int32)}
+        codes = {"list": numpy.broadcast_to(numpy.int32(0), (len(games),))}
         for name in self._FIELDS:
             codes[name] = games.column(name)
             if name not in values:
