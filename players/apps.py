@@ -21,3 +21,5 @@ class PlayersConfig(AppConfig):
         assert isinstance(field, Field)
         if username_not_look_alike not in field.validators:
             field.validators.append(username_not_look_alike)
+        # ``field__any=[...]`` (players/lookups.py), for lookups of thousands of values.
+        from players import lookups  # noqa: F401

@@ -54,3 +54,32 @@ def test_public_pages_read_the_replica_and_the_rest_the_primary(tmp_path: Path) 
     )
     out = _manage(both, "shell", "-c", check).split()
     assert out[-4:] == ["200", "200", "404", "200"], out
+
+
+def test_a_replica_that_does_not_answer_leaves_the_public_pages_on_the_primary(
+    tmp_path: Path,
+) -> None:
+    # A PostgreSQL replica URL where no server listens (a stopped standby): the public
+    # pages answer from the primary instead of failing (db_router.replica_usable).
+    base = {**os.environ, "DJANGO_SETTINGS_MODULE": "ratings_site.settings.base"}
+    primary = {**base, "DATABASE_URL": f"sqlite:///{tmp_path / 'primary.sqlite3'}"}
+    _manage(primary, "migrate", "--noinput")
+    _manage(
+        primary,
+        "shell",
+        "-c",
+        "from django.contrib.auth import get_user_model; from players.services import club_create; "
+        "u = get_user_model().objects.create_user('founder'); "
+        "club_create(name='On The Primary', slug='mirror', public=True, by=u)",
+    )
+    down = {
+        **primary,
+        "DATABASE_REPLICA_URL": "postgres://postgres@127.0.0.1:9/nothing",
+        "DATABASE_REPLICA_TIMEOUT": "1",
+    }
+    check = (
+        "from django.test import Client; c = Client(); "
+        "print(c.get('/clubs/mirror/').status_code, c.get('/clubs/mirror/').status_code)"
+    )
+    out = _manage(down, "shell", "-c", check).split()
+    assert out[-2:] == ["200", "200"], out

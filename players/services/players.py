@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -157,15 +158,21 @@ def _entries_by_kind(
     return entries
 
 
+@functools.cache
+def _state_names_known(systems: tuple[str, ...]) -> frozenset[str]:
+    """Every state figure a registered system keeps (an entry may name any of them; the
+    list's own system refuses those it does not keep). Worked out once per set of systems:
+    an import enters thousands of players on every list."""
+    return frozenset(name for system in systems for name in SYSTEMS[system].state_names)
+
+
 def _state_entered(
     prefix: str, entry: Mapping[str, Any], rating_list: RatingList
 ) -> dict[str, Any]:
     """The state the list's rating system keeps, as entered (the system's declared fields
     by name; the system fills in its defaults and refuses a figure it does not keep)."""
     system = rating_list.rating_system
-    known = set(system.state_names) | {
-        name for other in SYSTEMS.values() for name in other.state_names
-    }
+    known = _state_names_known(tuple(SYSTEMS))
     given = {key: entry[key] for key in sorted(known) if entry.get(key) is not None}
     try:
         state = system.entered_state(given, rating_list.settings())
@@ -278,7 +285,7 @@ def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any
         cleaned.append((fields, entries))
     taken = {
         fide_id
-        for fide_id in Player.objects.filter(club=club, fide_id__in=sorted(seen_fide)).values_list(
+        for fide_id in Player.objects.filter(club=club, fide_id__any=sorted(seen_fide)).values_list(
             "fide_id", flat=True
         )
         if fide_id is not None

@@ -106,6 +106,18 @@ DATABASES = {
 # (ratings_site/db_router.py); everything else reads and writes the primary.
 if env_str("DATABASE_REPLICA_URL", ""):
     DATABASES["replica"] = env_database("DATABASE_REPLICA_URL", default="")
+    if DATABASES["replica"]["ENGINE"] == "django.db.backends.postgresql":
+        # A standby that does not answer is given up on quickly: the page reads the
+        # primary instead (db_router.replica_usable), not a hung request.
+        DATABASES["replica"]["OPTIONS"] = {
+            "connect_timeout": max(1, round(env_float("DATABASE_REPLICA_TIMEOUT", 2))),
+            **dict(DATABASES["replica"].get("OPTIONS") or {}),  # type: ignore[call-overload]
+        }
+    # Under test the replica alias is the primary's test database on the replica's server
+    # (a standby holds the same databases by name): no test database of its own.
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+# How long the public pages read the primary after the replica failed to answer.
+DATABASE_REPLICA_RETRY_SECONDS = env_float("DATABASE_REPLICA_RETRY_SECONDS", 30)
 DATABASE_ROUTERS = ["ratings_site.db_router.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

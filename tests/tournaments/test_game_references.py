@@ -104,6 +104,37 @@ def test_a_game_naming_a_row_that_does_not_exist_is_refused(
     assert Game.objects.count() == 1
 
 
+def test_one_missing_player_among_a_statements_rows_is_refused_and_named(
+    world: dict[str, Any],
+) -> None:
+    # The check sees a statement's players as one set (tournaments/0011): one unknown id
+    # among known ones, on either side, is found and named (PostgreSQL gives the id).
+    game, missing = world["game"], _missing_id(Player)
+    ann, bob = world["ann"].pk, world["bob"].pk
+    columns = "club_id, rating_list_id, period_id, tournament_id, date, white_id, black_id"
+    rows = [(ann, bob), (bob, ann), (bob, missing), (ann, bob)]
+    values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, '1-0', %s, %s)"] * len(rows))
+    params = [
+        value
+        for white, black in rows
+        for value in (
+            *(game.club_id, game.rating_list_id, game.period_id, game.tournament_id, game.date),
+            *(white, black, True, game.created),
+        )
+    ]
+    shown = f"player {missing}," if connection.vendor == "postgresql" else "player"
+    with (
+        pytest.raises(IntegrityError, match=shown),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(
+            f"INSERT INTO tournaments_game ({columns}, result, rated, created) VALUES {values}",  # noqa: S608 - test's own columns
+            params,
+        )
+    assert Game.objects.count() == 1
+
+
 def test_a_game_whose_period_belongs_to_another_list_is_refused(world: dict[str, Any]) -> None:
     # Rapid's period of the same month: it exists, but not on the game's list.
     rapid = RatingList.objects.get(club=world["club"], kind="rapid")

@@ -21,7 +21,7 @@ def game_period_month(*, date: datetime.date, tournament: Tournament | None) -> 
     return month_start(tournament.end_date if tournament is not None else date)
 
 
-def _id_of(value: Any) -> Any:
+def id_of(value: Any) -> Any:
     if type(value) is int:  # the common case, without the attribute lookup
         return value
     return value.pk if hasattr(value, "pk") else value
@@ -34,7 +34,7 @@ def _lookup_by_id(model: Any, club: Club, ids: set[Any], **extra: Any) -> dict[i
 
 def _ids_in_club(model: Any, club: Club, ids: set[Any]) -> dict[int, int]:
     clean = {value for value in ids if isinstance(value, int) and not isinstance(value, bool)}
-    found = model.objects.filter(club=club, pk__in=clean).values_list("pk", flat=True)
+    found = model.objects.filter(club=club, pk__any=sorted(clean)).values_list("pk", flat=True)
     return {pk: pk for pk in found}
 
 
@@ -86,9 +86,9 @@ def look_up(*, club: Club, items: Sequence[Mapping[str, Any]], with_keys: bool) 
         # One pass for the ids to look up (an import's items are built as they are read).
         player_ids, tournament_ids, keys = set(), set(), set()
         for item in items:
-            player_ids.add(_id_of(item.get("white")))
-            player_ids.add(_id_of(item.get("black")))
-            tournament = _id_of(item.get("tournament"))
+            player_ids.add(id_of(item.get("white")))
+            player_ids.add(id_of(item.get("black")))
+            tournament = id_of(item.get("tournament"))
             tournament_ids.add(tournament)
             if with_keys:
                 keys.add((_hashable(item.get("list")), tournament, _hashable(item.get("date"))))
@@ -130,7 +130,7 @@ def validated(
     result_values = frozenset(Result)
     # A file's 100,000 games have a few dozen dates and one list: the list, date and month
     # of a game are derived once per distinct (list, tournament, date), not once per game.
-    placements: dict[tuple[Any, int | None, datetime.date | None], _Placed | _Refused] = {}
+    placements: dict[tuple[Any, int | None, datetime.date | None], Placed | _Refused] = {}
     index = 0
 
     def bad(field: str, message: str) -> ValidationFailed:
@@ -142,11 +142,11 @@ def validated(
             raise bad(sorted(unknown)[0], "Unknown field.")
         tournament: Tournament | None = None
         if item.get("tournament") is not None:
-            tournament = tournaments.get(_id_of(item["tournament"]))
+            tournament = tournaments.get(id_of(item["tournament"]))
             if tournament is None:
                 raise bad("tournament", "No such tournament in this club.")
         raw_list = item.get("list")
-        date: Any = item.get("date")  # checked by _placement below
+        date: Any = item.get("date")  # checked by placement below
         # Any value that is not a date is refused alike, so it needs no key of its own
         # (and may be unhashable).
         date_key = date if isinstance(date, datetime.date) else None
@@ -161,13 +161,11 @@ def validated(
         )
         placed = placements.get(key)
         if placed is None:
-            placed = placements[key] = _placement(
-                raw_list, tournament, date_key, lists, lists_by_id
-            )
+            placed = placements[key] = placement(raw_list, tournament, date_key, lists, lists_by_id)
         if isinstance(placed, _Refused):
             raise bad(placed.field, placed.message)
-        white = players.get(_id_of(item.get("white")))
-        black = players.get(_id_of(item.get("black")))
+        white = players.get(id_of(item.get("white")))
+        black = players.get(id_of(item.get("black")))
         if white is None:
             raise bad("white", "No such player in this club.")
         if black is None:
@@ -200,20 +198,20 @@ def validated(
 
 def periods_wanted(lookups: Lookups) -> dict[int, set[datetime.date]]:
     """The months of each list that the items' distinct (list, tournament, date) fall in,
-    derived by :func:`_placement` as :func:`validated` derives them; an item it would
+    derived by :func:`placement` as :func:`validated` derives them; an item it would
     refuse is left out (it refuses it when it gets there)."""
     wanted: dict[int, set[datetime.date]] = {}
     for raw_list, tournament_id, date in lookups.keys:
         tournament = lookups.tournaments.get(tournament_id) if tournament_id is not None else None
         if tournament_id is not None and tournament is None:
             continue
-        placed = _placement(raw_list, tournament, date, lookups.lists, lookups.lists_by_id)
-        if isinstance(placed, _Placed):
+        placed = placement(raw_list, tournament, date, lookups.lists, lookups.lists_by_id)
+        if isinstance(placed, Placed):
             wanted.setdefault(placed.rating_list.pk, set()).add(placed.month)
     return wanted
 
 
-class _Placed(NamedTuple):
+class Placed(NamedTuple):
     """A game's list and the month of its period."""
 
     rating_list: RatingList
@@ -227,13 +225,13 @@ class _Refused(NamedTuple):
     message: str
 
 
-def _placement(
+def placement(
     raw_list: Any,
     tournament: Tournament | None,
     date: Any,
     lists: Mapping[str, RatingList],
     lists_by_id: Mapping[int, RatingList],
-) -> _Placed | _Refused:
+) -> Placed | _Refused:
     """A game's list and period month, checked in the order the errors name them (list,
     then date); or the first reason it has none. The tournament is already known to
     exist."""
@@ -247,7 +245,7 @@ def _placement(
         return _Refused("date", why)
     if tournament is not None and not tournament.start_date <= date <= tournament.end_date:
         return _Refused("date", "The date is outside the tournament's dates.")
-    return _Placed(rating_list, game_period_month(date=date, tournament=tournament))
+    return Placed(rating_list, game_period_month(date=date, tournament=tournament))
 
 
 def _list_of(

@@ -9,9 +9,10 @@ and the derivation of their periods are in :mod:`tournaments.services.game_check
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+import numpy
 from django.db import transaction
 from django.db.models import Max
 
@@ -23,11 +24,13 @@ from players.selectors import User, require_role
 from players.services import club_published_changed
 from tournaments.models import Game
 from tournaments.services.game_checks import (
+    Lookups,
     look_up,
     periods_wanted,
     validate_games,
     validated,
 )
+from tournaments.services.game_columns import column_rows, validated_columns
 
 
 def _periods_locked(
@@ -148,38 +151,8 @@ def games_add(*, club: Club, games: Sequence[Mapping[str, Any]]) -> int:
             rating_list_id=list_id, months=wanted[list_id]
         ).items():
             periods[(list_id, month)] = period.pk
-    valid = validated(items=games, lookups=lookups, prefix_items=True)
     latest = Game.objects.aggregate(latest=Max("id"))["latest"] or 0
-    stored = insert_rows(
-        Game,
-        (
-            "club",
-            "rating_list",
-            "period",
-            "tournament",
-            "date",
-            "round",
-            "white",
-            "black",
-            "result",
-            "rated",
-        ),
-        (
-            (
-                club_id,
-                game.rating_list.id,
-                periods[(game.rating_list.id, game.month)],
-                game.tournament.id if game.tournament is not None else None,
-                game.date,
-                game.round,
-                game.white,  # ids: see game_checks.look_up
-                game.black,
-                game.result,
-                game.rated,
-            )
-            for game in valid
-        ),
-    )
+    stored = insert_rows(Game, _GAME_FIELDS, _game_rows(club_id, games, lookups, periods))
     # The audit rows of the new games, copied inside the database (ids above the latest
     # before the insert; games of this club only).
     if stored:
@@ -190,6 +163,60 @@ def games_add(*, club: Club, games: Sequence[Mapping[str, Any]]) -> int:
         )
         club_published_changed(club_id=club_id)
     return stored
+
+
+_GAME_FIELDS = (
+    "club",
+    "rating_list",
+    "period",
+    "tournament",
+    "date",
+    "round",
+    "white",
+    "black",
+    "result",
+    "rated",
+)
+
+
+def _game_rows(
+    club_id: int,
+    games: Sequence[Mapping[str, Any]],
+    lookups: Lookups,
+    periods: Mapping[tuple[int, datetime.date], int],
+) -> Iterator[tuple[Any, ...]]:
+    """games_add's rows (``_GAME_FIELDS``), each game checked before its row is made. Items
+    kept in columns (an import's) are checked a distinct value at a time and their rows
+    made from the columns; any refusal, or other items, go through ``validated``, which
+    refuses the first bad item by its index."""
+    columns = getattr(games, "columns", None)
+    valid = validated_columns(columns(), lookups) if columns is not None else None
+    if valid is not None:
+        placed, codes, values = valid.values["placed"], valid.codes, valid.values
+        yield from column_rows(
+            valid.size,
+            (numpy.broadcast_to(numpy.int32(0), (valid.size,)), [club_id]),
+            (codes["placed"], [p.rating_list.id for p in placed]),
+            (codes["placed"], [periods[(p.rating_list.id, p.month)] for p in placed]),
+            *(
+                (codes[name], values[name])
+                for name in ("tournament", "date", "round", "white", "black", "result", "rated")
+            ),
+        )
+        return
+    for game in validated(items=games, lookups=lookups, prefix_items=True):
+        yield (
+            club_id,
+            game.rating_list.id,
+            periods[(game.rating_list.id, game.month)],
+            game.tournament.id if game.tournament is not None else None,
+            game.date,
+            game.round,
+            game.white,  # ids: see game_checks.look_up
+            game.black,
+            game.result,
+            game.rated,
+        )
 
 
 def game_create(*, club: Club, by: User, **game: Any) -> Game:

@@ -45,7 +45,7 @@ def match_players(
     rows: dict[int, _Row] = {}
     fide_ids = sorted({p.fide_id for p in persons if p.fide_id is not None})
     for chunk in _chunks(fide_ids):
-        for found in Player.objects.filter(club=club, fide_id__in=chunk).values_list(
+        for found in Player.objects.filter(club=club, fide_id__any=chunk).values_list(
             "id", "name", "birth_date", "birth_year", "fide_id"
         ):
             rows[found[0]] = found
@@ -54,7 +54,7 @@ def match_players(
     by_key: dict[str, list[_Row]] = defaultdict(list)
     keys = sorted({name_key(p.name) for p in unmatched})
     for chunk in _chunks(keys):
-        for *named, key in Player.objects.filter(club=club, name_key__in=chunk).values_list(
+        for *named, key in Player.objects.filter(club=club, name_key__any=chunk).values_list(
             "id", "name", "birth_date", "birth_year", "fide_id", "name_key"
         ):
             by_key[key].append(tuple(named))

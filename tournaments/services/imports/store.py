@@ -25,6 +25,7 @@ from players.selectors import User
 from players.services import club_published_changed, players_add_bulk
 from tournaments.models import Tournament, TournamentBye
 from tournaments.services.game_checks import DistinctValues
+from tournaments.services.game_columns import GameColumns
 from tournaments.services.games import games_add
 from tournaments.services.imports.matching import drop_stored_games, match_players
 from tournaments.services.imports.plan import (
@@ -93,6 +94,23 @@ class _GameItems(Sequence[Mapping[str, Any]]):
                 "round": round_,
                 "rated": rated,
             }
+
+    def columns(self) -> GameColumns:
+        """The items as columns (games_add checks them a distinct value at a time): the
+        planned games' own columns, each player and tournament as its id."""
+        games = self._games
+        values: dict[str, Sequence[Any]] = {
+            "list": [self._list.slug],
+            "white": [person.player_id for person in games.values("white")],
+            "black": [person.player_id for person in games.values("black")],
+            "tournament": [t.obj.pk if t and t.obj else None for t in games.values("tournament")],
+        }
+        codes = {"list": numpy.broadcast_to(numpy.int32(0), (len(games),))}
+        for name in self._FIELDS:
+            codes[name] = games.column(name)
+            if name not in values:
+                values[name] = games.values(name)
+        return GameColumns(size=len(games), values=values, codes=codes)
 
     def distinct_values(self) -> DistinctValues:
         """The players, tournaments and (list, tournament, date) the items name, from the
