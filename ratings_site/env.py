@@ -72,8 +72,16 @@ def env_database(name: str, *, default: str) -> dict[str, object]:
         config["CONN_MAX_AGE"] = 0
         config["CONN_HEALTH_CHECKS"] = False
         # The site and its job worker write the same file: write-ahead logging lets pages
-        # read while a job writes, and a writer waits up to 20 s for the other one.
-        config["OPTIONS"] = {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL"}
+        # read while a job writes, and a writer waits up to 20 s for the other one. A
+        # transaction takes the write lock when it begins (IMMEDIATE): one that read first
+        # and wrote later could not wait for it, and failed at once with "database is
+        # locked" when the worker had written in between (a request beside a webhook
+        # fan-out did).
+        config["OPTIONS"] = {
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL",
+            "transaction_mode": "IMMEDIATE",
+        }
     return dict(config)
 
 

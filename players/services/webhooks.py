@@ -167,6 +167,10 @@ def events_emit(
     from players.services.webhook_delivery import events_fan_out
 
     names = list(events)
+    if run_id is None and not _subscribed(club_id, names):
+        # No rating emails to send and no switched-on webhook of the club wants these
+        # events: no task at all (every player edit would otherwise queue one for nothing).
+        return
     params: dict[str, Any] = {
         "club_id": club_id,
         "events": names,
@@ -178,6 +182,16 @@ def events_emit(
         "event_ids": [str(uuid.uuid4()) for _ in names],
     }
     transaction.on_commit(lambda: events_fan_out.enqueue(params))
+
+
+def _subscribed(club_id: int, names: Sequence[str]) -> bool:
+    """Whether a switched-on webhook of the club takes one of ``names``: one small indexed
+    read in the caller's transaction."""
+    wanted = set(names)
+    subscribed = Webhook.objects.filter(club_id=club_id, active=True).values_list(
+        "events", flat=True
+    )
+    return any(wanted.intersection(events) for events in subscribed)
 
 
 def players_changed(*, club_id: int, action: str, players: Iterable[int], **data: Any) -> None:

@@ -77,13 +77,17 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _env(**extra: str) -> dict[str, str]:
+def _database_url() -> str:
+    """The test database's URL, for the processes a benchmark starts (the queue's too)."""
     s = connection.settings_dict
     auth = s["USER"] + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
-    url = f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+def _env(**extra: str) -> dict[str, str]:
     return {
         **os.environ,
-        "DATABASE_URL": url,
+        "DATABASE_URL": _database_url(),
         "DJANGO_SETTINGS_MODULE": "ratings_site.settings.base",
         "DEBUG": "0",
         **extra,

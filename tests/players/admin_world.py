@@ -11,7 +11,13 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Model
 
 from players.models import Club, Player, RatingList, RatingPeriod, Role
-from players.services import club_create, invitation_create, job_start, membership_set
+from players.services import (
+    club_create,
+    invitation_create,
+    job_start,
+    membership_set,
+    webhook_create,
+)
 from tests.tournaments.helpers import close, make_player, period_of, play
 from tournaments.models import Tournament
 from tournaments.services import player_merge, tournament_create
@@ -94,6 +100,14 @@ def _club(superuser: AbstractBaseUser, slug: str, names: list[str]) -> ClubSide:
     # A job of the club, so that the jobs' admin has a row of each club to show.
     standard = RatingList.objects.get(club=club, kind="standard")
     job_start(kind="history_export", club=club, by=superuser, params={"list": standard.pk})
+    # A webhook of the club, for the webhooks' admin; switched off, so nothing is sent.
+    webhook_create(
+        club=club,
+        by=superuser,
+        url=f"https://93.184.215.14/{slug}",
+        events=["period.closed"],
+        active=False,
+    )
     # A merge of the club, for the player merges' admin: a second record of the first
     # player, without games, merged into them.
     first = players[0]

@@ -54,14 +54,14 @@ def _run_in_threads(*jobs: Callable[[], Any]) -> list[Any]:
 
 
 def _slow_compute(monkeypatch: pytest.MonkeyPatch, entered: threading.Event) -> None:
-    original = close_module.compute_plan
+    original = close_module.system_plan
 
     def slow(*args: Any, **kwargs: Any) -> Any:
         entered.set()
         time.sleep(0.5)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(close_module, "compute_plan", slow)
+    monkeypatch.setattr(close_module, "system_plan", slow)
 
 
 def _setup() -> tuple:

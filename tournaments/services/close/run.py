@@ -71,12 +71,18 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def system_plan(inputs: PeriodInputs, *, progress: Progress | None = None) -> PeriodPlan:
+    """The plan of the list's rating system for ``inputs``; pure (no database access).
+    Raises UnknownPlayers for games of players the list lacks. The one place a close, a
+    preview and a replay compute their plan."""
+    return system_for(inputs.settings.system).plan_period(inputs, progress=progress)
+
+
 def compute_plan(inputs: PeriodInputs, *, progress: Progress | None = None) -> PeriodPlan:
-    """The plan of the list's rating system for ``inputs``; pure (no database access). A
-    game of a player who is not on the list is refused (ConflictError naming them), never
-    planned with a state made up for them."""
+    """``system_plan``, with a game of a player who is not on the list refused
+    (ConflictError naming them), never planned with a state made up for them."""
     try:
-        return system_for(inputs.settings.system).plan_period(inputs, progress=progress)
+        return system_plan(inputs, progress=progress)
     except UnknownPlayers as error:
         raise _not_on_the_list(error.player_ids) from None
 
@@ -94,7 +100,7 @@ def _plan_with_every_player(
     players (``players_enter_list``), and the period is read again. Writes: the caller
     owns the transaction (a preview rolls it back)."""
     try:
-        return system_for(inputs.settings.system).plan_period(inputs, progress=progress)
+        return system_plan(inputs, progress=progress)
     except UnknownPlayers as error:
         if not players_enter_list(rating_list=rating_list, player_ids=error.player_ids, by=by):
             raise _not_on_the_list(error.player_ids) from None
