@@ -11,6 +11,7 @@ cached). A parameter the test cannot fill fails the test.
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,8 +20,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from players.api import cache as published_cache
-from players.models import Role
-from players.services import invitation_create, job_start
+from players.models import Role, WebhookDelivery
+from players.services import invitation_create, job_start, webhook_create
 from tests.pages_data import ClubData, build_club
 from tournaments.models import Game
 
@@ -71,6 +72,23 @@ def public_urls(data: ClubData) -> list[str]:
     invitation, _ = invitation_create(
         club=club, by=data.owner, role=Role.VIEWER, email="new@example.org", accept_url=str
     )
+    # Switched off: no event of this test is sent to it. Its answers are the owner's only.
+    webhook = webhook_create(
+        club=club,
+        by=data.owner,
+        url="https://93.184.215.14/public-urls",
+        events=["period.closed"],
+        active=False,
+    )
+    delivery = WebhookDelivery.objects.create(
+        webhook=webhook,
+        event="period.closed",
+        event_id=uuid.uuid4(),
+        body="{}",
+        status=WebhookDelivery.Status.SUCCEEDED,
+        tries=1,
+        response_code=200,
+    )
     values = {
         "club": club.slug,
         "list": "standard",
@@ -84,6 +102,9 @@ def public_urls(data: ClubData) -> list[str]:
         "jobs/id": str(job.pk),
         "invitations/id": str(invitation.pk),
         "members/username": data.owner.get_username(),
+        "webhooks/id": str(webhook.pk),
+        "webhooks/webhook": str(webhook.pk),
+        "deliveries/id": str(delivery.pk),
         "period": "2026-02",
         "month": "2026-02",
     }

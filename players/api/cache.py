@@ -124,9 +124,11 @@ def published_entry(
     *, request: HttpRequest, user: User, slug: str, variant: str
 ) -> PublishedEntry | None:
     """This request's entry in the cache; None: neither served from nor stored in it (a
-    signed-in user, a write, a message waiting to be shown, caching switched off)."""
+    signed-in user, a write, a message waiting to be shown, caching switched off, a slug
+    no club can have: its keys would be too long for the cache)."""
     if (
         settings.PUBLISHED_CACHE_SECONDS <= 0
+        or len(slug) > (Club._meta.get_field("slug").max_length or len(slug))
         or request.method not in ("GET", "HEAD")
         or user.is_authenticated
         or (hasattr(request, "_messages") and get_messages(request))

@@ -426,6 +426,164 @@ CASES: list[Bad] = [
         fields=fields("period"),
     ),
     Bad("GET", C + "/lists/{list}/ratings.csv", 404, query={"period": "2026-02"}),
+    # the paged changes of a closed period
+    Bad(
+        "GET",
+        C + "/lists/{list}/periods/{period}/changes/",
+        404,
+        values=lambda w: {"period": "2031-01"},
+    ),
+    Bad(
+        "GET",
+        C + "/lists/{list}/periods/{period}/changes/",
+        404,
+        values=lambda w: {"period": "2026-13"},
+    ),
+    Bad(
+        "GET",
+        C + "/lists/{list}/periods/{period}/changes/",
+        404,
+        query={"page": 99},
+        values=lambda w: {"period": "2026-01"},
+    ),
+    # live ratings
+    Bad("GET", C + "/lists/{list}/live/", 404, values=lambda w: {"list": "bullet"}),
+    Bad(
+        "GET", C + "/lists/{list}/live/", 400, query={"active": "perhaps"}, fields=fields("active")
+    ),
+    Bad(
+        "GET", C + "/lists/{list}/live/", 400, query={"ordering": "age"}, fields=fields("ordering")
+    ),
+    Bad("GET", C + "/lists/{list}/live/", 404, query={"page": 99}),
+    Bad("GET", C + "/lists/{list}/live.csv", 404, values=lambda w: {"list": "bullet"}),
+    Bad(
+        "GET", C + "/lists/{list}/live.csv", 400, query={"played": "maybe"}, fields=fields("played")
+    ),
+    Bad("GET", C + "/players/{id}/live/", 400, query={"list": "classical"}, fields=fields("list")),
+    Bad("GET", C + "/players/{id}/live/", 404, values=lambda w: {"id": 10**9}),
+    Bad("GET", C + "/players/{id}/live/", 404, values=lambda w: {"id": w.south.players[0].pk}),
+    # webhooks
+    Bad("GET", C + "/webhooks/", 404, query={"page": 9}),
+    Bad("POST", C + "/webhooks/", 400, {"events": ["period.closed"]}, fields=fields("url")),
+    Bad(
+        "POST",
+        C + "/webhooks/",
+        400,
+        {"url": "ftp://example.org/", "events": ["period.closed"]},
+        fields=fields("url"),
+    ),
+    Bad(
+        "POST",
+        C + "/webhooks/",
+        400,
+        {"url": "http://127.0.0.1/hook", "events": ["period.closed"]},
+        fields=fields("url"),
+    ),
+    Bad(
+        "POST",
+        C + "/webhooks/",
+        400,
+        {"url": "https://93.184.215.14/hook", "events": ["period.exploded"]},
+        fields=fields("events"),
+    ),
+    Bad(
+        "POST",
+        C + "/webhooks/",
+        401,
+        {"url": "https://93.184.215.14/hook", "events": ["period.closed"]},
+        user="anonymous",
+    ),
+    Bad("GET", C + "/webhooks/{id}/", 404, values=lambda w: {"id": 999999}),
+    Bad(
+        "GET",
+        C + "/webhooks/{id}/",
+        404,
+        values=lambda w: {"id": w.south.extra["webhook"].pk},
+    ),
+    Bad(
+        "PATCH",
+        C + "/webhooks/{id}/",
+        400,
+        {"url": "http://10.0.0.1/"},
+        fields=fields("url"),
+        values=lambda w: {"id": w.north.extra["webhook"].pk},
+    ),
+    Bad(
+        "PATCH",
+        C + "/webhooks/{id}/",
+        400,
+        {"events": []},
+        fields=fields("events"),
+        values=lambda w: {"id": w.north.extra["webhook"].pk},
+    ),
+    Bad(
+        "PATCH",
+        C + "/webhooks/{id}/",
+        400,
+        {"active": "perhaps"},
+        fields=fields("active"),
+        values=lambda w: {"id": w.north.extra["webhook"].pk},
+    ),
+    Bad("DELETE", C + "/webhooks/{id}/", 404, values=lambda w: {"id": 999999}),
+    Bad(
+        "DELETE",
+        C + "/webhooks/{id}/",
+        401,
+        user="anonymous",
+        values=lambda w: {"id": w.north.extra["webhook"].pk},
+    ),
+    Bad("POST", C + "/webhooks/{id}/ping/", 404, values=lambda w: {"id": 999999}),
+    Bad(
+        "POST",
+        C + "/webhooks/{id}/ping/",
+        404,
+        values=lambda w: {"id": w.south.extra["webhook"].pk},
+    ),
+    Bad("GET", C + "/webhooks/{id}/deliveries/", 404, values=lambda w: {"id": 999999}),
+    Bad(
+        "GET",
+        C + "/webhooks/{id}/deliveries/",
+        400,
+        query={"status": "exploded"},
+        fields=fields("status"),
+        values=lambda w: {"id": w.north.extra["webhook"].pk},
+    ),
+    Bad(
+        "GET",
+        C + "/webhooks/{webhook}/deliveries/{id}/",
+        404,
+        values=lambda w: {
+            "webhook": w.north.extra["webhook"].pk,
+            "id": "00000000-0000-0000-0000-000000000000",
+        },
+    ),
+    Bad(
+        "GET",
+        C + "/webhooks/{webhook}/deliveries/{id}/",
+        404,
+        values=lambda w: {
+            "webhook": w.north.extra["webhook"].pk,
+            "id": w.south.extra["delivery"].pk,
+        },
+    ),
+    Bad(
+        "POST",
+        C + "/webhooks/{webhook}/deliveries/{id}/redeliver/",
+        404,
+        values=lambda w: {
+            "webhook": 999999,
+            "id": w.north.extra["delivery"].pk,
+        },
+    ),
+    Bad(
+        "POST",
+        C + "/webhooks/{webhook}/deliveries/{id}/redeliver/",
+        404,
+        values=lambda w: {
+            "webhook": w.north.extra["webhook"].pk,
+            "id": "00000000-0000-0000-0000-000000000000",
+        },
+    ),
 ]
 
 

@@ -34,6 +34,7 @@ from django.utils.http import urlsafe_base64_encode
 from players.models import Club, Player, RatingList, RatingPeriod
 from players.services.clubs import club_create
 from players.services.invitations import invitation_create
+from players.services.notifications import unsubscribe_token
 from players.services.tokens import api_token_create
 from tests.browser.conftest import SCREENSHOTS
 from tournaments.models import Game, Tournament
@@ -111,6 +112,7 @@ class World:
     reset_token: str
     token_digest: str
     invitation_id: int
+    unsubscribe_token: str
 
     def fill(self, route: Route) -> dict[str, object]:
         """The route's parameters from the demo. ``id`` means what the segment before it
@@ -129,6 +131,11 @@ class World:
             "digest": self.token_digest,
             "invitation_id": self.invitation_id,
         }
+        # ``token`` is also the signed token of a rating email's unsubscribe link.
+        by_route: dict[str, dict[str, object]] = {
+            "unsubscribe": {"token": self.unsubscribe_token},
+        }
+        by_name = {**by_name, **by_route.get(route.name, {})}
         by_collection: dict[str, object] = {
             "players": self.player.pk,
             "tournaments": self.tournament.pk,
@@ -196,6 +203,7 @@ def world() -> World:
         reset_token=default_token_generator.make_token(user),
         token_digest=token.digest,
         invitation_id=invited.pk,
+        unsubscribe_token=unsubscribe_token(user.pk),
     )
 
 

@@ -69,7 +69,12 @@ COVERED = {
     "api/v1/clubs/<slug:club>/lists/<str:list>/periods/<str:period>/preview/",
     "api/v1/clubs/<slug:club>/lists/<str:list>/ratings/",
     "api/v1/clubs/<slug:club>/lists/<str:list>/ratings.csv",
+    "api/v1/clubs/<slug:club>/lists/<str:list>/periods/<str:period>/changes/",
+    "api/v1/clubs/<slug:club>/lists/<str:list>/live/",
+    "api/v1/clubs/<slug:club>/lists/<str:list>/live.csv",
+    "api/v1/clubs/<slug:club>/players/<int:id>/live/",
     "clubs/<slug:club>/",
+    "clubs/<slug:club>/lists/<slug:kind>/live/",
     "clubs/<slug:club>/lists/<slug:kind>/",
     "clubs/<slug:club>/players/<int:player_id>/",
     "clubs/<slug:club>/players/<int:player_id>/vs/<int:opponent_id>/",
@@ -286,11 +291,19 @@ def club_answers(club: Club, *, user: Any) -> dict[str, Any]:
         record(f"list/{slug}/ratings.csv", api + f"lists/{slug}/ratings.csv")
         record(f"list/{slug}/export.csv", site + f"lists/{slug}/export.csv")
         record(f"list/{slug}/export.txt", site + f"lists/{slug}/export.txt")
+        record(f"list/{slug}/live", api + f"lists/{slug}/live/", paged=True)
+        record(f"list/{slug}/live.csv", api + f"lists/{slug}/live.csv")
+        record(f"list/{slug}/live/page", site + f"lists/{slug}/live/")
         for period in rating_list.periods.all():
             label = period.label
             record(f"period/{slug}/{label}", api + f"lists/{slug}/periods/{label}/")
             record(f"period/{slug}/{label}/preview", api + f"lists/{slug}/periods/{label}/preview/")
             record(f"period/{slug}/{label}/page", site + f"lists/{slug}/periods/{label}/")
+            record(
+                f"period/{slug}/{label}/changes",
+                api + f"lists/{slug}/periods/{label}/changes/",
+                paged=True,
+            )
     record("player/list", api + "players/", paged=True)
     record("player/duplicates", api + "players/duplicates/")
     players = list(club.players.order_by("pk").values_list("pk", flat=True))
@@ -304,6 +317,8 @@ def club_answers(club: Club, *, user: Any) -> dict[str, Any]:
         name = ranks.token("player", pk)
         record(f"player/{name}/page", site + f"players/{pk}/")
         record(f"player/{name}/history.csv", site + f"players/{pk}/history.csv")
+        for slug in club.rating_lists.order_by("slug").values_list("slug", flat=True):
+            record(f"player/{name}/live/{slug}", api + f"players/{pk}/live/?list={slug}")
     for white, black in zip(players[::9], players[1::9], strict=False):
         name = ranks.token("player", white)
         record(f"player/{name}/vs", site + f"players/{white}/vs/{black}/")
