@@ -35,7 +35,7 @@ from players.models import Player, RatingList
 from players.names import display_name
 from players.rating.types import Number
 from tournaments.api.periods import ListScopedView
-from tournaments.api.ratings_csv import RatingsCSVRenderer
+from tournaments.api.ratings_csv import CSVOnlyView, RatingsCSVRenderer
 from tournaments.services.live import LiveList, LiveRow, live_list, live_player
 
 # What a live answer says of itself, with the real period (pages say the same).
@@ -260,22 +260,10 @@ class LiveCSVRenderer(RatingsCSVRenderer):
 
 
 @extend_schema(tags=["ratings"], parameters=LIVE_PARAMS)
-class LiveCSVView(LiveListBase):
+class LiveCSVView(CSVOnlyView, LiveListBase):
     """The live list as CSV: every row, not paginated. Not published."""
 
     renderer_classes = [LiveCSVRenderer]
-
-    def get_renderers(self) -> list[renderers.BaseRenderer]:
-        # The schema documents the errors in the one JSON shape and the success as CSV.
-        if self.is_schema_view:
-            return [renderers.JSONRenderer()]
-        return super().get_renderers()
-
-    def perform_content_negotiation(
-        self, request: Request, force: bool = False
-    ) -> tuple[renderers.BaseRenderer, str]:
-        renderer = LiveCSVRenderer()
-        return renderer, renderer.media_type
 
     @extend_schema(
         operation_id="ratings_live_csv",

@@ -45,7 +45,7 @@ from players.selectors import (
     rules_rated_under,
 )
 from players.services import job_start
-from tournaments.api.ratings_csv import RatingsCSVRenderer, csv_stream
+from tournaments.api.ratings_csv import CSVOnlyView, RatingsCSVRenderer, csv_stream
 from tournaments.selectors import periods_with_counts
 from tournaments.services import check_month_over, period_open, period_preview
 from tournaments.services.results import changes_body
@@ -411,24 +411,10 @@ class RatingsView(PublishedListView):
 
 
 @extend_schema(tags=["ratings"], parameters=RATINGS_PARAMS)
-class RatingsCSVView(PublishedListView):
+class RatingsCSVView(CSVOnlyView, PublishedListView):
     """The list published after a period as CSV: every row, best first, not paginated."""
 
     renderer_classes = [RatingsCSVRenderer]
-
-    def get_renderers(self) -> list[renderers.BaseRenderer]:
-        # The schema documents the errors in the one JSON shape (handle_exception answers
-        # them as JSON) and the success alone as CSV.
-        if self.is_schema_view:
-            return [renderers.JSONRenderer()]
-        return super().get_renderers()
-
-    def perform_content_negotiation(
-        self, request: Request, force: bool = False
-    ) -> tuple[renderers.BaseRenderer, str]:
-        # The URL names the format: a client's Accept header does not turn it into a 406.
-        renderer = RatingsCSVRenderer()
-        return renderer, renderer.media_type
 
     @extend_schema(
         operation_id="ratings_csv",

@@ -18,6 +18,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import StreamingHttpResponse
 from rest_framework import renderers
+from rest_framework.request import Request
 
 from players.models import RatingChange, month_label
 from players.names import display_name
@@ -64,6 +65,28 @@ class RatingsCSVRenderer(renderers.BaseRenderer):
             # Text cells on one line and never a formula (names are typed by users).
             writer.writerow([_csv_value(values[c]) for c in self.columns])
         return out.getvalue().encode("utf-8")
+
+
+class CSVOnlyView:
+    """For a view whose URL names CSV (``renderer_classes``: its one CSV renderer): a
+    client's Accept header does not turn it into a 406, and the schema documents the
+    errors in the one JSON shape (handle_exception answers them as JSON), the success
+    alone as CSV."""
+
+    renderer_classes: list[type[renderers.BaseRenderer]]
+    is_schema_view: bool
+
+    def get_renderers(self) -> list[renderers.BaseRenderer]:
+        if self.is_schema_view:
+            return [renderers.JSONRenderer()]
+        chosen: list[renderers.BaseRenderer] = super().get_renderers()  # type: ignore[misc]
+        return chosen
+
+    def perform_content_negotiation(
+        self, request: Request, force: bool = False
+    ) -> tuple[renderers.BaseRenderer, str]:
+        renderer = self.renderer_classes[0]()
+        return renderer, renderer.media_type
 
 
 def _csv_value(value: Any) -> Any:
