@@ -25,7 +25,9 @@ from players.models import Invitation, InvitationStatus, Role
 
 class InvitationOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     id = serializers.IntegerField()
-    email = serializers.EmailField(help_text="Blank when invited by username.")
+    # Not an EmailField: the schema's "email" format does not admit the blank of an
+    # invitation by username.
+    email = serializers.CharField(help_text="Blank when invited by username.")
     username = serializers.CharField(
         source="username_invited",
         help_text="Blank when invited by email; as given (whether or not an account has it).",

@@ -293,7 +293,7 @@ class LiveCSVView(CSVOnlyView, LiveListBase):
 class LiveGameSerializer(serializers.Serializer):  # type: ignore[type-arg]
     game = serializers.IntegerField(source="game.pk")
     date = serializers.DateField(source="game.date")
-    round = serializers.CharField(source="game.round", allow_blank=True)
+    round = serializers.IntegerField(source="game.round", allow_null=True)
     tournament = serializers.IntegerField(source="game.tournament_id", allow_null=True)
     opponent = serializers.IntegerField(source="opponent.pk")
     opponent_name = serializers.CharField(source="opponent.name")
