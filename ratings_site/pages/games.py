@@ -22,9 +22,16 @@ from django.db.models import Count, F, Q, Sum
 from players import rating as engine
 from players.models import Player, RatingChange, RatingList, RatingPeriod
 from players.rating.adjustment import RAISED_TO_STANDARD_CLOSE
-from players.rating.period import GAME_RESULTS, SCORES, view_month
-from players.rating.systems.explain import GameExplanation, GameFacts, PeriodFacts, State
+from players.rating.period import view_month
+from players.rating.systems.explain import PeriodFacts
 from players.selectors import ratings_in_force
+from tournaments.game_details import (
+    GameDetail,
+    Start,
+    explain_details,
+    game_detail,
+    tournament_starts,
+)
 from tournaments.models import Game, Tournament
 
 Event = RatingChange.Event
@@ -32,20 +39,6 @@ REPORT_ROWS = 10
 
 
 # -- a player's games ---------------------------------------------------------------------
-
-
-@dataclass
-class GameDetail:
-    """One game as it counted for the player in its period."""
-
-    game: Game
-    opponent: Player
-    colour: str
-    score: Fraction
-    played: bool
-    own_rating: int | None
-    opponent_rating: int | None
-    line: GameExplanation | None = None
 
 
 @dataclass
@@ -125,21 +118,8 @@ def player_games(
     by_period: dict[int, list[GameDetail]] = defaultdict(list)
     events: dict[int, EventPerformance] = {}
     for game in games:
-        white = game.white_id == player.pk
-        opponent = game.black if white else game.white
-        white_score, black_score, played = GAME_RESULTS[game.result]
-        score = SCORES[white_score if white else black_score]
-        played = played and game.rated
-        month = scored_month(game)
-        detail = GameDetail(
-            game=game,
-            opponent=opponent,
-            colour="white" if white else "black",
-            score=score,
-            played=played,
-            own_rating=in_force[(game.rating_list_id, month)].get(player.pk),
-            opponent_rating=in_force[(game.rating_list_id, month)].get(opponent.pk),
-        )
+        detail = game_detail(game, player.pk, in_force[(game.rating_list_id, scored_month(game))])
+        score, played = detail.score, detail.played
         by_period[game.period_id].append(detail)
         if game.tournament is not None:
             event = events.setdefault(
@@ -199,20 +179,6 @@ def _games_in(*, player: Player, period_ids: Iterable[int]) -> list[Game]:
     )
 
 
-def tournament_starts(games: Iterable[Game]) -> dict[int, datetime.date]:
-    """The games' tournaments -> their start dates (a system may score a game by the rules
-    in force when its tournament began: FIDE's)."""
-    return {
-        game.tournament_id: game.tournament.start_date
-        for game in games
-        if game.tournament is not None and game.tournament_id is not None
-    }
-
-
-# A player's start in a period as its close read it: the rating before and the state.
-Start = tuple[int | None, State | None]
-
-
 def _opponents_start(
     lists: dict[int, RatingList],
     changes: dict[int, RatingChange],
@@ -269,22 +235,7 @@ def scored_games(
         state_before=change.state_before,
         state_after=change.state_after,
     )
-    explained = system.explain(
-        facts,
-        [
-            GameFacts(
-                d.own_rating,
-                d.opponent_rating,
-                d.score,
-                d.played,
-                d.game.tournament_id,
-                *opponents.get(d.opponent.pk, (None, None)),
-            )
-            for d in details
-        ],
-    )
-    for detail, line in zip(details, explained.lines, strict=True):
-        detail.line = line
+    explained = explain_details(system, facts, details, opponents)
     return PeriodGames(
         change,
         details,

@@ -23,7 +23,7 @@ from players.models import Club, Player, RatingList
 from players.rating.period import GAME_RESULTS, SCORES, view_month
 from players.rating.systems.explain import GameExplanation, GameFacts, PeriodFacts
 from players.selectors import ratings_in_force
-from ratings_site.pages.games import tournament_starts
+from tournaments.game_details import tournament_starts
 from tournaments.models import Game
 
 

@@ -16,8 +16,9 @@ from django.db.models import Q
 from players.models import Club, Player, RatingList, RatingPeriod
 from players.rating.systems import RatingSystem
 from players.rating.systems.explain import StateField
+from tournaments.game_details import GameDetail
 from tournaments.models import Game
-from tournaments.services.live import LiveGame, LiveList, LiveRow, live_list, live_player
+from tournaments.services.live import LiveList, LiveRow, live_list, live_player
 
 LIVE_PAGE_SIZE = 100
 
@@ -55,7 +56,7 @@ class LiveDetail:
     system: RatingSystem
     live: LiveList
     row: LiveRow | None
-    games: list[LiveGame]
+    games: list[GameDetail]
     toward_first_rating: bool = False
     engine_change: int | None = None
     notes: tuple[str, ...] = ()

@@ -30,7 +30,8 @@ from players.models import Club, Player, RatingChange, RatingList, RatingPeriod
 from players.rating.period import GAME_RESULTS, SCORES, view_month
 from players.rating.tiebreaks import RoundResult, Standing, TieBreaks, caps_unplayed, standings
 from players.selectors import published_generation_key, ratings_in_force
-from ratings_site.pages.games import GameDetail, scored_games
+from ratings_site.pages.games import scored_games
+from tournaments.game_details import game_detail
 from tournaments.models import BYE_POINTS, Game, Tournament, TournamentBye
 
 TOURNAMENTS_PAGE_SIZE = 50
@@ -413,7 +414,7 @@ def _figures(
     starts = {tournament.pk: tournament.start_date}
     for row in rows:
         pid = row.player.pk
-        details = [_detail(game, pid, in_force) for game in by_player[pid]]
+        details = [game_detail(game, pid, in_force) for game in by_player[pid]]
         counted = [d for d in details if d.played and d.opponent_rating is not None]
         if counted:
             row.performance = engine.performance_fide(
@@ -437,19 +438,3 @@ def _figures(
             row.change_note = gettext("toward a first rating") if own_start.get(pid) is None else ""
             continue
         row.change = scored.engine_change
-
-
-def _detail(game: Game, pid: int, in_force: dict[int, int | None]) -> GameDetail:
-    """The game from ``pid``'s side, with the ratings in force at the tournament's start."""
-    white = game.white_id == pid
-    opponent = game.black if white else game.white
-    white_score, black_score, played = GAME_RESULTS[game.result]
-    return GameDetail(
-        game=game,
-        opponent=opponent,
-        colour="white" if white else "black",
-        score=SCORES[white_score if white else black_score],
-        played=played and game.rated,
-        own_rating=in_force.get(pid),
-        opponent_rating=in_force.get(opponent.pk),
-    )

@@ -18,10 +18,11 @@ from players.rating.adjustment import RAISED_TO_STANDARD_CLOSE
 from players.rating.systems import RatingSystem
 from players.rating.systems.explain import Column
 from ratings_site.pages.engine_text import engine_text
-from ratings_site.pages.games import GameDetail, PeriodGames
+from ratings_site.pages.games import PeriodGames
 from ratings_site.pages.lists import RankedRow
 from ratings_site.pages.systems import column_value, fragment
 from ratings_site.templatetags.ratings import figure, score, signed
+from tournaments.game_details import GameDetail
 
 register = template.Library()
 _TITLES = dict(Title.choices)

@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import datetime
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, NamedTuple
 
 from django.conf import settings
@@ -29,10 +28,11 @@ from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q
 
 from players.models import Player, RatingList, RatingPeriod, add_months
-from players.rating.period import GAME_RESULTS, SCORES, PeriodEvent, PlannedChange, view_month
+from players.rating.period import PeriodEvent, PlannedChange, view_month
 from players.rating.systems import RatingSystem
-from players.rating.systems.explain import GameExplanation, GameFacts, PeriodFacts, State
+from players.rating.systems.explain import PeriodFacts, State
 from players.selectors import published_generation_key, ratings_in_force
+from tournaments.game_details import GameDetail, explain_details, game_detail, tournament_starts
 from tournaments.models import Game
 from tournaments.services.close import period_preview
 
@@ -243,24 +243,10 @@ def ranked(rows: Sequence[LiveRow]) -> list[LiveRow]:
 
 
 @dataclass
-class LiveGame:
-    """One of the player's games in the live period, with what it contributes."""
-
-    game: Game
-    opponent: Player
-    colour: str
-    score: Fraction
-    played: bool
-    own_rating: int | None
-    opponent_rating: int | None
-    line: GameExplanation | None = None
-
-
-@dataclass
 class LivePlayer:
     live: LiveList
     row: LiveRow | None
-    games: list[LiveGame]
+    games: list[GameDetail]
     # The games are pooled toward a first rating (FIDE 8.2), not scored one by one.
     pooled: bool = False
     # The lines' total, rounded as the list publishes (to check against live_change).
@@ -282,11 +268,7 @@ def live_player(*, rating_list: RatingList, player: Player) -> LivePlayer:
         .select_related("white", "black", "tournament")
         .order_by("date", "round", "id")
     )
-    starts = {
-        g.tournament_id: g.tournament.start_date
-        for g in found
-        if g.tournament is not None and g.tournament_id is not None
-    }
+    starts = tournament_starts(found)
 
     def scored_month(game: Game) -> datetime.date:
         return view_month(month, game.tournament.start_date if game.tournament else None)
@@ -297,31 +279,16 @@ def live_player(*, rating_list: RatingList, player: Player) -> LivePlayer:
         months=[key, *((rating_list.pk, scored_month(g)) for g in found)],
         players={player.pk} | {g.white_id for g in found} | {g.black_id for g in found},
     )
-    games = [_live_game(g, player, in_force[(rating_list.pk, scored_month(g))]) for g in found]
+    games = [game_detail(g, player.pk, in_force[(rating_list.pk, scored_month(g))]) for g in found]
     if row is None or not games:
         return LivePlayer(live, row, games)
     return _explained(live, row, games, rating_list, starts, in_force[key].get(player.pk))
 
 
-def _live_game(game: Game, player: Player, in_force: Mapping[int, int | None]) -> LiveGame:
-    white = game.white_id == player.pk
-    opponent = game.black if white else game.white
-    white_score, black_score, played = GAME_RESULTS[game.result]
-    return LiveGame(
-        game=game,
-        opponent=opponent,
-        colour="white" if white else "black",
-        score=SCORES[white_score if white else black_score],
-        played=played and game.rated,
-        own_rating=in_force.get(player.pk),
-        opponent_rating=in_force.get(opponent.pk),
-    )
-
-
 def _explained(
     live: LiveList,
     row: LiveRow,
-    games: list[LiveGame],
+    games: list[GameDetail],
     rating_list: RatingList,
     starts: dict[int, datetime.date],
     own_start: int | None,
@@ -349,22 +316,7 @@ def _explained(
         for g in games
         if (r := live.row_of(g.opponent.pk)) is not None
     }
-    explained = system.explain(
-        facts,
-        [
-            GameFacts(
-                g.own_rating,
-                g.opponent_rating,
-                g.score,
-                g.played,
-                g.game.tournament_id,
-                *opponents.get(g.opponent.pk, (None, None)),
-            )
-            for g in games
-        ],
-    )
-    for game, line in zip(games, explained.lines, strict=True):
-        game.line = line
+    explained = explain_details(system, facts, games, opponents)
     return LivePlayer(
         live,
         row,
