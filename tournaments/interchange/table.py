@@ -17,6 +17,8 @@ from __future__ import annotations
 import dataclasses
 from array import array
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from itertools import compress, repeat
+from operator import is_
 from typing import Any, Generic, TypeVar, overload
 
 import numpy
@@ -94,6 +96,37 @@ class RecordTable(Sequence[R], Generic[R]):
                 index = seen[key] = len(values)
                 values.append(value)
             column.append(index)  # type: ignore[union-attr]
+
+    def extend_fields(self, lines: Sequence[int], rows: Sequence[tuple[Any, ...]]) -> None:
+        """:meth:`append_fields` for a batch of records (their lines, and their other fields
+        as tuples): each column is extended at once, a field's values looked up in C, and
+        only the values not seen before go through Python (by-identity fields go one at a
+        time). The same columns as appending the records one by one."""
+        if not rows:
+            return
+        self._lines.extend(lines)  # type: ignore[union-attr]
+        for (identity, seen, values, column), field in zip(
+            self._slots, zip(*rows, strict=True), strict=True
+        ):
+            if identity:
+                for value in field:
+                    key = id(value)
+                    index = seen.get(key)
+                    if index is None:
+                        index = seen[key] = len(values)
+                        values.append(value)
+                    column.append(index)  # type: ignore[union-attr]
+                continue
+            indices = list(map(seen.get, field))
+            # The positions of the values seen for the first time (in this batch or ever).
+            for position in compress(range(len(indices)), map(is_, indices, repeat(None))):
+                value = field[position]
+                index = seen.get(value)
+                if index is None:
+                    index = seen[value] = len(values)
+                    values.append(value)
+                indices[position] = index
+            column.extend(indices)  # type: ignore[union-attr,arg-type]
 
     @property
     def fields(self) -> tuple[str, ...]:
