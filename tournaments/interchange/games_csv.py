@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import csv
 import itertools
-from typing import TextIO
+import operator
+from datetime import date
+from typing import Any, TextIO
 
 from tournaments.interchange.records import (
     GameResult,
@@ -97,6 +99,10 @@ def _parse(
     errors.raise_if_any()
 
     games: RecordTable[ParsedGame] = RecordTable(ParsedGame)
+    values = _Values(columns, len(header))
+    # The games go to the table a batch at a time (RecordTable.extend_fields).
+    lines: list[int] = []
+    rows: list[tuple[Any, ...]] = []
     row_start = reader.line_num + 1
     while True:
         try:
@@ -114,10 +120,14 @@ def _parse(
         if len(row) > len(header):
             errors.add(line, f"{len(row)} cells but the header names {len(header)} columns")
             continue
-        cells = {name: row[index].strip() if index < len(row) else "" for name, index in columns}
-        game = _game(cells, line, errors)
-        if game is not None:
-            games.append(game)
+        fields = values.game(row, line, errors)
+        if fields is not None:
+            lines.append(line)
+            rows.append(fields)
+            if len(rows) == _BATCH:
+                games.extend_fields(lines, rows)
+                lines, rows = [], []
+    games.extend_fields(lines, rows)
     if progress is not None:
         progress(reader.line_num)
     if not games and not errors.errors:
@@ -160,6 +170,117 @@ def _columns(
             f"{', '.join(REQUIRED_COLUMNS)}",
         )
     return columns
+
+
+#: Games handed to the table at a time.
+_BATCH = 4096
+#: The columns a game is read from, in the order :class:`_Values` picks them from a row.
+_CELLS = REQUIRED_COLUMNS + OPTIONAL_COLUMNS
+
+
+class _Values:
+    """A row's game fields, each distinct cell text read once: a file names a few thousand
+    players, a few dozen dates, rounds and results. Only a value read without a problem is
+    kept; a row with anything new goes through :func:`_game`, which reports its problems
+    as it always did."""
+
+    def __init__(self, columns: list[tuple[str, int]], width: int) -> None:
+        index = dict(columns)
+        # A missing column is read from one empty cell past the row's end (``_padded``).
+        self._width = width
+        self._pick = operator.itemgetter(*(index.get(name, width) for name in _CELLS))
+        self._columns = columns
+        self._days: dict[str, date] = {}
+        # (name, FIDE ID, rating) as written -> the side and its name casefolded.
+        self._sides: dict[tuple[str, str, str], tuple[PlayerRef, str]] = {}
+        self._results: dict[str, tuple[GameResult, bool, str]] = {}
+        self._rounds: dict[str, int | None] = {}
+        self._texts: dict[str, str] = {}
+
+    def game(self, row: list[str], line: int, errors: ErrorCollector) -> tuple[Any, ...] | None:
+        """The game's fields in ``RecordTable.fields`` order (``ParsedGame``'s but its line),
+        or None when the row has errors (reported)."""
+        row.extend([""] * (self._width + 1 - len(row)))
+        (
+            day_text,
+            white_text,
+            black_text,
+            result_text,
+            event,
+            round_text,
+            white_fide,
+            black_fide,
+            white_rating,
+            black_rating,
+            time_text,
+        ) = self._pick(row)
+        day = self._days.get(day_text)
+        white = self._sides.get((white_text, white_fide, white_rating))
+        black = self._sides.get((black_text, black_fide, black_rating))
+        outcome = self._results.get(result_text)
+        round_no = self._rounds.get(round_text, _UNREAD)
+        if (
+            day is None
+            or white is None
+            or black is None
+            or outcome is None
+            or round_no is _UNREAD
+            or white[1] == black[1]
+        ):
+            cells = {name: row[index].strip() for name, index in self._columns}
+            game = _game(cells, line, errors)
+            if game is None:
+                return None
+            # Every value of the row was read without a problem: kept for the rows after.
+            self._days[day_text] = game.date  # type: ignore[assignment]  # a game has one
+            self._sides[(white_text, white_fide, white_rating)] = (
+                game.white,
+                game.white.name.casefold(),
+            )
+            self._sides[(black_text, black_fide, black_rating)] = (
+                game.black,
+                game.black.name.casefold(),
+            )
+            self._results[result_text] = (game.result, game.rated, game.note)
+            self._rounds[round_text] = game.round
+            return (
+                game.round,
+                game.date,
+                game.white,
+                game.black,
+                game.result,
+                game.rated,
+                game.note,
+                game.tournament,
+                game.time_control,
+                game.other_line,
+            )
+        texts = self._texts
+        tournament = texts.get(event)
+        if tournament is None:
+            tournament = texts[event] = event.strip()
+        time_control = texts.get(time_text)
+        if time_control is None:
+            time_control = texts[time_text] = time_text.strip()
+        result, rated, note = outcome
+        # ParsedGame's fields but line: round, date, white, black, result, rated, note,
+        # tournament, time_control, other_line.
+        return (
+            round_no,
+            day,
+            white[0],
+            black[0],
+            result,
+            rated,
+            note,
+            tournament,
+            time_control,
+            None,
+        )
+
+
+#: A round not read yet (None is a round left blank).
+_UNREAD: Any = object()
 
 
 def _game(cells: dict[str, str], line: int, errors: ErrorCollector) -> ParsedGame | None:
