@@ -99,32 +99,24 @@ class RecordTable(Sequence[R], Generic[R]):
 
     def extend_fields(self, lines: Sequence[int], rows: Sequence[tuple[Any, ...]]) -> None:
         """:meth:`append_fields` for a batch of records (their lines, and their other fields
-        as tuples): each column is extended at once, a field's values looked up in C, and
-        only the values not seen before go through Python (by-identity fields go one at a
-        time). The same columns as appending the records one by one."""
+        as tuples): each column is extended at once, a field's values (or, by identity,
+        their ids) looked up in C, and only the values not seen before go through Python.
+        The same columns as appending the records one by one."""
         if not rows:
             return
         self._lines.extend(lines)  # type: ignore[union-attr]
         for (identity, seen, values, column), field in zip(
             self._slots, zip(*rows, strict=True), strict=True
         ):
-            if identity:
-                for value in field:
-                    key = id(value)
-                    index = seen.get(key)
-                    if index is None:
-                        index = seen[key] = len(values)
-                        values.append(value)
-                    column.append(index)  # type: ignore[union-attr]
-                continue
-            indices = list(map(seen.get, field))
+            keys = list(map(id, field)) if identity else field
+            indices = list(map(seen.get, keys))
             # The positions of the values seen for the first time (in this batch or ever).
             for position in compress(range(len(indices)), map(is_, indices, repeat(None))):
-                value = field[position]
-                index = seen.get(value)
+                key = keys[position]
+                index = seen.get(key)
                 if index is None:
-                    index = seen[value] = len(values)
-                    values.append(value)
+                    index = seen[key] = len(values)
+                    values.append(field[position])
                 indices[position] = index
             column.extend(indices)  # type: ignore[union-attr,arg-type]
 

@@ -106,3 +106,28 @@ def test_from_columns_needs_every_field() -> None:
             columns={"day": numpy.array([0], numpy.int32)},
             values={"day": [date(2026, 10, 1)]},
         )
+
+
+def test_a_batch_makes_the_columns_of_appending_one_by_one() -> None:
+    many = [Row(i + 1, date(2026, 10, 1 + i % 28), f"P{i % 7}", i % 3 or None) for i in range(50)]
+    batched: RecordTable[Row] = RecordTable(Row)
+    # A value new in a batch, repeated within it, and seen again in the next one.
+    batched.extend_fields(
+        [r.line for r in many[:20]], [(r.day, r.name, r.round) for r in many[:20]]
+    )
+    batched.extend_fields([], [])
+    batched.extend_fields(
+        [r.line for r in many[20:]], [(r.day, r.name, r.round) for r in many[20:]]
+    )
+    one_by_one = table_of(many)
+    for name in ("line", "day", "name", "round"):
+        assert batched.column(name).tolist() == one_by_one.column(name).tolist()
+    assert batched.values("name") == one_by_one.values("name")
+    assert list(batched) == many
+    # By identity: equal objects stay apart, the same object is one value.
+    one, other = Holder("Adams"), Holder("Adams")
+    table: RecordTable[Pairing] = RecordTable(Pairing, by_identity=("player",))
+    table.extend_fields([1, 2, 3], [(one,), (other,), (one,)])
+    table.extend_fields([4], [(other,)])
+    assert table.column("player").tolist() == [0, 1, 0, 1]
+    assert table.values("player")[1] is other

@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from tournaments.interchange.records import (
     ByeKind,
@@ -192,6 +193,9 @@ def _rounds(records: _Records, dated: int, warnings: list[ParseWarning]) -> int:
 
 
 # The order in which _pair_up gives a game's fields to the table.
+#: Games handed to the table at a time (after a player's line, at least this many).
+_BATCH = 4096
+
 _GAME_FIELDS = (
     *("round", "date", "white", "black", "result", "rated", "note"),
     *("tournament", "time_control", "other_line"),
@@ -217,7 +221,9 @@ def _pair_up(
     games: RecordTable[ParsedGame] = RecordTable(ParsedGame, by_identity=("white", "black"))
     # A game's fields in ParsedGame's order, given to the table without making the record.
     assert games.fields == _GAME_FIELDS
-    add = games.append_fields
+    # The games go to the table a batch at a time (RecordTable.extend_fields).
+    lines: list[int] = []
+    rows: list[tuple[Any, ...]] = []
     byes: list[ParsedBye] = []
     refs = {start_no: player.ref() for start_no, player in players.items()}
     numbers = f"{min(players)}-{max(players)}"
@@ -265,8 +271,8 @@ def _pair_up(
                 # No colours (allowed for forfeits only): the lower start number takes White.
                 white, black, white_code, black_code = start_no, opponent, code, other_code
             result, rated, note = WHITE_CODE_RESULT[(white_code, black_code)]
-            add(
-                line,
+            lines.append(line)
+            rows.append(
                 (
                     round_no,
                     round_dates[index],
@@ -278,8 +284,12 @@ def _pair_up(
                     tournament,
                     time_control,
                     other.line,
-                ),
+                )
             )
+        if len(rows) >= _BATCH:
+            games.extend_fields(lines, rows)
+            lines, rows = [], []
+    games.extend_fields(lines, rows)
     return games, byes
 
 
