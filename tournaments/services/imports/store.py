@@ -291,16 +291,20 @@ class Store:
         self._item_lines = games.column("line")
         report.games_created = games_add(club=self.club, games=_GameItems(games, self.rating_list))
         rated = numpy.array(games.values("rated"), dtype=bool)[games.column("rated")]
+        # Read from the columns of those games (a CSV's 20,000 forfeits: no planned game
+        # made for each).
         report.games_not_rated = [
             NotRatedEntry(
-                line=game.line,
-                round=game.round,
-                white=game.white.name,
-                black=game.black.name,
-                result=game.result,
-                reason=game.note or "not rated",
+                line=line,
+                round=round_,
+                white=white.name,
+                black=black.name,
+                result=result,
+                reason=note or "not rated",
             )
-            for game in (games[position] for position in numpy.flatnonzero(~rated).tolist())
+            for line, round_, white, black, result, note in games.select(~rated).rows(
+                "line", "round", "white", "black", "result", "note"
+            )
         ]
         # Games per tournament, counted on the column (index 0 is "no tournament").
         counts = dict(
