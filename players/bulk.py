@@ -288,12 +288,16 @@ def history_rows_copy(
 ) -> int:
     """One audit row per row of ``queryset`` (an audited model's rows just written in
     bulk), copied inside the database by one INSERT ... SELECT: the bulk paths (imports,
-    bulk games) skip the ORM's per-object saves, so the library's signals never fire."""
+    bulk games) skip the ORM's per-object saves, so the library's signals never fire.
+
+    The rows are read unsorted (as stored: rows just written in the order written), not
+    in the model's ordering: for an import's 100,000 games that was a sort by date and
+    round spilled to disk, a seventh of the statement."""
     model = queryset.model
     history_model = model.history.model
     tracked = [f for f in history_model._meta.concrete_fields if not f.name.startswith("history_")]
     source = [f.attname for f in tracked if f.name != "via"]
-    select_sql, params = queryset.values_list(*source).query.sql_with_params()
+    select_sql, params = queryset.order_by().values_list(*source).query.sql_with_params()
     quote = connection.ops.quote_name
     columns = [quote(history_model._meta.get_field(name).column) for name in source]
     extra = ["history_date", "history_type", "history_user_id", "history_change_reason", "via"]
