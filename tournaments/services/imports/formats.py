@@ -108,10 +108,14 @@ def _trf_tournament(
     )
 
 
+# Built once: an enum's ``values`` makes a new list on every access (8,000 players).
+_TITLES = frozenset(Title.values)
+
+
 def _trf_persons(parsed: ParsedTournament, report: ImportReport) -> dict[int | None, Person]:
     persons: dict[int | None, Person] = {}
     for player in parsed.players:
-        title = player.title if player.title in Title.values else ""
+        title = player.title if player.title in _TITLES else ""
         if player.title and not title:
             report.warnings.append(
                 LineMessage(player.line, f"title {player.title!r} is not kept (not a FIDE title)")
