@@ -153,6 +153,10 @@ class Shared:
         found: _T = self._seen.setdefault(value, value)
         return found
 
+    def each(self, values: list[_T]) -> list[_T]:
+        """``[self(value) for value in values]``, the look-ups made in C."""
+        return list(map(self._seen.setdefault, values, values))
+
 
 class ErrorCollector:
     """Gathers errors; raises :class:`InterchangeError` once there are too many or at the end."""

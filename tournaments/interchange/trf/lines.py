@@ -21,6 +21,10 @@ from tournaments.interchange.trf.layout import (
 
 _POINTS_TEXT = re.compile(r"[0-9]{1,3}(\.[0-9])?")
 _PLAYED_BLOCK = re.compile(r" {0,3}([0-9]{1,4}) ([wb]) ([10=+\-WDL])")
+#: A line's round blocks (padded to whole blocks) when every one is such a game, blanks in
+#: its last two columns: the opponent's four columns are blanks then digits.
+_ALL_PLAYED = re.compile(r"(?:(?: {3}[0-9]| {2}[0-9]{2}| [0-9]{3}|[0-9]{4}) [wb] [10=+\-WDL]  )*")
+_PLAYED_FIELDS = re.compile(r" {0,3}([0-9]{1,4}) ([wb]) ([10=+\-WDL])  ")
 
 
 def parse_player_line(
@@ -70,6 +74,36 @@ def parse_player_line(
             errors.add(line_no, f"points (columns 81-84) {points_text!r} are not like 11.5")
     rank = _optional_number(padded[85:89], "rank (columns 86-89)", line_no, errors)
 
+    def _player() -> ParsedPlayer:
+        return ParsedPlayer(
+            start_no=start_no,
+            name=name,
+            fide_id=fide_id,
+            birth_date=birth_date,
+            birth_year=birth_year,
+            sex=sex,
+            title=title,
+            federation=federation,
+            rating=rating,
+            line=line_no,
+            points=points,
+            rank=rank,
+        )
+
+    rounds = line[FIRST_ROUND_COLUMN - 1 :]
+    rounds = rounds.ljust(-(-len(rounds) // ROUND_WIDTH) * ROUND_WIDTH)
+    if _ALL_PLAYED.fullmatch(rounds):
+        # Every round a game against an opponent written the usual way (a Swiss's 001
+        # lines but for byes): the blocks read by one regular expression, the opponents
+        # turned to numbers in C. Any other line goes block by block below.
+        blocks = _PLAYED_FIELDS.findall(rounds)
+        if blocks:
+            opponents, colours, codes = zip(*blocks, strict=True)
+            numbers = list(map(int, opponents))
+            if 0 not in numbers:
+                return _player(), list(zip(numbers, colours, codes, strict=True))
+        else:
+            return _player(), []
     entries: list[RoundEntry] = []
     played = _PLAYED_BLOCK.fullmatch
     for round_no, start in enumerate(range(FIRST_ROUND_COLUMN - 1, len(line), ROUND_WIDTH), 1):
@@ -86,21 +120,7 @@ def parse_player_line(
             entries.append(entry)
     if len(errors.errors) > bad:
         return None
-    player = ParsedPlayer(
-        start_no=start_no,
-        name=name,
-        fide_id=fide_id,
-        birth_date=birth_date,
-        birth_year=birth_year,
-        sex=sex,
-        title=title,
-        federation=federation,
-        rating=rating,
-        line=line_no,
-        points=points,
-        rank=rank,
-    )
-    return player, entries
+    return _player(), entries
 
 
 def _parse_round(

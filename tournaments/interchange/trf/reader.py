@@ -145,7 +145,7 @@ def _read_records(
             player, entries = parsed
             # A 99-round file of 9,999 players has a million round entries but few distinct
             # ones: one tuple each keeps the largest TRF's parse small.
-            entries = [shared(entry) for entry in entries]
+            entries = shared.each(entries)
             assert player.start_no is not None  # parse_player_line guarantees it
             if player.start_no in players:
                 first = players[player.start_no].line
