@@ -35,7 +35,7 @@ _BLOCKS = [
 
 
 def _read(line: str) -> tuple[object, list[ParseError], list[ParseWarning]]:
-    errors, warnings = ErrorCollector(), []
+    errors, warnings = ErrorCollector(), list[ParseWarning]()
     parsed = trf_lines.parse_player_line(line, 7, errors, warnings)
     return parsed, errors.errors, warnings
 
