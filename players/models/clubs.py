@@ -66,7 +66,9 @@ class Membership(models.Model):
 
 
 class Player(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    # No single-column index: player_club_name_idx and player_club_name_key_idx lead with
+    # club, and an import of thousands of new players writes every index of each.
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players", db_index=False)
     name = models.CharField("name", max_length=200)
     # players.names.name_key(name), kept by the services: the imports and the duplicates
     # finder look players up by it (accents, case, punctuation and the parts' order

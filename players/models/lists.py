@@ -324,7 +324,11 @@ class PlayerRating(models.Model):
 class KFactorChange(models.Model):
     """When and why a player's K on one list changed; the K history."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="k_changes")
+    # No single-column index: kchange_player_list_month_idx leads with player, and each
+    # index costs every import of new players and every close a write per K change.
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="k_changes", db_index=False
+    )
     # rating_list, run and source_period have no database foreign keys, like RatingChange's
     # rating_list and run: a close writes each with the one value of its run, holding the
     # list and the period locked, so the keys cannot fail; a month of tens of thousands of
