@@ -23,6 +23,15 @@ the request that misses *claims* it (``cache.add`` of a rebuild key, which only 
 wins, held at most ``REBUILD_SECONDS``); the others meanwhile get the entry's previous
 answer, kept under the same key and marked as being refreshed, or, where there is none,
 wait for the rebuilt one (``wait``) and compute it themselves only if it has not come.
+
+And while an older answer can be shown, a club's entries are rebuilt one at a time: the
+request that rebuilds one also takes the club's rebuild *slot* (``cache.add``, held at most
+``REBUILD_SECONDS`` too), and a request that misses another entry of the club meanwhile
+gets that entry's previous answer, marked, instead of starting a second rebuild. A close of
+a federation-sized club retires its home, list, player pages and API answers at once; their
+rebuilds, each seconds long under load, took every web worker together, and for those
+seconds every request of the site (a 404 too) waited behind them. The next rebuild starts
+with the next request after the slot is released (or lapses).
 """
 
 from __future__ import annotations
@@ -67,13 +76,26 @@ class PublishedEntry:
     def claim_key(self) -> str:
         return f"{self.key}:rebuild:{self.generation or 'first'}"
 
+    @property
+    def slot_key(self) -> str:
+        """The club's rebuild slot for this generation: whose rebuild runs (this entry's
+        key), and once that request vouched for the club, ``PUBLIC`` before it."""
+        return f"published:{self.slug}:rebuilding:{self.generation or 'first'}"
+
     def claim(self) -> bool:
         """Whether this request rebuilds the entry: True for one request per generation
-        until it ``release``s (or ``REBUILD_SECONDS`` pass, should it die)."""
-        return bool(cache.add(self.claim_key, 1, timeout=REBUILD_SECONDS))
+        until it ``release``s (or ``REBUILD_SECONDS`` pass, should it die). With a
+        previous answer it also takes the club's rebuild slot when it is free."""
+        if not cache.add(self.claim_key, 1, timeout=REBUILD_SECONDS):
+            return False
+        if self.stale is not None:
+            cache.add(self.slot_key, self.key, timeout=REBUILD_SECONDS)
+        return True
 
     def release(self) -> None:
         cache.delete(self.claim_key)
+        if cache.get(self.slot_key) in (self.key, f"{PUBLIC} {self.key}"):
+            cache.delete(self.slot_key)
 
     def vouch_public(self, club: Club) -> None:
         """Tell the requests waiting on this rebuild that the club is still public, so
@@ -81,6 +103,18 @@ class PublishedEntry:
         has a new generation: its old answers must not be shown while one is rebuilt)."""
         if club.public:
             cache.set(self.claim_key, PUBLIC, timeout=REBUILD_SECONDS)
+            if cache.get(self.slot_key) == self.key:
+                cache.set(self.slot_key, f"{PUBLIC} {self.key}", timeout=REBUILD_SECONDS)
+
+    def club_rebuilding(self) -> bool:
+        """Whether another request rebuilds an entry of this club (this generation) and
+        vouched that the club is public: this entry's previous answer may be shown."""
+        holder = cache.get(self.slot_key)
+        return (
+            isinstance(holder, str)
+            and holder.startswith(f"{PUBLIC} ")
+            and (holder != f"{PUBLIC} {self.key}")
+        )
 
     def stale_answer(self) -> Any:
         """The previous answer, when there is one and the rebuild vouched for the club."""
@@ -159,6 +193,8 @@ def rebuilt_once(entry: PublishedEntry | None) -> tuple[Any, bool]:
     (``claimed``: it holds the rebuild and must ``release`` it)."""
     if entry is None or entry.value is not None:
         return None, False
+    if entry.stale is not None and entry.club_rebuilding():
+        return (entry.stale, True), False  # one rebuild of the club's entries at a time
     if entry.claim():
         return None, True
     stale = entry.stale_answer()
