@@ -55,6 +55,10 @@ from players.selectors import User, published_generation_key
 # How long one request may hold an entry's rebuild: the longest the others are shown the
 # previous answer (or wait) before one of them rebuilds it too.
 REBUILD_SECONDS = 5.0
+# How long a request that would rebuild an entry waits for the request rebuilding another
+# entry of the club to vouch for the club (it reads the club first), to show the previous
+# answer instead of starting a second rebuild.
+VOUCH_SECONDS = 0.3
 # The header that marks an answer as the previous one, shown while it is being rebuilt.
 STALE_HEADER = "X-Published-Cache"
 STALE_VALUE = "stale; refreshing"
@@ -106,15 +110,22 @@ class PublishedEntry:
             if cache.get(self.slot_key) == self.key:
                 cache.set(self.slot_key, f"{PUBLIC} {self.key}", timeout=REBUILD_SECONDS)
 
-    def club_rebuilding(self) -> bool:
+    def club_rebuilding(self, seconds: float = VOUCH_SECONDS) -> bool:
         """Whether another request rebuilds an entry of this club (this generation) and
-        vouched that the club is public: this entry's previous answer may be shown."""
-        holder = cache.get(self.slot_key)
-        return (
-            isinstance(holder, str)
-            and holder.startswith(f"{PUBLIC} ")
-            and (holder != f"{PUBLIC} {self.key}")
-        )
+        vouched that the club is public: this entry's previous answer may be shown. A
+        request that took the slot but has not read the club yet is given ``seconds``."""
+        deadline = time.monotonic() + seconds
+        step = 0.01
+        while True:
+            holder = cache.get(self.slot_key)
+            if not isinstance(holder, str) or holder in (self.key, f"{PUBLIC} {self.key}"):
+                return False
+            if holder.startswith(f"{PUBLIC} "):
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(step)
+            step = min(step * 2, 0.1)
 
     def stale_answer(self) -> Any:
         """The previous answer, when there is one and the rebuild vouched for the club."""
@@ -122,9 +133,11 @@ class PublishedEntry:
             return None
         return self.stale
 
-    def wait(self, seconds: float = REBUILD_SECONDS) -> Any:
-        """The entry's answer once the request that claimed it stored it (None when it did
-        not within ``seconds``, or gave up: a 404, an error)."""
+    def wait(self, seconds: float = REBUILD_SECONDS) -> tuple[Any, bool] | None:
+        """The entry's answer once the request that claimed it stored it, or its previous
+        answer (marked: ``(answer, True)``) as soon as that request vouched for the club;
+        None when neither came within ``seconds``, or the rebuild gave up (a 404, an
+        error). A web worker that waits serves nobody else meanwhile."""
         deadline = time.monotonic() + seconds
         step = 0.02
         while time.monotonic() < deadline:
@@ -134,9 +147,12 @@ class PublishedEntry:
             found = cache.get_many([generation_key, self.key, self.claim_key])
             stored = found.get(self.key)
             if stored is not None and stored[0] == found.get(generation_key):
-                return stored[1]
-            if self.claim_key not in found:
+                return stored[1], False
+            claim = found.get(self.claim_key)
+            if claim is None:
                 return None
+            if claim == PUBLIC and self.stale is not None:
+                return self.stale, True
         return None
 
     def store(self, *, club: Club, value: Any) -> None:
@@ -200,8 +216,7 @@ def rebuilt_once(entry: PublishedEntry | None) -> tuple[Any, bool]:
     stale = entry.stale_answer()
     if stale is not None:
         return (stale, True), False
-    rebuilt = entry.wait()
-    return ((rebuilt, False) if rebuilt is not None else None), False
+    return entry.wait(), False
 
 
 def stored_answer(value: tuple[bytes, str], *, stale: bool = False) -> HttpResponse:
