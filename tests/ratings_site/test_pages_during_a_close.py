@@ -106,8 +106,11 @@ def test_cached_public_pages_and_member_pages_answer_while_a_close_holds_its_loc
     holding, release = threading.Event(), threading.Event()
     emit = close_run.events_emit
 
+    written: list[str] = []
+
     def held(**kwargs: Any) -> None:
         # The close's last step inside its transaction: everything written, not committed.
+        written.append(cache.get(published_generation_key(club.slug)))
         holding.set()
         release.wait(WAIT_SECONDS)
         emit(**kwargs)
@@ -162,5 +165,9 @@ def test_cached_public_pages_and_member_pages_answer_while_a_close_holds_its_loc
     assert not failed, failed
     april.refresh_from_db()
     assert april.status == RatingPeriod.Status.CLOSED
+    if settings.CACHES["default"]["BACKEND"].endswith("DatabaseCache"):
+        # One new generation, committed with the close: a second one at the commit would
+        # retire the pages the first visitors after it rebuilt.
+        assert cache.get(published_generation_key(club.slug)) == written[0]
     # After the commit the pages show the closed month.
     assert '"period":"2026-04"' in visitor.get(public[3]).content.decode()
