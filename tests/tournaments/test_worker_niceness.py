@@ -32,17 +32,17 @@ def test_a_niceness_out_of_range_is_refused(nice: int) -> None:
 def test_the_niceness_is_only_ever_lowered(monkeypatch: pytest.MonkeyPatch) -> None:
     # Raising a process's priority needs privileges: a worker already started at a lower
     # priority (nice 15 by its service) stays there.
-    increments: list[int] = []
-    current = {"nice": 15}
+    niceness = {0: 15}
+    set_to: list[int] = []
 
-    def nice(increment: int) -> int:
-        increments.append(increment)
-        current["nice"] += increment
-        return current["nice"]
+    def setpriority(which: int, who: int, value: int) -> None:
+        set_to.append(value)
+        niceness[who] = value
 
-    monkeypatch.setattr(os, "getpriority", lambda which, who: current["nice"])
-    monkeypatch.setattr(os, "nice", nice)
+    monkeypatch.setattr(os, "getpriority", lambda which, who: niceness.get(who, niceness[0]))
+    monkeypatch.setattr(os, "setpriority", setpriority)
+    monkeypatch.setattr(worker_module.Path, "is_dir", lambda self: False)  # one thread: 0
     assert worker_module.lower_priority(10) == 15
-    assert increments == []
+    assert set_to == []
     assert worker_module.lower_priority(19) == 19
-    assert increments == [4]
+    assert set_to == [19]

@@ -30,6 +30,7 @@ import signal
 import threading
 import time
 from argparse import ArgumentParser
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -56,12 +57,20 @@ NICE_RANGE = range(0, 20)
 def lower_priority(nice: int) -> int:
     """Run this process at niceness ``nice`` where it runs at less; returns its niceness.
 
-    Called before any thread starts: on Linux a niceness is each thread's own, and the
-    threads started later (the reaper, a job's heartbeat) inherit it."""
-    current = os.getpriority(os.PRIO_PROCESS, 0)
-    if nice > current:
-        current = os.nice(nice - current)
-    return current
+    On Linux a niceness is each thread's own: every thread already running gets it (the
+    numerical library's pool, started when numpy was imported), and the threads started
+    later (the reaper, a job's heartbeat) inherit it from the main thread. Elsewhere it is
+    the process's."""
+    if nice <= os.getpriority(os.PRIO_PROCESS, 0):
+        return os.getpriority(os.PRIO_PROCESS, 0)
+    tasks = Path("/proc/self/task")
+    for thread in [int(task.name) for task in tasks.iterdir()] if tasks.is_dir() else [0]:
+        try:
+            if os.getpriority(os.PRIO_PROCESS, thread) < nice:
+                os.setpriority(os.PRIO_PROCESS, thread, nice)
+        except OSError:
+            continue  # the thread ended meanwhile
+    return os.getpriority(os.PRIO_PROCESS, 0)
 
 
 def _reap_forever(stop: threading.Event) -> None:
