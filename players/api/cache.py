@@ -23,6 +23,15 @@ the request that misses *claims* it (``cache.add`` of a rebuild key, which only 
 wins, held at most ``REBUILD_SECONDS``); the others meanwhile get the entry's previous
 answer, kept under the same key and marked as being refreshed, or, where there is none,
 wait for the rebuilt one (``wait``) and compute it themselves only if it has not come.
+
+And while an older answer can be shown, a club's entries are rebuilt one at a time: the
+request that rebuilds one also takes the club's rebuild *slot* (``cache.add``, held at most
+``REBUILD_SECONDS`` too), and a request that misses another entry of the club meanwhile
+gets that entry's previous answer, marked, instead of starting a second rebuild. A close of
+a federation-sized club retires its home, list, player pages and API answers at once; their
+rebuilds, each seconds long under load, took every web worker together, and for those
+seconds every request of the site (a 404 too) waited behind them. The next rebuild starts
+with the next request after the slot is released (or lapses).
 """
 
 from __future__ import annotations
@@ -46,6 +55,10 @@ from players.selectors import User, published_generation_key
 # How long one request may hold an entry's rebuild: the longest the others are shown the
 # previous answer (or wait) before one of them rebuilds it too.
 REBUILD_SECONDS = 5.0
+# How long a request that would rebuild an entry waits for the request rebuilding another
+# entry of the club to vouch for the club (it reads the club first), to show the previous
+# answer instead of starting a second rebuild.
+VOUCH_SECONDS = 0.3
 # The header that marks an answer as the previous one, shown while it is being rebuilt.
 STALE_HEADER = "X-Published-Cache"
 STALE_VALUE = "stale; refreshing"
@@ -67,13 +80,26 @@ class PublishedEntry:
     def claim_key(self) -> str:
         return f"{self.key}:rebuild:{self.generation or 'first'}"
 
+    @property
+    def slot_key(self) -> str:
+        """The club's rebuild slot for this generation: whose rebuild runs (this entry's
+        key), and once that request vouched for the club, ``PUBLIC`` before it."""
+        return f"published:{self.slug}:rebuilding:{self.generation or 'first'}"
+
     def claim(self) -> bool:
         """Whether this request rebuilds the entry: True for one request per generation
-        until it ``release``s (or ``REBUILD_SECONDS`` pass, should it die)."""
-        return bool(cache.add(self.claim_key, 1, timeout=REBUILD_SECONDS))
+        until it ``release``s (or ``REBUILD_SECONDS`` pass, should it die). With a
+        previous answer it also takes the club's rebuild slot when it is free."""
+        if not cache.add(self.claim_key, 1, timeout=REBUILD_SECONDS):
+            return False
+        if self.stale is not None:
+            cache.add(self.slot_key, self.key, timeout=REBUILD_SECONDS)
+        return True
 
     def release(self) -> None:
         cache.delete(self.claim_key)
+        if cache.get(self.slot_key) in (self.key, f"{PUBLIC} {self.key}"):
+            cache.delete(self.slot_key)
 
     def vouch_public(self, club: Club) -> None:
         """Tell the requests waiting on this rebuild that the club is still public, so
@@ -81,6 +107,25 @@ class PublishedEntry:
         has a new generation: its old answers must not be shown while one is rebuilt)."""
         if club.public:
             cache.set(self.claim_key, PUBLIC, timeout=REBUILD_SECONDS)
+            if cache.get(self.slot_key) == self.key:
+                cache.set(self.slot_key, f"{PUBLIC} {self.key}", timeout=REBUILD_SECONDS)
+
+    def club_rebuilding(self, seconds: float = VOUCH_SECONDS) -> bool:
+        """Whether another request rebuilds an entry of this club (this generation) and
+        vouched that the club is public: this entry's previous answer may be shown. A
+        request that took the slot but has not read the club yet is given ``seconds``."""
+        deadline = time.monotonic() + seconds
+        step = 0.01
+        while True:
+            holder = cache.get(self.slot_key)
+            if not isinstance(holder, str) or holder in (self.key, f"{PUBLIC} {self.key}"):
+                return False
+            if holder.startswith(f"{PUBLIC} "):
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(step)
+            step = min(step * 2, 0.1)
 
     def stale_answer(self) -> Any:
         """The previous answer, when there is one and the rebuild vouched for the club."""
@@ -88,9 +133,11 @@ class PublishedEntry:
             return None
         return self.stale
 
-    def wait(self, seconds: float = REBUILD_SECONDS) -> Any:
-        """The entry's answer once the request that claimed it stored it (None when it did
-        not within ``seconds``, or gave up: a 404, an error)."""
+    def wait(self, seconds: float = REBUILD_SECONDS) -> tuple[Any, bool] | None:
+        """The entry's answer once the request that claimed it stored it, or its previous
+        answer (marked: ``(answer, True)``) as soon as that request vouched for the club;
+        None when neither came within ``seconds``, or the rebuild gave up (a 404, an
+        error). A web worker that waits serves nobody else meanwhile."""
         deadline = time.monotonic() + seconds
         step = 0.02
         while time.monotonic() < deadline:
@@ -100,9 +147,12 @@ class PublishedEntry:
             found = cache.get_many([generation_key, self.key, self.claim_key])
             stored = found.get(self.key)
             if stored is not None and stored[0] == found.get(generation_key):
-                return stored[1]
-            if self.claim_key not in found:
+                return stored[1], False
+            claim = found.get(self.claim_key)
+            if claim is None:
                 return None
+            if claim == PUBLIC and self.stale is not None:
+                return self.stale, True
         return None
 
     def store(self, *, club: Club, value: Any) -> None:
@@ -159,13 +209,14 @@ def rebuilt_once(entry: PublishedEntry | None) -> tuple[Any, bool]:
     (``claimed``: it holds the rebuild and must ``release`` it)."""
     if entry is None or entry.value is not None:
         return None, False
+    if entry.stale is not None and entry.club_rebuilding():
+        return (entry.stale, True), False  # one rebuild of the club's entries at a time
     if entry.claim():
         return None, True
     stale = entry.stale_answer()
     if stale is not None:
         return (stale, True), False
-    rebuilt = entry.wait()
-    return ((rebuilt, False) if rebuilt is not None else None), False
+    return entry.wait(), False
 
 
 def stored_answer(value: tuple[bytes, str], *, stale: bool = False) -> HttpResponse:

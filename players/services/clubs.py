@@ -8,7 +8,8 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
+from django.core.cache.backends.db import DatabaseCache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -37,15 +38,20 @@ def club_published_changed(*, club_id: int) -> None:
     that changes what they show calls this inside its transaction.
 
     A new generation (a random token, so one lost from the cache never comes back as an
-    old value) is written now and again when the transaction commits. Now: with the
-    database cache the write commits (or rolls back) with the change itself, and tests,
-    whose transactions never commit, see it. At commit: with Redis, a visitor who read the
-    new generation before the commit may have stored the old rows under it.
+    old value) is written now and, unless the cache is the database's, again when the
+    transaction commits. Now: with the database cache the write commits (or rolls back)
+    with the change itself, and tests, whose transactions never commit, see it. At commit:
+    with Redis, a visitor who read the new generation before the commit may have stored
+    the old rows under it. With the database cache a second generation at commit would
+    retire the pages the first visitors after the commit just rebuilt (a close of a
+    federation-sized club: seconds of work each), and nothing can have been stored under
+    the first before it.
     """
     slug = Club.objects.values_list("slug", flat=True).get(pk=club_id)
     key = published_generation_key(slug)
     cache.set(key, uuid.uuid4().hex, timeout=None)
-    transaction.on_commit(lambda: cache.set(key, uuid.uuid4().hex, timeout=None))
+    if not isinstance(caches[DEFAULT_CACHE_ALIAS], DatabaseCache):
+        transaction.on_commit(lambda: cache.set(key, uuid.uuid4().hex, timeout=None))
 
 
 def club_create(*, name: str, slug: str, public: bool = False, by: User) -> Club:

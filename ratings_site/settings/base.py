@@ -302,6 +302,10 @@ TASKS = {
 JOBS_HEARTBEAT_SECONDS = env_float("JOBS_HEARTBEAT_SECONDS", 2.0)
 JOBS_LEASE_SECONDS = env_float("JOBS_LEASE_SECONDS", 30.0)
 JOBS_MAX_ATTEMPTS = int(env_float("JOBS_MAX_ATTEMPTS", 2))
+# The niceness (0-19) a `manage.py worker` runs its jobs at: background work yields the
+# CPU to the web on a machine they share (a big close took the pages' share of the cores
+# at 0); on an idle machine it costs nothing. `manage.py worker --nice N` overrides it.
+WORKER_NICE = env_int("WORKER_NICE", 10)
 
 # Tournament files (API and admin imports) larger than this are refused before they are
 # read; a 100,000-game TRF is about 12 MB, and imports stream, so memory is not the limit.

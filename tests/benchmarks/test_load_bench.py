@@ -16,12 +16,22 @@ asserted to be zero (a failed request is a bug, not a figure); timings are not a
 
 ``test_load_through_a_close``: a second, federation-sized club (``LOAD_CLOSE_PLAYERS``,
 100,000, with five games a player a month; small: 5,000) made public with one month
-published; its pages, the 404 and a member's page are driven, cache on, while a real
-``manage.py close_period`` process closes its next month. One line per endpoint and
-window: ``before`` (the seconds before the close, after a warm-up), ``during`` and
-``after`` (the 10 s after the close ended), with ``p99_ratio`` = the window's p99 / the
-``before`` window's p99 of the same endpoint, and ``rps_ratio`` to the 404 of the same
-window.
+published; its pages, the 404 and a member's page are driven, cache on, while its next
+month is closed the way a rating officer closes it: the API call (``POST .../close/?wait=0``
+with the officer's token, to the same gunicorn) queues the job and a real ``manage.py
+worker`` process, started with the server and idle until then, runs it. One line per
+endpoint and window: ``before`` (the seconds before the close, after a warm-up), ``during`` (from the
+API call until the job's end) and ``after`` (the 10 s after it), with ``p99_ratio`` = the
+window's p99 / the ``before`` window's p99 of the same endpoint, and ``rps_ratio`` to the
+404 of the same window; ``close_seconds``, the job's ``queued_seconds`` and
+``run_seconds``, ``committed_seconds`` (when the close's transaction ended: the club's
+cached pages are retired there, and rebuilt by the next requests), the worker's
+``worker_nice`` and ``worker_cpu_seconds`` in the close, the CPU seconds of the close's
+database backend and of all the test database's backends (``close_backend_cpu_seconds``,
+``database_cpu_seconds``), and ``primed_seconds`` (each target asked once, before the load:
+the cold pages). ``LOAD_SAMPLES=FILE`` keeps every request (target, start, seconds) there,
+to see when the slow ones came. The worker runs at ``WORKER_NICE`` from the environment,
+else the setting's default (10): ``WORKER_NICE=0`` for the web's priority.
 
 PostgreSQL only: gunicorn's processes must open the test database (SQLite's is in memory).
 """
@@ -34,6 +44,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -45,7 +56,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 
-from players.models import Club, Player, RatingPeriod
+from players.models import Club, Job, Player, RatingPeriod, RatingRun
 from players.services import api_token_create, membership_set
 from tests.benchmarks.load_driver import figures
 from tests.benchmarks.report import emit
@@ -118,6 +129,54 @@ def _gunicorn(**extra: str) -> Iterator[str]:
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def start_worker(log: Path, **extra: str) -> subprocess.Popen[bytes]:
+    """A ``manage.py worker`` on the test database and the database queue (``extra``: more
+    environment), its output into ``log``."""
+    env = _env(**extra)
+    env.pop("TASKS_BACKEND", None)
+    return subprocess.Popen(
+        [*MANAGE, "worker", "--no-reload", "--no-startup-delay"],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+
+
+def _stat(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command's name (the first is field 3)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of process ``pid`` (Linux /proc)."""
+    fields = _stat(pid)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def nice_of(pid: int) -> int:
+    """The niceness of process ``pid`` (its main thread's)."""
+    return int(_stat(pid)[16])
+
+
+def _backends_cpu() -> dict[int, float]:
+    """CPU seconds of each PostgreSQL backend on the test database but this process's own
+    (the database server on this machine: its processes' /proc)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid()"
+        )
+        pids = [row[0] for row in cursor.fetchall()]
+    found = {}
+    for pid in pids:
+        try:
+            found[pid] = cpu_seconds(pid)
+        except OSError:
+            continue  # ended, or on another machine
+    return found
 
 
 def _spec(base: str, targets: dict[str, tuple[str, int, dict[str, str]]]) -> list[dict[str, Any]]:
@@ -230,9 +289,9 @@ def test_load_under_gunicorn() -> None:
     assert not failed, failed
 
 
-def _federation(players: int) -> tuple[Club, Player, RatingPeriod]:
+def _federation(players: int) -> tuple[Club, Player, RatingPeriod, Any]:
     """A public club of ``players`` players, five games each a month: September published,
-    October open (the close the run watches)."""
+    October open (the close the run watches); and its owner."""
     from ratings_site.workshop.bench_data import generate
 
     rating_list, user = generate(
@@ -250,7 +309,7 @@ def _federation(players: int) -> tuple[Club, Player, RatingPeriod]:
         cursor.execute("VACUUM ANALYZE")
     player = Player.objects.filter(club=club).order_by("pk").first()
     assert player is not None
-    return club, player, second
+    return club, player, second, user
 
 
 def _windows(result: dict[str, Any], close: tuple[float, float], began: float) -> dict[str, Any]:
@@ -273,13 +332,63 @@ def _windows(result: dict[str, Any], close: tuple[float, float], began: float) -
     return out
 
 
+def _post(url: str, headers: dict[str, str]) -> tuple[int, dict[str, Any], str]:
+    """POST ``url``: its status, JSON body and Location header (an error status too)."""
+    request = urllib.request.Request(url, data=b"", method="POST", headers=headers)  # noqa: S310
+    try:
+        with urllib.request.urlopen(request, timeout=120) as answer:  # noqa: S310
+            return answer.status, json.loads(answer.read()), answer.headers.get("Location", "")
+    except urllib.error.HTTPError as error:
+        return error.code, {"error": error.read().decode(errors="replace")}, ""
+
+
+def _prime(base: str, targets: dict[str, tuple[str, int, dict[str, str]]]) -> float:
+    """Each target asked once, one after another, before the load starts: the cached pages
+    stored (a federation's first list page is computed once, for a long time under load,
+    while the load's connections would all queue behind it). Returns the seconds taken."""
+    clock = time.perf_counter()
+    for path, status, headers in targets.values():
+        request = urllib.request.Request(base + path, headers={**ANY, **headers})  # noqa: S310
+        try:
+            with urllib.request.urlopen(request, timeout=600) as answer:  # noqa: S310
+                answer.read()
+                got = answer.status
+        except urllib.error.HTTPError as error:
+            got = error.code
+        assert got == status, (path, got)
+    return time.perf_counter() - clock
+
+
+def _close_through_the_queue(
+    base: str, federation: Club, period: RatingPeriod, token: dict[str, str]
+) -> Job:
+    """The officer's API call that queues the close (``?wait=0``: answered at once); waits
+    for the worker to finish the job (read from the database: the test process's look
+    adds no request to the measured load). Returns the finished job."""
+    url = (
+        f"{base}/api/v1/clubs/{federation.slug}/lists/standard/periods/{period.label}/close/?wait=0"
+    )
+    status, body, _ = _post(url, token)
+    assert status == 202, (status, body)
+    deadline = time.monotonic() + 1800
+    while time.monotonic() < deadline:
+        job = Job.objects.get(pk=body["id"])
+        if job.status in Job.FINISHED:
+            assert job.status == Job.Status.SUCCEEDED, job.error
+            return job
+        time.sleep(0.05)
+    raise AssertionError("the close did not end within 30 minutes")
+
+
 @pytest.mark.usefixtures("database_cache_table")
-def test_load_through_a_close() -> None:
+def test_load_through_a_close(tmp_path: Path) -> None:
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: gunicorn's processes must open the test database")
     club, player = build(PLAYERS // 10)
     session, _ = _member(club, player)
-    federation, someone, period = _federation(CLOSE_PLAYERS)
+    federation, someone, period, owner = _federation(CLOSE_PLAYERS)
+    _, raw = api_token_create(user=owner, name="load benchmark: the close")
+    officer = {"Authorization": f"Token {raw}", "Accept": "application/json"}
     fed = f"/clubs/{federation.slug}"
     targets = {
         "load_not_found": ("/load-baseline-not-found/", 404, {}),
@@ -290,41 +399,54 @@ def test_load_through_a_close() -> None:
         "load_member_list": (f"/clubs/{club.slug}/lists/standard/", 200, session),
         "load_member_player": (f"/clubs/{club.slug}/players/{player.pk}/", 200, session),
     }
-    with _gunicorn() as base:
-        spec = {
-            "targets": _spec(base, targets),
-            "connections": CONNECTIONS,
-            "seconds": 0,
-            "samples": True,
-        }
-        began = time.time()
-        driver = subprocess.Popen(
-            [sys.executable, "-m", "tests.benchmarks.load_driver", json.dumps(spec)],
-            cwd=ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        time.sleep(WARM_UP + BEFORE)
-        start = time.time()
-        subprocess.run(
-            [
-                *MANAGE,
-                "close_period",
-                "--club",
-                federation.slug,
-                *("--period", period.label),
-                *("--user", "bench"),
-            ],
-            cwd=ROOT,
-            env=_env(),
-            check=True,
-            capture_output=True,
-        )
-        end = time.time()
-        time.sleep(AFTER + 0.5)
-        out, _ = driver.communicate("stop\n", timeout=120)
+    log = tmp_path / "worker.log"
+    worker = start_worker(log)
+    try:
+        with _gunicorn() as base:
+            # Started and waiting: it has looked at the queue (its first reap) once.
+            for _ in range(600):
+                if log.stat().st_size > 0 or worker.poll() is not None:
+                    break
+                time.sleep(0.1)
+            assert worker.poll() is None, log.read_text()
+            primed = _prime(base, targets)
+            spec = {
+                "targets": _spec(base, targets),
+                "connections": CONNECTIONS,
+                "seconds": 0,
+                "samples": True,
+            }
+            began = time.time()
+            driver = subprocess.Popen(
+                [sys.executable, "-m", "tests.benchmarks.load_driver", json.dumps(spec)],
+                cwd=ROOT,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            time.sleep(WARM_UP + BEFORE)
+            worker_cpu, database_cpu = cpu_seconds(worker.pid), _backends_cpu()
+            start = time.time()
+            job = _close_through_the_queue(base, federation, period, officer)
+            worker_cpu = cpu_seconds(worker.pid) - worker_cpu
+            spent = {pid: cpu - database_cpu.get(pid, 0.0) for pid, cpu in _backends_cpu().items()}
+            assert job.started is not None
+            assert job.finished is not None
+            end = job.finished.timestamp()
+            time.sleep(max(0.0, end + AFTER + 0.5 - time.time()))
+            out, _ = driver.communicate("stop\n", timeout=120)
+            nice = nice_of(worker.pid)
+    finally:
+        worker.terminate()
+        worker.wait(timeout=60)
     result = json.loads(out)
+    run = RatingRun.objects.get(job=job)
+    assert run.finished is not None
+    if os.environ.get("LOAD_SAMPLES"):
+        # Every request, to look at when the slow ones came: [target, start, seconds, ok].
+        Path(os.environ["LOAD_SAMPLES"]).write_text(
+            json.dumps({**result, "names": list(targets), "close": [start, end]})
+        )
     windows = _windows(result, (start, end), began)
     for window, lines in windows.items():
         baseline = lines["load_not_found"]["rps"] or 0
@@ -337,6 +459,18 @@ def test_load_through_a_close() -> None:
                     "window": window,
                     "close_players": CLOSE_PLAYERS,
                     "close_seconds": round(end - start, 2),
+                    "queued_seconds": round(job.started.timestamp() - start, 3),
+                    # When the close's transaction ended (its run's end, just before the
+                    # commit), from the call: the club's cached pages retired there.
+                    "committed_seconds": round(run.finished.timestamp() - start, 2),
+                    "run_seconds": round((job.finished - job.started).total_seconds(), 2),
+                    "worker_nice": nice,
+                    "worker_cpu_seconds": round(worker_cpu, 2),
+                    # The database's side: its busiest backend in the close (the worker's),
+                    # and all of the test database's backends (the pages' too).
+                    "close_backend_cpu_seconds": round(max(spent.values(), default=0.0), 2),
+                    "database_cpu_seconds": round(sum(spent.values()), 2),
+                    "primed_seconds": round(primed, 2),
                     "connections": CONNECTIONS,
                     "gunicorn_workers": WORKERS,
                     **line,

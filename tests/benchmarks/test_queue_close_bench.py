@@ -19,7 +19,6 @@ from __future__ import annotations
 import gc
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,7 +32,7 @@ from players.models import Job, RatingPeriod, RatingRun
 from ratings_site.workshop import bench_floor
 from ratings_site.workshop.bench_data import MONTH, generate
 from tests.benchmarks.report import emit
-from tests.benchmarks.test_load_bench import _database_url
+from tests.benchmarks.test_load_bench import cpu_seconds, start_worker
 from tournaments.services import period_close
 
 pytestmark = [pytest.mark.benchmark, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -44,22 +43,6 @@ GAMES = PLAYERS * 5
 ROOT = Path(__file__).resolve().parents[2]
 DEADLINE_SECONDS = 1800
 T = TypeVar("T")
-
-
-def _start_worker(log: Path) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": _database_url(),
-        "DJANGO_SETTINGS_MODULE": "ratings_site.settings.base",
-    }
-    env.pop("TASKS_BACKEND", None)
-    return subprocess.Popen(
-        [sys.executable, "manage.py", "worker", "--no-reload", "--no-startup-delay"],
-        cwd=ROOT,
-        env=env,
-        stdout=log.open("wb"),
-        stderr=subprocess.STDOUT,
-    )
 
 
 @pytest.mark.usefixtures("database_cache_table")
@@ -82,7 +65,7 @@ def test_close_through_the_queue(queued_jobs: None, tmp_path: Path) -> None:
         in_process = time.perf_counter() - clock
         in_process_cpu = time.process_time() - cpu
         bench_floor.reset(rating_list, period)
-        worker = _start_worker(tmp_path / "worker.log")
+        worker = start_worker(tmp_path / "worker.log")
         # Started and polling: it has looked at the queue (its first reap) once.
         _wait_until(lambda: (tmp_path / "worker.log").stat().st_size > 0 or worker.poll())
         time.sleep(1)
@@ -93,7 +76,7 @@ def test_close_through_the_queue(queued_jobs: None, tmp_path: Path) -> None:
         # A running site has its URLconf and views loaded; this process loads them on its
         # first request (0.8 s, which the clock measured before as part of the queue).
         assert client.get(f"{url}{MONTH:%Y-%m}/").status_code == 200
-        worker_cpu = _cpu_seconds(worker.pid)
+        worker_cpu = cpu_seconds(worker.pid)
         clock = time.perf_counter()
         answer = client.post(f"{url}{MONTH:%Y-%m}/close/?wait=0")
         assert answer.status_code == 202, answer.content
@@ -105,7 +88,7 @@ def test_close_through_the_queue(queued_jobs: None, tmp_path: Path) -> None:
 
         body = _wait_until(finished, pause=0.05)
         through_queue = time.perf_counter() - clock
-        worker_cpu = _cpu_seconds(worker.pid) - worker_cpu
+        worker_cpu = cpu_seconds(worker.pid) - worker_cpu
         assert body["status"] == "succeeded", body
     finally:
         if worker is not None:
@@ -139,12 +122,6 @@ def test_close_through_the_queue(queued_jobs: None, tmp_path: Path) -> None:
             "queued_phases": queued_run.summary["seconds"],
         }
     )
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User and system CPU time of process ``pid`` (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _wait_until(check: Callable[[], T], *, pause: float = 0.2) -> T:

@@ -101,6 +101,36 @@ def test_while_one_request_rebuilds_the_others_get_the_previous_page_marked(
 
 
 @pytest.mark.django_db
+def test_while_one_page_of_a_club_is_rebuilt_its_other_retired_pages_are_shown_as_before(
+    cache_on: None,
+) -> None:
+    # A close retires every page of the club at once; rebuilding them all at once took
+    # every web worker (the load benchmark through a close). One at a time: the others
+    # are shown as before, marked, until the rebuild in hand ends.
+    data = build_club(crowd=2)
+    list_url = "/clubs/riverside/lists/standard/"
+    list_before = Client().get(list_url)
+    Client().get(HOME)
+    Client().get(RATINGS_API)
+    magnus, omar = data.players["magnus"], data.players["omar"]
+    play(data.club, data.owner, [(omar, magnus, "1-0")], date=datetime.date(2026, 4, 3))
+    close(data.club, data.owner, "2026-04")
+    home = _entry()
+    assert home.claim()  # a request rebuilds the club home...
+    not_vouched = Client().get(RATINGS_API)
+    assert STALE_HEADER not in not_vouched  # ...not yet known public: nothing shown stale
+    assert b"2026-04" in not_vouched.content
+    home.vouch_public(data.club)  # ...and read the club: public
+    meanwhile = Client().get(list_url)
+    assert meanwhile[STALE_HEADER] == "stale; refreshing"
+    assert meanwhile.content == list_before.content
+    home.release()  # the club home is rebuilt: the next request rebuilds the list
+    after = Client().get(list_url)
+    assert STALE_HEADER not in after
+    assert b"2026-04" in after.content
+
+
+@pytest.mark.django_db
 def test_a_club_made_private_is_not_shown_stale_while_rebuilt(
     cache_on: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -72,7 +72,13 @@ def start_worker(on_postgres: None, database_cache_table: None, tmp_path: Path) 
     end (before the test database is emptied)."""
     started: list[subprocess.Popen[bytes]] = []
 
-    def start(name: str, *, max_attempts: int = 2, interval: str = FAST) -> subprocess.Popen[bytes]:
+    def start(
+        name: str,
+        *,
+        max_attempts: int = 2,
+        interval: str = FAST,
+        extra: dict[str, str] | None = None,
+    ) -> subprocess.Popen[bytes]:
         env = {
             **os.environ,
             "DATABASE_URL": database_url(),
@@ -80,8 +86,11 @@ def start_worker(on_postgres: None, database_cache_table: None, tmp_path: Path) 
             "JOBS_LEASE_SECONDS": str(LEASE_SECONDS),
             "JOBS_MAX_ATTEMPTS": str(max_attempts),
             "DJANGO_SETTINGS_MODULE": "ratings_site.settings.base",
+            **(extra or {}),
         }
         env.pop("TASKS_BACKEND", None)
+        if extra is None or "WORKER_NICE" not in extra:
+            env.pop("WORKER_NICE", None)  # the setting's default
         log = (tmp_path / f"{name}.log").open("wb")
         process = subprocess.Popen(
             [
@@ -302,5 +311,48 @@ def test_the_queue_survives_a_restart_of_every_process(start_worker: Start, tmp_
     start_worker("after")
     wait_for("both jobs ran", lambda: job_status(close) == "succeeded")
     wait_for("the export ran", lambda: job_status(export.json()["id"]) == "succeeded")
+    period.refresh_from_db()
+    assert period.status == "closed"
+
+
+def thread_niceness(pid: int) -> dict[str, int]:
+    """The niceness of each thread of process ``pid`` (Linux: a niceness is per thread)."""
+    found = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        stat = (task / "stat").read_text()
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        found[f"{task.name} {name}"] = int(stat.rsplit(")", 1)[1].split()[16])
+    return found
+
+
+def test_a_worker_runs_its_jobs_at_the_worker_niceness(start_worker: Start, tmp_path: Path) -> None:
+    # Background work yields the CPU to the web: every thread of the worker (the job's,
+    # the reaper, the heartbeat) runs at WORKER_NICE, lower than the web's 0.
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    default = start_worker("default")
+    wait_for(
+        "the worker is up", lambda: "Starting worker" in (tmp_path / "default.log").read_text()
+    )
+    assert f"nice={max(10, own)}" in (tmp_path / "default.log").read_text()
+    assert set(thread_niceness(default.pid).values()) == {max(10, own)}
+    default.send_signal(signal.SIGTERM)
+    assert default.wait(timeout=30) == 0
+    club, officer, period = club_with_games("nice")
+    holder = hold_a_rating_row(club)
+    try:
+        worker = start_worker("nice", extra={"WORKER_NICE": "7"})
+        job_id = client_for(officer).post(close_url(club) + "?wait=0").json()["id"]
+        wait_for(
+            "the close waits on the held row",
+            lambda: waiting_on_a_lock() or Job.objects.get(pk=job_id).is_finished,
+        )
+        assert job_status(job_id) == "running", Job.objects.get(pk=job_id).error
+        threads = thread_niceness(worker.pid)
+        assert len(threads) >= 3, threads  # the job's, the reaper, the heartbeat
+        assert set(threads.values()) == {max(7, own)}, threads
+    finally:
+        holder.rollback()
+        holder.close()
+    wait_for("the close ran", lambda: job_status(job_id) == "succeeded")
     period.refresh_from_db()
     assert period.status == "closed"

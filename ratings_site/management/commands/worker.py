@@ -11,6 +11,14 @@ one comes; ``--interval`` (default 1 s there) is then only the fallback look. El
 Start as many workers as you like, on any machine that reaches the database; a job runs in
 one of them (the queue hands a task out under ``SELECT ... FOR UPDATE SKIP LOCKED``, the
 job is claimed with a compare-and-set).
+
+Background work yields the CPU to the web: a worker started as a program (``manage.py
+worker``, ``make run``'s, ``make worker``) runs at niceness ``--nice`` (default
+``settings.WORKER_NICE``, 10), so on a machine it shares with gunicorn a big close takes the
+cores the pages leave idle, not the pages' share. On an idle machine it costs nothing.
+``call_command("worker", ...)`` (a test, a script) leaves its caller's priority alone unless
+``nice`` is passed. Only lowered, never raised (that needs privileges); the database
+server's work for a job is not covered (docs/tasks/deploying.md).
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ import signal
 import threading
 import time
 from argparse import ArgumentParser
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -39,6 +48,29 @@ from players.selectors.job_events import POLL_SECONDS, QUEUED, Listener, notifie
 from players.services import jobs_reap
 
 logger = logging.getLogger(__name__)
+
+
+# The niceness a process may take (setpriority(2)): 0 is everyone's default, 19 the lowest.
+NICE_RANGE = range(0, 20)
+
+
+def lower_priority(nice: int) -> int:
+    """Run this process at niceness ``nice`` where it runs at less; returns its niceness.
+
+    On Linux a niceness is each thread's own: every thread already running gets it (the
+    numerical library's pool, started when numpy was imported), and the threads started
+    later (the reaper, a job's heartbeat) inherit it from the main thread. Elsewhere it is
+    the process's."""
+    if nice <= os.getpriority(os.PRIO_PROCESS, 0):
+        return os.getpriority(os.PRIO_PROCESS, 0)
+    tasks = Path("/proc/self/task")
+    for thread in [int(task.name) for task in tasks.iterdir()] if tasks.is_dir() else [0]:
+        try:
+            if os.getpriority(os.PRIO_PROCESS, thread) < nice:
+                os.setpriority(os.PRIO_PROCESS, thread, nice)
+        except OSError:
+            continue  # the thread ended meanwhile
+    return os.getpriority(os.PRIO_PROCESS, 0)
 
 
 def _reap_forever(stop: threading.Event) -> None:
@@ -65,10 +97,11 @@ class NotifiedWorker(Worker):
 
     def run(self) -> None:
         tasks_logger.info(
-            "Starting worker worker_id=%s queues=%s pickup=%s",
+            "Starting worker worker_id=%s queues=%s pickup=%s nice=%d",
             self.worker_id,
             ",".join(self.queue_names),
             "notify" if notifies() else f"poll {self.interval} s",
+            os.getpriority(os.PRIO_PROCESS, 0),
         )
         if self.startup_delay and self.interval:
             time.sleep(random.random())  # spreads workers started together
@@ -133,14 +166,37 @@ class NotifiedWorker(Worker):
 
 class Command(DatabaseWorkerCommand):
     help = "Run background jobs (and take back the jobs of workers that died)."
+    # Set when started as a program (run_from_argv), not by call_command.
+    own_process = False
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         super().add_arguments(parser)
         # None: chosen by the database (handle): the fallback look where a NOTIFY wakes
         # the worker, the pickup itself where nothing does.
         parser.set_defaults(interval=None)
+        parser.add_argument(
+            "--nice",
+            type=int,
+            default=None,
+            help="The niceness to run jobs at, 0 (the web's) to 19 (default: the "
+            "WORKER_NICE setting, 10): background work yields the CPU to the web.",
+        )
+
+    def run_from_argv(self, argv: list[str]) -> None:
+        # Started as a program: the setting's niceness applies (call_command leaves its
+        # caller's priority alone unless ``nice`` is passed).
+        self.own_process = True
+        super().run_from_argv(argv)
 
     def handle(self, *args: Any, **options: Any) -> None:
+        nice = options.get("nice")
+        if nice is None and self.own_process:
+            nice = settings.WORKER_NICE
+        if nice is not None:
+            if nice not in NICE_RANGE:
+                raise CommandError(f"--nice {nice}: a niceness from 0 to 19.")
+            # First: the threads started below inherit it.
+            lower_priority(nice)
         if options.get("interval") is None:
             options["interval"] = 1.0 if notifies() else POLL_SECONDS
         # Jobs stuck since before this worker started are looked at once, at once.
