@@ -168,10 +168,14 @@ def rebuilt_once(entry: PublishedEntry | None) -> tuple[Any, bool]:
     return ((rebuilt, False) if rebuilt is not None else None), False
 
 
-def stored_answer(value: tuple[bytes, str], *, stale: bool = False) -> HttpResponse:
-    """A stored answer as a response (``stale``: marked as being refreshed)."""
-    content, content_type = value
+def stored_answer(value: tuple[Any, ...], *, stale: bool = False) -> HttpResponse:
+    """A stored answer as a response (``stale``: marked as being refreshed): ``(content,
+    content_type)``, or ``(content, content_type, headers)`` for an answer that carries
+    more (a download's file name)."""
+    content, content_type, *more = value
     response = HttpResponse(content, content_type=content_type)
+    for header, header_value in (more[0] if more else {}).items():
+        response[header] = header_value
     if stale:
         response[STALE_HEADER] = STALE_VALUE
     return response
