@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext
 
 from players import rating as engine
@@ -266,7 +266,7 @@ def _compute_ranking(tournament: Tournament) -> Ranking:
     ranked = standings(table, rounds, capped=caps_unplayed(tournament.start_date))
     period_id = games[0].period_id if games else None
     period = RatingPeriod.objects.filter(pk=period_id).first() if period_id else None
-    in_force, own_start = _ratings(tournament, period, [_pid(p) for p in table])
+    in_force, own_start = _ratings(tournament, period) if table else ({}, {})
     rated = [r for r in (in_force.get(_pid(s.player)) for s in ranked) if r is not None]
     average = engine.round_half_away(Fraction(sum(rated), len(rated))) if rated else None
     packed = [_packed(standing) for standing in ranked]
@@ -352,19 +352,32 @@ def tournament_view(
     )
 
 
+def _players_of(tournament: Tournament) -> QuerySet[Player, int]:
+    """The ids of the tournament's players (a game or a bye), as a subquery: the ratings
+    are read for them without sending thousands of ids to the database and back (a list
+    of 5,000 took a 5,000-player event's page a quarter of a second to send)."""
+    games = Game.objects.filter(tournament=tournament)
+    return Player.objects.filter(
+        Q(pk__in=games.values("white_id"))
+        | Q(pk__in=games.values("black_id"))
+        | Q(pk__in=TournamentBye.objects.filter(tournament=tournament).values("player_id"))
+    ).values_list("pk", flat=True)
+
+
 def _ratings(
-    tournament: Tournament, period: RatingPeriod | None, players: list[int]
+    tournament: Tournament, period: RatingPeriod | None
 ) -> tuple[dict[int, int | None], dict[int, int | None]]:
     """Ratings in force at the tournament's start (what its games were scored with), and
-    at its period's start (each player's own rating for the change, as the close)."""
-    if not players:
-        return {}, {}
+    at its period's start (each player's own rating for the change, as the close), of
+    the tournament's players."""
     rating_list: RatingList = tournament.rating_list
     start = tournament.start_date.replace(day=1)
     period_month = period.month if period is not None else start
     month = view_month(period_month, tournament.start_date)
     keys = [(rating_list.pk, month), (rating_list.pk, period_month)]
-    found = ratings_in_force(lists={rating_list.pk: rating_list}, months=keys, players=players)
+    found = ratings_in_force(
+        lists={rating_list.pk: rating_list}, months=keys, players=_players_of(tournament)
+    )
     return found[keys[0]], found[keys[1]]
 
 
