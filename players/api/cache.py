@@ -1,6 +1,7 @@
 """The cache of the public views (club home, rating list, player, period report,
-head-to-head and tournament pages, and the public GET API): what an anonymous visitor of a
-public club is shown, kept in Django's default cache.
+head-to-head and tournament pages, the public GET API, and the list downloads
+``export.csv`` and ``export.txt``): what an anonymous visitor of a public club is shown,
+kept in Django's default cache.
 
 Only anonymous visitors are served from it or stored in it, and only a public club's
 answer is stored (as rendered bytes). Those answers are the same for every such visitor.

@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
 from typing import Any
@@ -39,7 +39,7 @@ from players.rating.results import DRAW, WIN
 PlayerKey = Hashable
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RoundResult:
     """One round of one participant: the points it gave and against whom.
 
@@ -67,7 +67,7 @@ class TieBreaks:
     direct_encounter: Fraction | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Standing:
     rank: int
     player: PlayerKey
@@ -309,7 +309,7 @@ def _rank_group(
             Standing(
                 start + i,
                 player,
-                TieBreaks(**{**figures[player].__dict__, "direct_encounter": points}),
+                replace(figures[player], direct_encounter=points),
                 shared=False,
             )
             for i, (player, points) in enumerate(placed)
@@ -324,7 +324,7 @@ def _rank_group(
         tied = by_points[points]
         rank = start + len(out)
         for player in tied:
-            with_de = TieBreaks(**{**figures[player].__dict__, "direct_encounter": points})
+            with_de = replace(figures[player], direct_encounter=points)
             out.append(Standing(rank, player, with_de, shared=len(tied) > 1))
     return out
 

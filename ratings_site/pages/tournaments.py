@@ -122,8 +122,9 @@ class Ranking:
     players or ratings replaces (``club_published_changed``)."""
 
     rounds: int
-    # Each Standing as plain values (``_packed``): unpickling 5,000 Standings of
-    # Fractions took longer than computing them; a page unpacks its own hundred.
+    # Each Standing as one tuple of plain values (``_packed``): unpickling 5,000
+    # Standings of Fractions took longer than computing them; a page unpacks its own
+    # hundred.
     ranked: list[tuple[Any, ...]]
     round_of: dict[int, int]  # game id -> round
     games: int
@@ -229,7 +230,8 @@ def ranking(tournament: Tournament) -> Ranking:
         # named one meanwhile keeps it).
         cache.add(generation_key, uuid.uuid4().hex, timeout=None)
         generation = cache.get(generation_key)
-    key = f"tournament-ranking:{slug}:{generation}:{tournament.pk}"
+    # "v2": the standings packed as flat tuples (an older process's entries are not read).
+    key = f"tournament-ranking:v2:{slug}:{generation}:{tournament.pk}"
     found: Ranking | None = cache.get(key) if generation is not None else None
     if found is None:
         found = _compute_ranking(tournament)
@@ -279,19 +281,35 @@ def _pid(key: Hashable) -> int:
     return key
 
 
-def _fraction(value: Fraction | None) -> tuple[int, int] | None:
-    return None if value is None else (value.numerator, value.denominator)
-
-
 def _packed(standing: Standing) -> tuple[Any, ...]:
+    """One flat tuple of plain values: (rank, player, shared, wins, then numerator and
+    denominator of score, Cut-1, Buchholz, SB and direct encounter (None, None without))."""
     t = standing.tiebreaks
-    figures = (t.score, t.buchholz_cut1, t.buchholz, t.sonneborn_berger, t.direct_encounter)
-    return (standing.rank, standing.player, standing.shared, t.wins, *map(_fraction, figures))
+    de = t.direct_encounter
+    return (
+        standing.rank,
+        standing.player,
+        standing.shared,
+        t.wins,
+        t.score.numerator,
+        t.score.denominator,
+        t.buchholz_cut1.numerator,
+        t.buchholz_cut1.denominator,
+        t.buchholz.numerator,
+        t.buchholz.denominator,
+        t.sonneborn_berger.numerator,
+        t.sonneborn_berger.denominator,
+        None if de is None else de.numerator,
+        None if de is None else de.denominator,
+    )
 
 
 def _unpacked(packed: tuple[Any, ...]) -> Standing:
     rank, player, shared, wins, *figures = packed
-    score, cut1, buchholz, sb, de = (None if f is None else Fraction(*f) for f in figures)
+    score, cut1, buchholz, sb, de = (
+        None if numerator is None else Fraction(numerator, denominator)
+        for numerator, denominator in zip(figures[::2], figures[1::2], strict=True)
+    )
     tiebreaks = TieBreaks(score, buchholz, cut1, sb, wins, de)  # type: ignore[arg-type]
     return Standing(rank, player, tiebreaks, shared=shared)
 
