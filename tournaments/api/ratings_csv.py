@@ -100,8 +100,8 @@ def _csv_value(value: Any) -> Any:
     return csv_cell(value) if isinstance(value, str) else value
 
 
+# The rank is no column read: ``csv_chunks`` counts it from the rows' order.
 _FIELDS = (
-    "rank",
     "player_id",
     "player__name",
     "player__title",
@@ -156,8 +156,12 @@ def _fetched(rows: QuerySet[Any]) -> Iterator[list[tuple[Any, ...]]]:
 
 
 def csv_chunks(rows: QuerySet[RatingChange], *, name_order: str) -> Iterator[bytes]:
-    """``rows`` (``published_list`` with its ``rank``) as the CSV's bytes, a chunk at a
-    time: the serializer's values (RatingRowSerializer), written as the renderer does."""
+    """``rows`` (``published_list``, best first) as the CSV's bytes, a chunk at a time: the
+    serializer's values (RatingRowSerializer), written as the renderer does.
+
+    The rank (RANK() over the rating, best first: tied players share it, the next rank
+    skips) is counted here from the rows' order rather than read from a window in the
+    query: at 200,000 rows the window took a quarter of the query's time."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
@@ -165,6 +169,9 @@ def csv_chunks(rows: QuerySet[RatingChange], *, name_order: str) -> Iterator[byt
         # Nothing published yet (``published_list``'s none(): no annotations to read).
         yield out.getvalue().encode("utf-8")
         return
+    if tuple(rows.query.order_by[:1]) != ("-rating_after",):
+        raise ValueError("csv_chunks counts ranks from rows ordered best first.")
+    position, rank, previous = 0, 0, None
     first = RatingChange.Event.FIRST_RATING
     # One meaning of "inactive" everywhere: FIDE's twelve months without a rated game, or
     # the club's own "active" box unticked (as the serializer's flags).
@@ -187,7 +194,6 @@ def csv_chunks(rows: QuerySet[RatingChange], *, name_order: str) -> Iterator[byt
     for batch in _fetched(rows.values_list(*_FIELDS)):
         lines = []
         for (
-            rank,
             player,
             name,
             title,
@@ -202,6 +208,9 @@ def csv_chunks(rows: QuerySet[RatingChange], *, name_order: str) -> Iterator[byt
             active,
             month,
         ) in batch:
+            position += 1
+            if rating != previous:
+                rank, previous = position, rating
             label = labels.get(month)
             if label is None:
                 label = labels[month] = cell(_month_label(month))
