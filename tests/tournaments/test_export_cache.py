@@ -54,9 +54,10 @@ def test_a_download_twice_the_second_is_the_stored_bytes(
     assert again["Content-Disposition"] == first["Content-Disposition"]
     assert first["Content-Disposition"].startswith('attachment; filename="riverside-standard-')
     assert STALE_HEADER not in again
-    # Another format, another period: their own entries.
+    # Another format: its own entry.
     text = Client().get(TXT)
-    assert text.status_code == 200 and text.content != first.content
+    assert text.status_code == 200
+    assert text.content != first.content
     assert Client().get(TXT).content == text.content
     assert built == ["csv", "txt"]
 
