@@ -134,6 +134,11 @@ def split_name(name: str) -> tuple[str, str]:
 
 
 def _all_capitals(word: str) -> bool:
+    # Most words are answered by their first two characters ("Anna"): a letter there
+    # that is not a capital. The CSV and the lists split thousands of names at a time.
+    for char in word[:2]:
+        if char.isalpha() and not char.isupper():
+            return False
     letters = [char for char in word if char.isalpha()]
     return len(letters) > 1 and all(char.isupper() for char in letters)
 
@@ -154,6 +159,11 @@ def surname_first(name: str) -> str:
 
 def given_first(name: str) -> str:
     """``Given Surname``."""
+    text = " ".join(name.split())
+    if "," not in text and not _all_capitals(text.partition(" ")[0]):
+        # Already in this order (most names): split_name would cut it into the given names
+        # and the surname, and they would be joined again as they were.
+        return text
     surname, given = split_name(name)
     return f"{given} {surname}" if given else surname
 

@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import translation
 from django.views.decorators.http import require_safe
 
+from players.api.cache import published_entry, rebuilt_once, stored_answer
 from players.errors import DomainError, NotFoundError
 from players.models import Club, Player
 from players.selectors import club_get_visible, rating_list_get
@@ -60,11 +61,45 @@ def _club(request: HttpRequest, slug: str) -> Club:
         raise Http404(error.message) from None
 
 
+def _published(
+    request: HttpRequest, slug: str, answer: Callable[[Club], HttpResponse]
+) -> HttpResponse:
+    """``answer(club)``, or its bytes from the cache of public views (players.api.cache),
+    as the published list's CSV of the API is: an anonymous visitor of a public club is
+    given the stored file of the club's current generation (read before the club is: a
+    club made private or changed has a new generation, and a private club's file is never
+    stored), and after a change one request rebuilds it while the others get the previous
+    one, marked, or wait for it. Signed-in members get the file afresh."""
+    entry = published_entry(request=request, user=request.user, slug=slug, variant="download")
+    if entry is not None and entry.value is not None:
+        return stored_answer(entry.value)
+    served, claimed = rebuilt_once(entry)
+    if served is not None:
+        value, stale = served
+        return stored_answer(value, stale=stale)
+    try:
+        the_club = _club(request, slug)
+        if claimed and entry is not None:
+            entry.vouch_public(the_club)
+        response = answer(the_club)
+        if entry is not None and response.status_code == 200:
+            headers = {"Content-Disposition": response["Content-Disposition"]}
+            entry.store(club=the_club, value=(response.content, response["Content-Type"], headers))
+        return response
+    finally:
+        if claimed and entry is not None:
+            entry.release()
+
+
 @require_safe
 @machine_format
 def list_download(request: HttpRequest, club: str, list: str, format: str) -> HttpResponse:
-    """``?period=YYYY-MM`` picks a closed period; the default is the latest published list."""
-    the_club = _club(request, club)
+    """``?period=YYYY-MM`` picks a closed period; the default is the latest published list.
+    Served from the cache of public views (``_published``)."""
+    return _published(request, club, lambda the_club: _list_file(request, the_club, list, format))
+
+
+def _list_file(request: HttpRequest, the_club: Club, list: str, format: str) -> HttpResponse:
     try:
         rating_list = rating_list_get(club=the_club, kind=list)
         period = export_period(rating_list=rating_list, month=request.GET.get("period"))

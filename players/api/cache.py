@@ -1,6 +1,7 @@
 """The cache of the public views (club home, rating list, player, period report,
-head-to-head and tournament pages, and the public GET API): what an anonymous visitor of a
-public club is shown, kept in Django's default cache.
+head-to-head and tournament pages, the public GET API, and the list downloads
+``export.csv`` and ``export.txt``): what an anonymous visitor of a public club is shown,
+kept in Django's default cache.
 
 Only anonymous visitors are served from it or stored in it, and only a public club's
 answer is stored (as rendered bytes). Those answers are the same for every such visitor.
@@ -219,10 +220,14 @@ def rebuilt_once(entry: PublishedEntry | None) -> tuple[Any, bool]:
     return entry.wait(), False
 
 
-def stored_answer(value: tuple[bytes, str], *, stale: bool = False) -> HttpResponse:
-    """A stored answer as a response (``stale``: marked as being refreshed)."""
-    content, content_type = value
+def stored_answer(value: tuple[Any, ...], *, stale: bool = False) -> HttpResponse:
+    """A stored answer as a response (``stale``: marked as being refreshed): ``(content,
+    content_type)``, or ``(content, content_type, headers)`` for an answer that carries
+    more (a download's file name)."""
+    content, content_type, *more = value
     response = HttpResponse(content, content_type=content_type)
+    for header, header_value in (more[0] if more else {}).items():
+        response[header] = header_value
     if stale:
         response[STALE_HEADER] = STALE_VALUE
     return response

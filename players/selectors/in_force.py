@@ -7,8 +7,9 @@ import datetime
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from players.models import (
     FirstRatingPolicy,
@@ -28,7 +29,7 @@ def ratings_in_force(
     *,
     lists: Mapping[int, RatingList],
     months: Iterable[InForceKey],
-    players: Collection[int] | None = None,
+    players: Collection[int] | QuerySet[Any, int] | None = None,
     known: Mapping[InForceKey, Mapping[int, int | None]] | None = None,
     fixed_start: bool = True,
 ) -> dict[InForceKey, dict[int, int | None]]:
@@ -46,8 +47,8 @@ def ratings_in_force(
     through the standard rating (their K depends on it).
     ``known`` gives the published ratings the caller has already read for some keys (the
     close's period-start states); the rules above still apply to them. ``players`` limits
-    the players read (None: every player of the lists). At most three queries, whatever
-    the number of months, games or players.
+    the players read (None: every player of the lists; a queryset of ids: read as a
+    subquery). At most three queries, whatever the number of months, games or players.
     """
     wanted = list(dict.fromkeys(months))
     known = known or {}
@@ -112,7 +113,10 @@ class _Published:
                 self.standard_of[club_id] = list_id
 
     def read_rows(
-        self, sources: set[int | None], scope: Q, players: Collection[int] | None
+        self,
+        sources: set[int | None],
+        scope: Q,
+        players: Collection[int] | QuerySet[Any, int] | None,
     ) -> None:
         sources.discard(None)
         if sources:

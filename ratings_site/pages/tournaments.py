@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext
 
 from players import rating as engine
@@ -122,8 +122,9 @@ class Ranking:
     players or ratings replaces (``club_published_changed``)."""
 
     rounds: int
-    # Each Standing as plain values (``_packed``): unpickling 5,000 Standings of
-    # Fractions took longer than computing them; a page unpacks its own hundred.
+    # Each Standing as one tuple of plain values (``_packed``): unpickling 5,000
+    # Standings of Fractions took longer than computing them; a page unpacks its own
+    # hundred.
     ranked: list[tuple[Any, ...]]
     round_of: dict[int, int]  # game id -> round
     games: int
@@ -229,7 +230,8 @@ def ranking(tournament: Tournament) -> Ranking:
         # named one meanwhile keeps it).
         cache.add(generation_key, uuid.uuid4().hex, timeout=None)
         generation = cache.get(generation_key)
-    key = f"tournament-ranking:{slug}:{generation}:{tournament.pk}"
+    # "v2": the standings packed as flat tuples (an older process's entries are not read).
+    key = f"tournament-ranking:v2:{slug}:{generation}:{tournament.pk}"
     found: Ranking | None = cache.get(key) if generation is not None else None
     if found is None:
         found = _compute_ranking(tournament)
@@ -266,7 +268,7 @@ def _compute_ranking(tournament: Tournament) -> Ranking:
     ranked = standings(table, rounds, capped=caps_unplayed(tournament.start_date))
     period_id = games[0].period_id if games else None
     period = RatingPeriod.objects.filter(pk=period_id).first() if period_id else None
-    in_force, own_start = _ratings(tournament, period, [_pid(p) for p in table])
+    in_force, own_start = _ratings(tournament, period) if table else ({}, {})
     rated = [r for r in (in_force.get(_pid(s.player)) for s in ranked) if r is not None]
     average = engine.round_half_away(Fraction(sum(rated), len(rated))) if rated else None
     packed = [_packed(standing) for standing in ranked]
@@ -279,19 +281,35 @@ def _pid(key: Hashable) -> int:
     return key
 
 
-def _fraction(value: Fraction | None) -> tuple[int, int] | None:
-    return None if value is None else (value.numerator, value.denominator)
-
-
 def _packed(standing: Standing) -> tuple[Any, ...]:
+    """One flat tuple of plain values: (rank, player, shared, wins, then numerator and
+    denominator of score, Cut-1, Buchholz, SB and direct encounter (None, None without))."""
     t = standing.tiebreaks
-    figures = (t.score, t.buchholz_cut1, t.buchholz, t.sonneborn_berger, t.direct_encounter)
-    return (standing.rank, standing.player, standing.shared, t.wins, *map(_fraction, figures))
+    de = t.direct_encounter
+    return (
+        standing.rank,
+        standing.player,
+        standing.shared,
+        t.wins,
+        t.score.numerator,
+        t.score.denominator,
+        t.buchholz_cut1.numerator,
+        t.buchholz_cut1.denominator,
+        t.buchholz.numerator,
+        t.buchholz.denominator,
+        t.sonneborn_berger.numerator,
+        t.sonneborn_berger.denominator,
+        None if de is None else de.numerator,
+        None if de is None else de.denominator,
+    )
 
 
 def _unpacked(packed: tuple[Any, ...]) -> Standing:
     rank, player, shared, wins, *figures = packed
-    score, cut1, buchholz, sb, de = (None if f is None else Fraction(*f) for f in figures)
+    score, cut1, buchholz, sb, de = (
+        None if numerator is None else Fraction(numerator, denominator)
+        for numerator, denominator in zip(figures[::2], figures[1::2], strict=True)
+    )
     tiebreaks = TieBreaks(score, buchholz, cut1, sb, wins, de)  # type: ignore[arg-type]
     return Standing(rank, player, tiebreaks, shared=shared)
 
@@ -352,19 +370,32 @@ def tournament_view(
     )
 
 
+def _players_of(tournament: Tournament) -> QuerySet[Player, int]:
+    """The ids of the tournament's players (a game or a bye), as a subquery: the ratings
+    are read for them without sending thousands of ids to the database and back (a list
+    of 5,000 took a 5,000-player event's page a quarter of a second to send)."""
+    games = Game.objects.filter(tournament=tournament)
+    return Player.objects.filter(
+        Q(pk__in=games.values("white_id"))
+        | Q(pk__in=games.values("black_id"))
+        | Q(pk__in=TournamentBye.objects.filter(tournament=tournament).values("player_id"))
+    ).values_list("pk", flat=True)
+
+
 def _ratings(
-    tournament: Tournament, period: RatingPeriod | None, players: list[int]
+    tournament: Tournament, period: RatingPeriod | None
 ) -> tuple[dict[int, int | None], dict[int, int | None]]:
     """Ratings in force at the tournament's start (what its games were scored with), and
-    at its period's start (each player's own rating for the change, as the close)."""
-    if not players:
-        return {}, {}
+    at its period's start (each player's own rating for the change, as the close), of
+    the tournament's players."""
     rating_list: RatingList = tournament.rating_list
     start = tournament.start_date.replace(day=1)
     period_month = period.month if period is not None else start
     month = view_month(period_month, tournament.start_date)
     keys = [(rating_list.pk, month), (rating_list.pk, period_month)]
-    found = ratings_in_force(lists={rating_list.pk: rating_list}, months=keys, players=players)
+    found = ratings_in_force(
+        lists={rating_list.pk: rating_list}, months=keys, players=_players_of(tournament)
+    )
     return found[keys[0]], found[keys[1]]
 
 

@@ -7,9 +7,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from players.names import (
     NameOrder,
+    _all_capitals,
     display_name,
     given_first,
     name_key,
@@ -105,3 +108,23 @@ def test_names_module_imports_no_django() -> None:
         [sys.executable, "-c", probe], cwd=REPO_ROOT, capture_output=True, text=True, check=False
     )
     assert completed.returncode == 0, completed.stderr
+
+
+# Words a name may hold: capitals, particles, accents, punctuation, uncased letters and
+# cased signs that are no letters (the circled ones).
+_NAME_TEXT = st.lists(
+    st.sampled_from([*"aAbBzZéÉ ,.-'\tⓐⒶ李ªß0", "van", "de", "AR", "Ar"]), max_size=12
+).map("".join)
+
+
+@given(_NAME_TEXT)
+def test_given_first_is_split_name_joined_given_first(name: str) -> None:
+    # given_first answers most names without splitting them: the same as the split.
+    surname, given = split_name(name)
+    assert given_first(name) == (f"{given} {surname}" if given else surname)
+
+
+@given(st.text(alphabet=st.sampled_from(list("aAbBéÉ-'.ⓐⒶ李ªß0")), max_size=6))
+def test_all_capitals_shortcut_is_the_full_rule(word: str) -> None:
+    letters = [char for char in word if char.isalpha()]
+    assert _all_capitals(word) == (len(letters) > 1 and all(c.isupper() for c in letters))
