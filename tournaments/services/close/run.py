@@ -61,7 +61,9 @@ def _gc_paused() -> Iterator[None]:
     it ends; the cyclic garbage collector would walk them again and again for nothing
     (it doubled the close's CPU time at 200,000 players). Entered before the transaction
     so that it is left after the commit: a collection set off by the commit's own work
-    would walk them all once more."""
+    would walk them all once more. The first collection after it walks every object still
+    alive that was made meanwhile (they are all in the youngest generation): a caller
+    lets the plan go before leaving it (0.2 s at 200,000 players)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -238,6 +240,7 @@ def period_close(
         _mark_closed(locked, by)
         seconds["write"] = time.perf_counter() - clock
         summary = close_summary(plan)
+        del plan  # before _gc_paused ends: see there
         run.finished = timezone.now()
         run.players_changed = summary["players_changed"]
         run.report = close_report(summary)
