@@ -40,6 +40,7 @@ from players.rating.period import (
     PlannedChange,
     PlannedKChange,
     PlayerStart,
+    records_from_columns,
 )
 from players.rating.rounding import round_ratio_half_away
 from players.rating.types import KFactor, KReason, PeriodSums
@@ -189,95 +190,75 @@ def finish(
 ) -> list[tuple[PlannedChange, PlannedKChange | None]]:
     """The plan of each player in ``ids``: rated on the list at ``starts[i].rating``, every
     rated game in ``sums[i]`` (None: no rated game; or the sums as arrays, in ids' order),
-    no K override, no adjustment."""
+    no K override, no adjustment.
+
+    The records are built a field at a time, by name (``records_from_columns``): one
+    column per field, from the arrays (the players without games set apart by a mask),
+    and the records made in C. A loop building 200,000 records, one call with seventeen
+    keywords each, was half the array finish."""
     c = _columns(starts, sums)
     f = _figures(c, settings, month, next_month)
-    planned: list[tuple[PlannedChange, PlannedKChange | None]] = []
-    rows: Any = zip(
-        ids,
-        starts,
-        f.played.tolist(),
-        f.below.tolist(),
-        f.after.tolist(),
-        f.change.tolist(),
+    count = len(ids)
+    played = f.played
+    idle = ~played
+    # A player without rated games keeps their start's pool and last active month; the
+    # others' pool is emptied (each its own list) and they were active this month.
+    pools: list[list[dict[str, Any]]] = [[] for _ in range(count)]
+    last_active = [month] * count
+    for i in np.flatnonzero(idle).tolist():
+        start = starts[i]
+        pools[i] = start.pool
+        if start.last_active is not None:
+            last_active[i] = start.last_active
+    # Dropped below the floor: unrated after the period.
+    rating_after = f.after.astype(object)
+    rating_after[f.below] = None
+    # Without games: no change and no score (zeros as the scalar path writes them).
+    unrounded, score, expected = (
         _fractions(f.total, 100),
-        f.k_used.tolist(),
-        c.games.tolist(),
         _fractions(c.halves, 2),
         _fractions(c.expected, 100),
-        f.games_after.tolist(),
-        f.reached_after.tolist(),
-        f.k,
-        f.k_next,
-        f.k_changed.tolist(),
-        strict=True,
     )
-    for (
-        pid,
-        start,
-        did_play,
-        dropped,
-        rating,
-        diff,
-        unrounded,
-        used,
-        n,
-        score,
-        expected,
-        *rest,
-    ) in rows:
-        n_after, r_after, base, following, moved = rest
-        if did_play:
-            change_row = PlannedChange(
-                player_id=pid,
-                rating_before=start.rating,
-                rating_after=None if dropped else rating,
-                change=diff,
-                change_unrounded=unrounded,
-                k_factor=used,
-                k_reason=base.reason,
-                games=n,
-                score=score,
-                expected=expected,
-                event=PeriodEvent.BELOW_FLOOR if dropped else PeriodEvent.RATED,
-                rated_games_after=n_after,
-                reached_2400_after=r_after,
-                pool_after=[],
-                k_next=following,
-                last_active_month=month,
-            )
-        else:
-            change_row = PlannedChange(
-                player_id=pid,
-                rating_before=start.rating,
-                rating_after=start.rating,
-                change=0,
-                change_unrounded=0,
-                k_factor=base.value,
-                k_reason=base.reason,
-                games=0,
-                score=_ZERO,
-                expected=0,
-                event=PeriodEvent.NO_RATED_GAMES,
-                rated_games_after=start.rated_games,
-                reached_2400_after=start.reached_2400,
-                pool_after=start.pool,
-                k_next=following,
-                last_active_month=month if start.last_active is None else start.last_active,
-            )
-        # Most players' K stays: no call for them.
-        k_row = _k_change(pid, start, base, following, next_month) if moved else None
-        planned.append((change_row, k_row))
-    return planned
+    unrounded[idle], score[idle], expected[idle] = 0, _ZERO, 0
+    events = np.array(
+        [PeriodEvent.BELOW_FLOOR, PeriodEvent.RATED, PeriodEvent.NO_RATED_GAMES], dtype=object
+    )
+    changes = records_from_columns(
+        PlannedChange,
+        count,
+        player_id=ids,
+        rating_before=c.own.tolist(),
+        rating_after=rating_after.tolist(),
+        # Without games: no change, K as it was (K x n, the 700 rule, needs games).
+        change=f.change.tolist(),
+        change_unrounded=unrounded.tolist(),
+        k_factor=f.k_used.tolist(),
+        k_reason=[k.reason for k in f.k],
+        games=c.games.tolist(),
+        score=score.tolist(),
+        expected=expected.tolist(),
+        event=events[np.where(played, np.where(f.below, 0, 1), 2)].tolist(),
+        rated_games_after=f.games_after.tolist(),
+        reached_2400_after=f.reached_after.tolist(),
+        pool_after=pools,
+        k_next=f.k_next,
+        last_active_month=last_active,
+    )
+    k_rows: list[PlannedKChange | None] = [None] * count
+    # Most players' K stays: no call for them.
+    for i in np.flatnonzero(f.k_changed).tolist():
+        k_rows[i] = _k_change(ids[i], starts[i], f.k[i], f.k_next[i], next_month)
+    return list(zip(changes, k_rows, strict=True))
 
 
-def _fractions(numerators: IntArray, denominator: int) -> list[Fraction]:
-    """``numerators / denominator`` as Fractions, one object per distinct value shared by
-    every player who has it: three Fractions for each of 200,000 players were a third of
-    the array finish, and the write turns each distinct one into text once."""
+def _fractions(numerators: IntArray, denominator: int) -> NDArray[np.object_]:
+    """``numerators / denominator`` as Fractions (an array of objects), one object per
+    distinct value shared by every player who has it: three Fractions for each of 200,000
+    players were a third of the array finish, and the write turns each distinct one into
+    text once."""
     distinct, where = np.unique(numerators, return_inverse=True)
     shared = np.array([_exact(int(n), denominator) for n in distinct.tolist()], dtype=object)
-    return shared[where].tolist() if len(shared) else []
+    return shared[where] if len(shared) else np.empty(0, dtype=object)
 
 
 def _k_change(
