@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -101,11 +102,15 @@ def _columns(starts: Sequence[PlayerStart], sums: Sums) -> _Columns:
             column(0 if t is None else t[1] for t in sums),
             column(0 if t is None else t[2] for t in sums),
         )
+    # Each field read by name in C (attrgetter), not by a generator in Python.
+    births = list(map(attrgetter("birth_year"), starts))
+    if None in births:
+        births = [NO_BIRTH_YEAR if year is None else year for year in births]
     return _Columns(
-        own=column(s.rating for s in starts),
-        rated_games=column(s.rated_games for s in starts),
-        reached=column((s.reached_2400 for s in starts), np.bool_),
-        birth=column(NO_BIRTH_YEAR if s.birth_year is None else s.birth_year for s in starts),
+        own=column(map(attrgetter("rating"), starts)),
+        rated_games=column(map(attrgetter("rated_games"), starts)),
+        reached=column(map(attrgetter("reached_2400"), starts), np.bool_),
+        birth=column(births),
         games=sums.games,
         halves=sums.score_halves,
         expected=sums.expected_hundredths,
@@ -255,10 +260,22 @@ def _fractions(numerators: IntArray, denominator: int) -> NDArray[np.object_]:
     """``numerators / denominator`` as Fractions (an array of objects), one object per
     distinct value shared by every player who has it: three Fractions for each of 200,000
     players were a third of the array finish, and the write turns each distinct one into
-    text once."""
-    distinct, where = np.unique(numerators, return_inverse=True)
-    shared = np.array([_exact(int(n), denominator) for n in distinct.tolist()], dtype=object)
-    return shared[where] if len(shared) else np.empty(0, dtype=object)
+    text once. The values lie close together (K times a score, expected hundredths): each
+    finds its Fraction in a table over their range, without sorting them (np.unique)."""
+    if not len(numerators):
+        return np.empty(0, dtype=object)
+    low, high = int(numerators.min()), int(numerators.max())
+    if high - low > 4 * len(numerators) + 4096:
+        distinct, where = np.unique(numerators, return_inverse=True)
+        shared = np.array([_exact(n, denominator) for n in distinct.tolist()], dtype=object)
+        return shared[where]
+    offsets = numerators - low
+    present = np.zeros(high - low + 1, dtype=np.bool_)
+    present[offsets] = True
+    table = np.empty(high - low + 1, dtype=object)
+    values = np.flatnonzero(present)
+    table[values] = [_exact(n + low, denominator) for n in values.tolist()]
+    return table.take(offsets)
 
 
 def _k_change(
