@@ -32,7 +32,6 @@ from players.rating.k_factor import (
     K_STANDARD,
     NEW_PLAYER_GAMES,
     PERIOD_CAP,
-    junior_age,
     k_change_reason,
 )
 from players.rating.period import (
@@ -44,7 +43,7 @@ from players.rating.period import (
     records_from_columns,
 )
 from players.rating.rounding import round_ratio_half_away
-from players.rating.types import KFactor, KReason, PeriodSums
+from players.rating.types import KChangeReason, KFactor, KReason, PeriodSums
 
 IntArray = NDArray[np.int64]
 # Each player's sums (None: no rated game), or all of them as arrays in the players' order.
@@ -250,9 +249,19 @@ def finish(
         last_active_month=last_active,
     )
     k_rows: list[PlannedKChange | None] = [None] * count
-    # Most players' K stays: no call for them.
-    for i in np.flatnonzero(f.k_changed).tolist():
-        k_rows[i] = _k_change(ids[i], starts[i], f.k[i], f.k_next[i], next_month)
+    # Most players' K stays: nothing to do for them. The others' reason depends only on the
+    # two K factors (a few shared objects) and junior age: asked once per combination.
+    moved = np.flatnonzero(f.k_changed)
+    junior = (next_month.year - c.birth[moved] <= JUNIOR_MAX_AGE).tolist()
+    reasons: dict[tuple[int, int, bool], KChangeReason | None] = {}
+    for i, young in zip(moved.tolist(), junior, strict=True):
+        base, following = f.k[i], f.k_next[i]
+        key = (id(base), id(following), young)
+        if key not in reasons:
+            reasons[key] = k_change_reason(base, following, still_junior_age=young)
+        reason = reasons[key]
+        if reason is not None:
+            k_rows[i] = PlannedKChange(player_id=ids[i], old=base, new=following, reason=reason)
     return list(zip(changes, k_rows, strict=True))
 
 
@@ -276,23 +285,6 @@ def _fractions(numerators: IntArray, denominator: int) -> NDArray[np.object_]:
     values = np.flatnonzero(present)
     table[values] = [_exact(n + low, denominator) for n in values.tolist()]
     return table.take(offsets)
-
-
-def _k_change(
-    pid: int,
-    start: PlayerStart,
-    base: KFactor,
-    following: KFactor,
-    next_month: datetime.date,
-) -> PlannedKChange | None:
-    reason = k_change_reason(
-        base, following, still_junior_age=junior_age(start.birth_year, period_year=next_month.year)
-    )
-    return (
-        None
-        if reason is None
-        else PlannedKChange(player_id=pid, old=base, new=following, reason=reason)
-    )
 
 
 _ZERO = Fraction(0)
