@@ -6,7 +6,8 @@ seconds. ``table_period_sums`` computes with numpy, per player, the three sums t
 in hundredths of the FIDE table. Everything is integer arithmetic, so the sums are exact and
 identical to those of ``differences.score_game`` game by game (property and exhaustive
 tests in tests/rating/test_bulk.py); ``period_change`` then finishes each player from them
-(``start=``): the 700 rule, one rounding, the new rating.
+(``start=``): the 700 rule, one rounding, the new rating. ``table_game_sums`` gives the
+same sums from one row per game (both sides), which is how the close hands them over.
 
 Only the FIDE table: the formula's floats would be summed in another order than the loop's,
 and a float sum may differ in its last bit.
@@ -92,3 +93,82 @@ def table_period_sums(
         np.bincount(who, weights=score_halves[rated], minlength=players).astype(np.int64),
         np.bincount(who, weights=expected[rated], minlength=players).astype(np.int64),
     )
+
+
+def table_game_sums(
+    *,
+    white: NDArray[np.intp],
+    black: NDArray[np.intp],
+    white_own: IntArray,
+    black_own: IntArray,
+    white_halves: IntArray,
+    black_halves: IntArray,
+    played: NDArray[np.bool_],
+    players: int,
+    rules: RatingRules,
+) -> PeriodSumArrays:
+    """``table_period_sums`` of both sides of each game, one row per game: the white and
+    the black player's index and rating, each side's score in halves, and whether the game
+    counts (a game that does not may hold any rating: an unrated side's, say). The sums
+    are those of ``table_period_sums`` over the white sides followed by the black ones
+    (tests/rating/test_bulk.py), without building those two-million-row columns: a
+    federation's month takes half the arrays, and the 600/2600 rule, the same for both
+    sides of a game, is decided once."""
+    if rules.method is not ExpectedMethod.FIDE_TABLE:
+        raise ValueError("table_game_sums needs a list scored by the FIDE table")
+    rows = len(white)
+    columns = (black, white_own, black_own, white_halves, black_halves, played)
+    if any(len(column) != rows for column in columns):
+        raise ValueError("every column needs one value per game")
+    if rows:
+        for halves in (white_halves, black_halves):
+            if halves.min() < 0 or halves.max() > 2:
+                raise ValueError("a rated game's score must be 1, 1/2 or 0")
+        for side in (white, black):
+            if side.min() < 0 or side.max() >= players:
+                raise ValueError(f"player indexes must lie in 0..{players - 1}")
+    difference = white_own - black_own
+    counted = played
+    if rules.list_kind.fast and rules.fast_gap:
+        far = np.abs(difference) >= FAST_UNRATED_GAP
+        far &= (white_own > FAST_UNRATED_ABOVE) | (black_own > FAST_UNRATED_ABOVE)
+        counted = played & ~far
+    white_expected = _expected_hundredths(white_own, difference, rules)
+    np.negative(difference, out=difference)
+    black_expected = _expected_hundredths(black_own, difference, rules)
+    white_who, black_who = white[counted], black[counted]
+
+    def summed(white_weights: IntArray | None, black_weights: IntArray | None) -> IntArray:
+        # bincount's weighted sums are float64: exact for integers far beyond these totals.
+        white_sum = np.bincount(
+            white_who,
+            weights=None if white_weights is None else white_weights[counted],
+            minlength=players,
+        )
+        white_sum += np.bincount(
+            black_who,
+            weights=None if black_weights is None else black_weights[counted],
+            minlength=players,
+        )
+        return white_sum.astype(np.int64)
+
+    return PeriodSumArrays(
+        summed(None, None),
+        summed(white_halves, black_halves),
+        summed(white_expected, black_expected),
+    )
+
+
+def _expected_hundredths(own: IntArray, difference: IntArray, rules: RatingRules) -> IntArray:
+    """PD of table 8.1.2 in hundredths for the sides rated ``own``, ``difference`` (own -
+    opponent) counted by the 400-point rule and its 2650 exception (``table_period_sums``'s
+    order)."""
+    if rules.apply_400_rule:
+        counted = np.clip(difference, -CAP, CAP)
+        if not rules.list_kind.fast and rules.exception_2650:
+            np.copyto(counted, difference, where=own >= STANDARD_UNCAPPED_FROM)
+        np.clip(counted, -TABLE_LIMIT, TABLE_LIMIT, out=counted)
+    else:
+        counted = np.clip(difference, -TABLE_LIMIT, TABLE_LIMIT)
+    counted += TABLE_LIMIT
+    return _PD.take(counted)

@@ -1,7 +1,7 @@
 """A period's games between two rated players, added up per player in arrays.
 
 The bridge between the close's game columns (player ids, result codes) and
-``bulk.table_period_sums`` (player indexes, scores in halves): most of a federation-sized
+``bulk.table_game_sums`` (player indexes, scores in halves): most of a federation-sized
 month goes through here instead of a Python loop over two million game sides. Imports
 numpy, so the calculator and the pages (which import ``players.rating``) never load it.
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from players.rating.bulk import PeriodSumArrays, table_period_sums
+from players.rating.bulk import PeriodSumArrays, table_game_sums
 from players.rating.period import GAME_RESULTS, PeriodGames, column_array
 from players.rating.types import PeriodSums, RatingRules
 
@@ -32,10 +32,14 @@ def table_sums(
     rules: RatingRules,
 ) -> tuple[PlayerSums, list[int]]:
     """The period's games between two rated players scored with the period-start ratings
-    (no tournament, or one begun this month), added up per player by ``table_period_sums``.
+    (no tournament, or one begun this month), added up per player by ``table_game_sums``.
     Returns the sums by player id, and the positions of the other games (an unrated side,
     a tournament begun earlier), left to the caller's loop. A game of a player not in
     ``start_rating`` raises KeyError, as the loop would.
+
+    A game stays one row (both sides at once) and the games left to the loop are only
+    masked, not taken out: a million games made a dozen two-million-row temporaries, and
+    the first touch of that much fresh memory was most of the time.
     """
     white_col, black_col, result_col, rated_col, tournament_col = columns
     count = len(white_col)
@@ -53,7 +57,12 @@ def table_sums(
 
     def positions(column: Any) -> np.ndarray[Any, np.dtype[np.intp]]:
         values = _ints(column)
-        if table is not None:
+        if table is not None and (
+            not len(values) or (values.min() >= low and values.max() <= high)
+        ):
+            found = table.take(values - low)
+            missing = found < 0
+        elif table is not None:
             inside = (values >= low) & (values <= high)
             found = np.full(len(values), -1, dtype=np.intp)
             found[inside] = table[values[inside] - low]
@@ -70,25 +79,25 @@ def table_sums(
     codes = column_array(result_col)
     if codes is None:
         codes = np.fromiter(map(_RESULT_CODES.__getitem__, result_col), dtype=np.intp, count=count)
-    white_own, black_own = own[white], own[black]
+    white_own, black_own = own.take(white), own.take(black)
     simple = (white_own >= 0) & (black_own >= 0)
     simple &= _in_month(tournament_col, this_month, count)
-    chosen = np.flatnonzero(simple)
-    codes = codes[chosen]
     rated = column_array(rated_col)
     if rated is None:
         rated = np.array(rated_col, dtype=np.bool_)
-    counted = _PLAYED[codes] & rated[chosen]
-    totals = table_period_sums(
-        player=np.concatenate((white[chosen], black[chosen])),
-        own=np.concatenate((white_own[chosen], black_own[chosen])),
-        opponent=np.concatenate((black_own[chosen], white_own[chosen])),
-        score_halves=np.concatenate((_WHITE_HALVES[codes], _BLACK_HALVES[codes])),
-        played=np.concatenate((counted, counted)),
+    totals = table_game_sums(
+        white=white,
+        black=black,
+        white_own=white_own,
+        black_own=black_own,
+        white_halves=_WHITE_HALVES.take(codes),
+        black_halves=_BLACK_HALVES.take(codes),
+        # The loop's games stay in the rows, not counted here.
+        played=simple & _PLAYED.take(codes) & rated,
         players=len(ids),
         rules=rules,
     )
-    return PlayerSums(ids, totals), np.flatnonzero(~simple).tolist()
+    return PlayerSums(id_array, totals), np.flatnonzero(~simple).tolist()
 
 
 def _ints(column: Sequence[int]) -> np.ndarray[Any, np.dtype[np.int64]]:
@@ -119,28 +128,45 @@ def _in_month(
 class PlayerSums(Mapping[int, PeriodSums]):
     """The sums by player id, of the players with rated games in them, kept as the arrays
     they came in: the array finish takes its players' sums as arrays (``columns``)
-    without 200,000 tuples made and taken apart again; the loop reads one at a time."""
+    without 200,000 tuples made and taken apart again; the loop reads one at a time.
+    ``ids``: the players' ids in order, each sum's position."""
 
-    def __init__(self, ids: list[int], totals: PeriodSumArrays) -> None:
-        self._position = dict(zip(ids, range(len(ids)), strict=True))
+    def __init__(self, ids: np.ndarray[Any, np.dtype[np.int64]], totals: PeriodSumArrays) -> None:
+        self._ids = ids
         self._totals = totals
-        self._played = {pid for pid, n in zip(ids, totals.games.tolist(), strict=True) if n}
+        self._played: set[int] | None = None
+
+    def _at(self, player_ids: np.ndarray[Any, np.dtype[np.int64]]) -> np.ndarray[Any, Any]:
+        """The positions of ``player_ids`` in ids (KeyError: one is not there)."""
+        at = np.searchsorted(self._ids, player_ids)
+        at[at >= len(self._ids)] = 0
+        absent = self._ids[at] != player_ids if len(self._ids) else np.ones(len(at), np.bool_)
+        if absent.any():
+            raise KeyError(int(player_ids[absent][0]))
+        return at
 
     def __getitem__(self, player_id: int) -> PeriodSums:
-        if player_id not in self._played:
+        if player_id not in self._players():
             raise KeyError(player_id)
-        i = self._position[player_id]
+        i = int(np.searchsorted(self._ids, player_id))
         games, halves, expected = self._totals
         return PeriodSums(int(games[i]), int(halves[i]), int(expected[i]))
 
+    def _players(self) -> set[int]:
+        """The ids of the players with rated games here (made on first use: the close's
+        array finish takes columns, only the loop asks)."""
+        if self._played is None:
+            self._played = set(self._ids[self._totals.games > 0].tolist())
+        return self._played
+
     def __iter__(self) -> Iterator[int]:
-        return iter(self._played)
+        return iter(self._players())
 
     def __len__(self) -> int:
-        return len(self._played)
+        return len(self._players())
 
     def columns(self, ids: Sequence[int]) -> PeriodSumArrays:
         """The sums of ``ids`` (each of the players summed; 0 for one without games)."""
-        at = np.fromiter(map(self._position.__getitem__, ids), dtype=np.intp, count=len(ids))
+        at = self._at(np.array(ids, dtype=np.int64))
         games, halves, expected = self._totals
         return PeriodSumArrays(games[at], halves[at], expected[at])

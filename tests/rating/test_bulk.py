@@ -22,7 +22,7 @@ from players.rating import (
     list_kinds,
     period_change,
 )
-from players.rating.bulk import table_period_sums
+from players.rating.bulk import table_game_sums, table_period_sums
 from players.rating.differences import score_game
 from players.rating.expected import TABLE_LIMIT
 
@@ -315,3 +315,105 @@ def test_sums_need_the_table() -> None:
             rules=RatingRules(method=ExpectedMethod.FORMULA),
             start=PeriodSums(1, 2, 64),
         )
+
+
+# table_game_sums: both sides of a game in one row.
+
+game_st = st.tuples(
+    st.integers(0, 4),  # white's index
+    st.integers(0, 4),  # black's index
+    st.integers(0, 2),  # white's score in halves (black's: 2 - it)
+    st.booleans(),  # counts (False: a forfeit, not rated, or a side unrated)
+)
+
+
+def _game_columns(own: list[int], games: list[tuple[int, int, int, bool]]) -> dict[str, Any]:
+    # A game that does not count may carry any rating: the close's unrated sides hold -1.
+    def rating(index: int, counts: bool) -> int:
+        return own[index] if counts else -1
+
+    return {
+        "white": np.array([g[0] for g in games], dtype=np.intp),
+        "black": np.array([g[1] for g in games], dtype=np.intp),
+        "white_own": np.array([rating(g[0], g[3]) for g in games], dtype=np.int64),
+        "black_own": np.array([rating(g[1], g[3]) for g in games], dtype=np.int64),
+        "white_halves": np.array([g[2] for g in games], dtype=np.int64),
+        "black_halves": np.array([2 - g[2] for g in games], dtype=np.int64),
+        "played": np.array([g[3] for g in games], dtype=np.bool_),
+    }
+
+
+@pytest.mark.slow
+@settings(max_examples=500, deadline=None)
+@given(
+    own=st.lists(rating_st, min_size=5, max_size=5),
+    games=st.lists(game_st, max_size=60),
+    rules=rules_st,
+)
+def test_game_sums_equal_the_sums_of_their_sides(
+    own: list[int], games: list[tuple[int, int, int, bool]], rules: RatingRules
+) -> None:
+    counted = [g for g in games if g[3]]
+    sides = {
+        "player": np.array([g[0] for g in counted] + [g[1] for g in counted], dtype=np.intp),
+        "own": np.array([own[g[0]] for g in counted] + [own[g[1]] for g in counted]),
+        "opponent": np.array([own[g[1]] for g in counted] + [own[g[0]] for g in counted]),
+        "score_halves": np.array([g[2] for g in counted] + [2 - g[2] for g in counted]),
+        "played": np.ones(2 * len(counted), dtype=np.bool_),
+    }
+    for name in ("own", "opponent", "score_halves"):
+        sides[name] = sides[name].astype(np.int64)
+    by_sides = table_period_sums(**sides, players=5, rules=rules)
+    by_games = table_game_sums(**_game_columns(own, games), players=5, rules=rules)
+    for mine, theirs in zip(by_games, by_sides, strict=True):
+        assert mine.dtype == np.int64
+        assert mine.tolist() == theirs.tolist()
+
+
+@pytest.mark.parametrize("rules", ALL_TABLE_RULES, ids=_rules_id)
+def test_game_sums_at_every_edge_pair(rules: RatingRules) -> None:
+    # One player per side of each game, so that each player's sums are one side's score.
+    games = [(white, black, halves) for (white, black), halves in product(EDGE_PAIRS, (0, 1, 2))]
+    count = len(games)
+    totals = table_game_sums(
+        white=np.arange(count, dtype=np.intp),
+        black=np.arange(count, 2 * count, dtype=np.intp),
+        white_own=np.array([g[0] for g in games], dtype=np.int64),
+        black_own=np.array([g[1] for g in games], dtype=np.int64),
+        white_halves=np.array([g[2] for g in games], dtype=np.int64),
+        black_halves=np.array([2 - g[2] for g in games], dtype=np.int64),
+        played=np.ones(count, dtype=np.bool_),
+        players=2 * count,
+        rules=rules,
+    )
+    rated, halves, hundredths = (column.tolist() for column in totals)
+    for index, (white, black, score) in enumerate(games):
+        for side, own, opponent, mine in (
+            (index, white, black, score),
+            (count + index, black, white, 2 - score),
+        ):
+            _, _, expected, scored, _ = score_game(own, opponent, HALVES[mine], True, rules)
+            assert (rated[side], halves[side], hundredths[side]) == (
+                (0, 0, 0) if expected is None else (1, scored, expected)
+            ), (own, opponent, mine)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"rules": RatingRules(method=ExpectedMethod.FORMULA)}, "FIDE table"),
+        ({"black_halves": np.array([3], dtype=np.int64)}, "1, 1/2 or 0"),
+        ({"white": np.array([2], dtype=np.intp)}, "player indexes"),
+        ({"black": np.array([-1], dtype=np.intp)}, "player indexes"),
+        ({"black_own": np.array([1700, 1600], dtype=np.int64)}, "one value per game"),
+    ],
+)
+def test_bad_game_columns_are_refused(overrides: dict[str, object], message: str) -> None:
+    columns: dict[str, Any] = {
+        **_game_columns([1800, 1700], [(0, 1, 2, True)]),
+        "players": 2,
+        "rules": RatingRules(method=ExpectedMethod.FIDE_TABLE, list_kind=ListKind.STANDARD),
+    }
+    columns.update(overrides)
+    with pytest.raises(ValueError, match=message):
+        table_game_sums(**columns)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -42,3 +43,22 @@ def test_the_engine_builds_each_record_somewhere(record: str) -> None:
                 name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
                 built = built or name == record
     assert built, record
+
+
+def test_records_from_columns_puts_each_column_in_its_named_field() -> None:
+    class Row(NamedTuple):
+        a: int
+        b: str
+        c: int = 7
+
+    # Named out of order: each column still lands in its own field; c takes its default.
+    rows = period.records_from_columns(Row, 2, b=["x", "y"], a=[1, 2])
+    assert rows == [Row(a=1, b="x", c=7), Row(a=2, b="y", c=7)]
+    assert all(type(row) is Row for row in rows)
+    with pytest.raises(TypeError, match="no field 'd'"):
+        period.records_from_columns(Row, 1, a=[1], b=["x"], d=[0])
+    with pytest.raises(TypeError, match="needs 'b'"):
+        period.records_from_columns(Row, 1, a=[1])
+    # A column of another length than the others is an error, not a short plan.
+    with pytest.raises(ValueError, match="shorter"):
+        period.records_from_columns(Row, 2, a=[1, 2], b=["x"])
