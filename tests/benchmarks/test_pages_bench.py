@@ -34,6 +34,7 @@ closed by the real period-close service, so the pages read what production would
 from __future__ import annotations
 
 import datetime
+import gc
 import logging
 import os
 import random
@@ -194,10 +195,17 @@ def measure(
     return statistics.median(times), min(times), traced_peak_mb(lambda: fetch(client, url))
 
 
-def test_page_server_times(settings: Any) -> None:
+def test_page_server_times(settings: Any, request: pytest.FixtureRequest) -> None:
     settings.PUBLISHED_CACHE_SECONDS = 0
     started = time.perf_counter()
     club, player = build(PLAYERS)
+    # The build left hundreds of thousands of objects in this process, which a web worker
+    # does not hold (and gunicorn's workers freeze what they load: deploy/gunicorn.conf.py):
+    # a request that made a full collection walked them all, a tenth to a fifth of a second
+    # in the timing. Frozen, the collector skips them, as a worker's does its own.
+    gc.collect()
+    gc.freeze()
+    request.addfinalizer(gc.unfreeze)
     opponent_id = (
         Game.objects.filter(white=player).values_list("black_id", flat=True).first()
         or Game.objects.filter(black=player).values_list("white_id", flat=True).first()
