@@ -243,18 +243,7 @@ class _Values:
             )
             self._results[result_text] = (game.result, game.rated, game.note)
             self._rounds[round_text] = game.round
-            return (
-                game.round,
-                game.date,
-                game.white,
-                game.black,
-                game.result,
-                game.rated,
-                game.note,
-                game.tournament,
-                game.time_control,
-                game.other_line,
-            )
+            return game.fields_but_line()
         texts = self._texts
         tournament = texts.get(event)
         if tournament is None:

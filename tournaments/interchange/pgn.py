@@ -294,18 +294,7 @@ class _Values:
             if game is None:
                 return None
             self._learn(headers, game)
-            return (
-                game.round,
-                game.date,
-                game.white,
-                game.black,
-                game.result,
-                game.rated,
-                game.note,
-                game.tournament,
-                game.time_control,
-                game.other_line,
-            )
+            return game.fields_but_line()
         # A rated game whose every value was read before without a problem: what _game
         # would make of it.
         texts = self._texts

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from enum import StrEnum
+from typing import Any
 
 #: Called with the number of lines processed so far (cumulative), so a management command can
 #: drive a progress bar. Parsers call it every few thousand lines and once at the end.
@@ -122,6 +123,22 @@ class ParsedGame:
     time_control: str = ""
     #: The other line that describes the same game (TRF only: the opponent's line).
     other_line: int | None = None
+
+    def fields_but_line(self) -> tuple[Any, ...]:
+        """Every field but ``line``, in declaration order: a row of
+        ``RecordTable.extend_fields`` (the readers hand games to the table in batches)."""
+        return (
+            self.round,
+            self.date,
+            self.white,
+            self.black,
+            self.result,
+            self.rated,
+            self.note,
+            self.tournament,
+            self.time_control,
+            self.other_line,
+        )
 
 
 @dataclass(frozen=True, slots=True)

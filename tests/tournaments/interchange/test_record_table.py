@@ -8,6 +8,7 @@ from datetime import date
 import numpy
 import pytest
 
+from tournaments.interchange.records import GameResult, ParsedGame, PlayerRef
 from tournaments.interchange.table import RecordTable
 
 
@@ -131,3 +132,23 @@ def test_a_batch_makes_the_columns_of_appending_one_by_one() -> None:
     table.extend_fields([4], [(other,)])
     assert table.column("player").tolist() == [0, 1, 0, 1]
     assert table.values("player")[1] is other
+
+
+def test_a_parsed_games_batch_row_is_its_fields_but_line_in_the_tables_order() -> None:
+
+    game = ParsedGame(
+        round=3,
+        date=date(2026, 5, 2),
+        white=PlayerRef(name="Anna"),
+        black=PlayerRef(name="Bo"),
+        result=GameResult.WHITE_WINS_FORFEIT,
+        rated=False,
+        note="forfeit",
+        line=17,
+        tournament="Spring Open",
+        time_control="90+30",
+        other_line=18,
+    )
+    table: RecordTable[ParsedGame] = RecordTable(ParsedGame)
+    table.extend_fields([game.line], [game.fields_but_line()])
+    assert list(table) == [game]
