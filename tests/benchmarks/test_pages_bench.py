@@ -252,8 +252,8 @@ def test_page_server_times(settings: Any, request: pytest.FixtureRequest) -> Non
     finally:
         request_log.setLevel(level)
     results: list[dict[str, Any]] = []
-    for name, url in pages.items():
-        seconds, fastest, peak = measure(client, url)
+
+    def report(name: str, seconds: float, fastest: float, peak: float) -> None:
         line = {
             "name": name,
             "players": PLAYERS,
@@ -266,26 +266,16 @@ def test_page_server_times(settings: Any, request: pytest.FixtureRequest) -> Non
         }
         results.append(line)
         emit(line)
+
+    for name, url in pages.items():
+        report(name, *measure(client, url))
     if not BIG:
         # The first visit after a change: the event's standings (kept per generation of
         # the club's public views, whatever PUBLISHED_CACHE_SECONDS) computed again.
         def retire() -> None:
             club_published_changed(club_id=club.pk)
 
-        url = pages["page_tournament"]
-        seconds, fastest, peak = measure(client, url, before=retire)
-        line = {
-            "name": "page_tournament_fresh",
-            "players": PLAYERS,
-            "seconds": round(seconds, 4),
-            "min_seconds": round(fastest, 4),
-            "baseline_seconds": round(baseline_seconds, 5),
-            "ratio": ratio(seconds, baseline_seconds),
-            "peak_mb": peak,
-            "peak_scope": "work",
-        }
-        results.append(line)
-        emit(line)
+        report("page_tournament_fresh", *measure(client, pages["page_tournament"], before=retire))
     assert len(results) == len(pages) + (0 if BIG else 1)
 
     settings.PUBLISHED_CACHE_SECONDS = 600

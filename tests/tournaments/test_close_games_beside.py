@@ -132,5 +132,5 @@ def test_without_a_second_connection_the_close_reads_its_games_itself(
 
 def test_sqlite_reads_its_games_on_its_one_connection() -> None:
     if connection.vendor == "postgresql":
-        pytest.skip("the SQLite case")
+        pytest.skip("SQLite only: PostgreSQL reads beside, the tests above")
     assert not beside_possible()
