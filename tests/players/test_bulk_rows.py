@@ -6,12 +6,14 @@ import datetime
 from collections.abc import Callable
 from decimal import Decimal
 
+import numpy
 import pytest
 from django.contrib.auth import get_user_model
 
 from players import bulk
-from players.bulk import copy_value, insert_rows, insert_rows_returning_ids
+from players.bulk import copy_value, insert_columns, insert_rows, insert_rows_returning_ids
 from players.models import Club, Player
+from players.models.audit import Via, audit_context
 from players.services import club_create
 
 
@@ -96,3 +98,48 @@ def test_a_field_left_out_without_a_default_or_a_field_unknown_is_refused(
     with pytest.raises(ValueError, match=r"^Player has no field 'nope'$"):
         insert(Player, ("club", "name", "nope"), [(club.pk, "Nobody", 1)])
     assert not Player.objects.filter(club=club).exists()
+
+
+@pytest.mark.django_db
+def test_rows_given_as_columns_and_their_audit_rows_read_back_as_given(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    owner = get_user_model().objects.create_user("columns-owner")
+    club: Club = club_create(name="Columns", slug="columns", by=owner)
+    names = ["Plain", "Tab\there, line\nbreak, back\\slash, \\N", "Émile"]
+    days = [None, datetime.date(1990, 1, 2)]
+    name_codes = numpy.array([0, 1, 2, 1, 0, 2, 2])
+    day_codes = numpy.array([1, 0, 0, 1, 1, 0, 1])
+    # Three rows a chunk: seven rows need three, the last one short.
+    monkeypatch.setattr(bulk, "_COPY_CHUNK", 3)
+
+    with audit_context(via=Via.IMPORT, user_id=owner.pk):
+        count = insert_columns(
+            Player,
+            ("club", "name", "name_key", "birth_date"),
+            7,
+            [
+                (numpy.zeros(7, dtype=numpy.int32), [club.pk]),
+                (name_codes, names),
+                (name_codes, [name.lower() for name in names]),
+                (day_codes, days),
+            ],
+            by_id=None,
+        )
+
+    expected = [
+        (names[n], names[n].lower(), days[d]) for n, d in zip(name_codes, day_codes, strict=True)
+    ]
+    stored = Player.objects.filter(club=club).order_by("id")
+    assert count == 7
+    assert list(stored.values_list("name", "name_key", "birth_date")) == expected
+    # Fields not named get their defaults, as insert_rows gives them.
+    assert set(stored.values_list("active", "sex")) == {(True, "")}
+    history = Player.history.filter(club_id=club.pk).order_by("id")
+    # The audit keeps the fields its model tracks (not the name key).
+    assert list(history.values_list("id", "name", "birth_date")) == [
+        (player.pk, name, day) for player, (name, _, day) in zip(stored, expected, strict=True)
+    ]
+    assert set(history.values_list("history_type", "via", "history_user")) == {
+        ("+", "import", owner.pk)
+    }

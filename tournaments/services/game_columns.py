@@ -13,7 +13,7 @@ which refuses the first bad one with the usual error (same message, same ``[inde
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy
@@ -149,16 +149,3 @@ def _round(value: Any) -> Any:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         return _REFUSED
     return value
-
-
-def column_rows(
-    count: int, *columns: tuple[numpy.ndarray[Any, Any], Sequence[Any]]
-) -> Iterator[tuple[Any, ...]]:
-    """Rows of ``count`` items from columns given as (indices, the values they index), a
-    chunk at a time: each chunk's indices become values at once."""
-    for start in range(0, count, _CHUNK):
-        parts = [
-            list(map(table.__getitem__, codes[start : start + _CHUNK].tolist()))
-            for codes, table in columns
-        ]
-        yield from zip(*parts, strict=True)

@@ -16,7 +16,7 @@ import numpy
 from django.db import transaction
 from django.db.models import Max
 
-from players.bulk import history_rows_copy, insert_rows
+from players.bulk import history_rows_copy, insert_columns, insert_rows
 from players.errors import ConflictError, invalid_field
 from players.models import Club, Player, RatingPeriod, Role
 from players.models.audit import audit_user_id, audit_via
@@ -30,7 +30,7 @@ from tournaments.services.game_checks import (
     validate_games,
     validated,
 )
-from tournaments.services.game_columns import column_rows, validated_columns
+from tournaments.services.game_columns import validated_columns
 
 
 def _periods_locked(
@@ -151,16 +151,39 @@ def games_add(*, club: Club, games: Sequence[Mapping[str, Any]]) -> int:
             rating_list_id=list_id, months=wanted[list_id]
         ).items():
             periods[(list_id, month)] = period.pk
-    latest = Game.objects.aggregate(latest=Max("id"))["latest"] or 0
-    stored = insert_rows(Game, _GAME_FIELDS, _game_rows(club_id, games, lookups, periods))
-    # The audit rows of the new games, copied inside the database (ids above the latest
-    # before the insert; games of this club only).
-    if stored:
-        history_rows_copy(
-            Game.objects.filter(club_id=club_id, id__gt=latest),
-            via=audit_via(),
-            user_id=audit_user_id(),
+    columns = getattr(games, "columns", None)
+    valid = validated_columns(columns(), lookups) if columns is not None else None
+    if valid is not None:
+        # Every item passed checked a distinct value at a time: the rows and their audit
+        # rows go in straight from the columns.
+        placed, codes, values = valid.values["placed"], valid.codes, valid.values
+        stored = insert_columns(
+            Game,
+            _GAME_FIELDS,
+            valid.size,
+            [
+                (numpy.broadcast_to(numpy.int32(0), (valid.size,)), [club_id]),
+                (codes["placed"], [p.rating_list.id for p in placed]),
+                (codes["placed"], [periods[(p.rating_list.id, p.month)] for p in placed]),
+                *(
+                    (codes[name], values[name])
+                    for name in ("tournament", "date", "round", "white", "black", "result", "rated")
+                ),
+            ],
+            by_id=None,
         )
+    else:
+        latest = Game.objects.aggregate(latest=Max("id"))["latest"] or 0
+        stored = insert_rows(Game, _GAME_FIELDS, _game_rows(club_id, games, lookups, periods))
+        # The audit rows of the new games, copied inside the database (ids above the
+        # latest before the insert; games of this club only).
+        if stored:
+            history_rows_copy(
+                Game.objects.filter(club_id=club_id, id__gt=latest),
+                via=audit_via(),
+                user_id=audit_user_id(),
+            )
+    if stored:
         club_published_changed(club_id=club_id)
     return stored
 
@@ -185,25 +208,8 @@ def _game_rows(
     lookups: Lookups,
     periods: Mapping[tuple[int, datetime.date], int],
 ) -> Iterator[tuple[Any, ...]]:
-    """games_add's rows (``_GAME_FIELDS``), each game checked before its row is made. Items
-    kept in columns (an import's) are checked a distinct value at a time and their rows
-    made from the columns; any refusal, or other items, go through ``validated``, which
-    refuses the first bad item by its index."""
-    columns = getattr(games, "columns", None)
-    valid = validated_columns(columns(), lookups) if columns is not None else None
-    if valid is not None:
-        placed, codes, values = valid.values["placed"], valid.codes, valid.values
-        yield from column_rows(
-            valid.size,
-            (numpy.broadcast_to(numpy.int32(0), (valid.size,)), [club_id]),
-            (codes["placed"], [p.rating_list.id for p in placed]),
-            (codes["placed"], [periods[(p.rating_list.id, p.month)] for p in placed]),
-            *(
-                (codes[name], values[name])
-                for name in ("tournament", "date", "round", "white", "black", "result", "rated")
-            ),
-        )
-        return
+    """games_add's rows (``_GAME_FIELDS``), each game checked before its row is made
+    (``validated`` refuses the first bad item by its index)."""
     for game in validated(items=games, lookups=lookups, prefix_items=True):
         yield (
             club_id,

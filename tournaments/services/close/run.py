@@ -17,14 +17,13 @@ order, each one starting from the rows the previous one just wrote.
 
 from __future__ import annotations
 
-import gc
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 
 from django.db import transaction
 from django.utils import timezone
 
+from players.bulk import gc_paused
 from players.errors import ConflictError, month_not_over
 from players.models import (
     Player,
@@ -53,24 +52,6 @@ from tournaments.services.close.write import (
 )
 
 Progress = Callable[[int], None]
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """A federation-sized close allocates millions of small objects that all live until
-    it ends; the cyclic garbage collector would walk them again and again for nothing
-    (it doubled the close's CPU time at 200,000 players). Entered before the transaction
-    so that it is left after the commit: a collection set off by the commit's own work
-    would walk them all once more. The first collection after it walks every object still
-    alive that was made meanwhile (they are all in the youngest generation): a caller
-    lets the plan go before leaving it (0.2 s at 200,000 players)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def system_plan(inputs: PeriodInputs, *, progress: Progress | None = None) -> PeriodPlan:
@@ -166,7 +147,7 @@ def period_preview(
     if by is not None:
         require_role(by, rating_list.club, Role.VIEWER)
     untouched = beside_possible()
-    with _gc_paused(), transaction.atomic():
+    with gc_paused(), transaction.atomic():
         inputs = read_inputs(rating_list=rating_list, period=period, untouched=untouched)
         plan = _plan_with_every_player(
             inputs, rating_list=rating_list, period=period, by=by, progress=progress
@@ -200,7 +181,7 @@ def period_close(
     require_role(by, rating_list.club, Role.OFFICER)
     # Outside any transaction yet: the read may use a second connection (read.py).
     untouched = beside_possible()
-    with _gc_paused(), transaction.atomic(durable=True):
+    with gc_paused(), transaction.atomic(durable=True):
         locked_list, locked = _lock(rating_list, period)
         if locked.status == RatingPeriod.Status.CLOSED:
             raise ConflictError(
@@ -244,7 +225,7 @@ def period_close(
         _mark_closed(locked, by)
         seconds["write"] = time.perf_counter() - clock
         summary = close_summary(plan)
-        del plan  # before _gc_paused ends: see there
+        del plan  # before gc_paused ends: see there
         run.finished = timezone.now()
         run.players_changed = summary["players_changed"]
         run.report = close_report(summary)
@@ -304,7 +285,7 @@ def list_replay(
     """
     rating_list = RatingList.objects.select_related("club").get(pk=rating_list.pk)
     require_role(by, rating_list.club, Role.OFFICER)
-    with _gc_paused(), transaction.atomic(durable=True):
+    with gc_paused(), transaction.atomic(durable=True):
         locked_list = RatingList.objects.select_for_update(no_key=True).get(pk=rating_list.pk)
         periods = list(
             RatingPeriod.objects.select_for_update(no_key=True)

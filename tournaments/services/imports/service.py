@@ -9,6 +9,7 @@ from typing import IO
 
 from django.conf import settings
 
+from players.bulk import gc_paused
 from players.errors import ValidationFailed
 from players.models import Club, RatingList, Role
 from players.selectors import User, require_role
@@ -84,6 +85,26 @@ def import_file(
         report.errors = [LineMessage(lines.too_long, lines.message())]
         report.error_code = "invalid"
         return report
+    # The parsed file and the plan are a few million objects alive until the commit.
+    with gc_paused():
+        _parse_and_store(
+            format, data, club=club, the_list=the_list, by=by, report=report, progress=progress
+        )
+    return report
+
+
+def _parse_and_store(
+    format: str,
+    data: bytes | IO[bytes],
+    *,
+    club: Club,
+    the_list: RatingList,
+    by: User,
+    report: ImportReport,
+    progress: ProgressCallback | None,
+) -> None:
+    """Parse, plan and store (import_file's work once the file is let in); what happened
+    is in ``report``."""
     try:
         parsed: ParsedTournament | ParsedGames
         if format == "trf":
@@ -95,22 +116,21 @@ def import_file(
     except InterchangeError as error:
         report.errors = [LineMessage(e.line, e.message, e.other_line) for e in error.errors]
         report.error_code = "invalid"
-        return report
+        return
     report.warnings = [LineMessage(w.line, w.message) for w in parsed.warnings]
     # The plan holds what is stored; the parsed records go before the writes begin.
     if isinstance(parsed, ParsedTournament):
-        plan = plan_trf(parsed, digest, report)
+        plan = plan_trf(parsed, report.digest, report)
         del parsed
     else:
         # PGN and CSV: the plan shares the parsed games' columns.
         assert isinstance(parsed.games, RecordTable)
-        plan = plan_games(parsed.games, digest, report)
+        plan = plan_games(parsed.games, report.digest, report)
         del parsed
     if report.errors:
         report.error_code = "invalid"
-        return report
+        return
     Store(club=club, rating_list=the_list, by=by, plan=plan, report=report).run()
-    return report
 
 
 def upload_too_large(size: int) -> str:
