@@ -12,7 +12,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from players import rating as engine
-from players.bulk import insert_rows
+from players.bulk import insert_rows_sharing
 from players.errors import invalid_field
 from players.models import (
     Club,
@@ -179,46 +179,47 @@ def ratings_create(
             .exists()
         )
         list_facts.append((rating_list, month, has_history))
-    rating_rows: list[tuple[Any, ...]] = []
-    k_rows: list[tuple[Any, ...]] = []
+    # Rows as (player, the rest): players in the same state share the rest, written once.
+    rating_rows: list[tuple[int, tuple[Any, ...]]] = []
+    k_rows: list[tuple[int, tuple[Any, ...]]] = []
     # The K rules are pure and an import's players share a few states (most are unrated
-    # with no games): each distinct state is worked out once per list.
-    k_of: dict[tuple[Any, ...], engine.KFactor] = {}
+    # with no games): each distinct state is worked out once per list, its rows' rest too.
+    rests: dict[tuple[Any, ...], tuple[tuple[Any, ...], tuple[Any, ...] | None]] = {}
     for player, entries in new:
         standard = _entered_standard(entries)
         for rating_list, month, has_history in list_facts:
             entry = entries.get(rating_list.slug, {})
+            if not rating_list.rating_system.uses_k:
+                row = _row_without_k(player, rating_list, entry, month, has_history)
+                rating_rows.append((row[0], row[1:]))
+                continue
             rating = entry.get("rating")
             rated_games = entry.get("rated_games", 0)
             reached = entry.get("reached_2400", False)
-            if not rating_list.rating_system.uses_k:
-                rating_rows.append(_row_without_k(player, rating_list, entry, month, has_history))
-                continue
             key = (rating_list.pk, rating, rated_games, player.birth_year, reached, standard)
-            k = k_of.get(key)
-            if k is None:
+            known = rests.get(key)
+            if known is None:
                 state = engine.PlayerState(rating, rated_games, player.birth_year, reached)
-                k = k_of[key] = k_for(
+                k = k_for(
                     rating_list=rating_list,
                     state=state,
                     k_override=None,
                     period_year=month.year,
                     standard_rating=standard,
                 )
-            # entry_*: the start of the history. A list with published history: the player
-            # appears from the next list on (entry_month).
-            rating_rows.append(
-                (
-                    *(player.pk, rating_list.pk, rating, rated_games, reached),
+                # entry_*: the start of the history. A list with published history: the
+                # player appears from the next list on (entry_month).
+                rating_rest = (
+                    *(rating_list.pk, rating, rated_games, reached),
                     *(k.value, k.reason.value, rating, rated_games, reached),
                     *(month if has_history else None, None, None),
                 )
-            )
-            reason = engine.k_change_reason(None, k)
-            if reason is not None:
-                k_rows.append(
-                    (
-                        *(player.pk, rating_list.pk, month, None, k.value, k.reason.value),
+                reason = engine.k_change_reason(None, k)
+                k_rest = (
+                    None
+                    if reason is None
+                    else (
+                        *(rating_list.pk, month, None, k.value, k.reason.value),
                         *(
                             reason.value,
                             "entered when the player joined",
@@ -226,8 +227,12 @@ def ratings_create(
                         ),
                     )
                 )
-    insert_rows(PlayerRating, _RATING_FIELDS, rating_rows)
-    insert_rows(KFactorChange, K_ENTRY_FIELDS, k_rows)
+                known = rests[key] = (rating_rest, k_rest)
+            rating_rows.append((player.pk, known[0]))
+            if known[1] is not None:
+                k_rows.append((player.pk, known[1]))
+    insert_rows_sharing(PlayerRating, _RATING_FIELDS, rating_rows)
+    insert_rows_sharing(KFactorChange, K_ENTRY_FIELDS, k_rows)
 
 
 def _row_without_k(

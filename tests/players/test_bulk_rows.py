@@ -9,6 +9,7 @@ from decimal import Decimal
 import numpy
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import DataError, IntegrityError, transaction
 
 from players import bulk
 from players.bulk import copy_value, insert_columns, insert_rows, insert_rows_returning_ids
@@ -143,3 +144,27 @@ def test_rows_given_as_columns_and_their_audit_rows_read_back_as_given(
     assert set(history.values_list("history_type", "via", "history_user")) == {
         ("+", "import", owner.pk)
     }
+
+
+@pytest.mark.django_db
+def test_an_integer_its_column_cannot_hold_is_refused_never_stored_changed() -> None:
+    owner = get_user_model().objects.create_user("range-owner")
+    club: Club = club_create(name="Range", slug="range", by=owner)
+
+    # A birth year is a smallint: 67,526 does not fit. COPY's binary form would have
+    # stored it wrapped, as 1990, which the column's range check lets through.
+    with pytest.raises((DataError, IntegrityError)), transaction.atomic():
+        insert_columns(
+            Player,
+            ("club", "name", "name_key", "birth_year"),
+            2,
+            [
+                (numpy.zeros(2, dtype=numpy.int32), [club.pk]),
+                (numpy.array([0, 1]), ["Fits", "Too far"]),
+                (numpy.array([0, 1]), ["fits", "too far"]),
+                (numpy.array([0, 1]), [1990, 65_536 + 1990]),
+            ],
+            by_id=owner.pk,
+        )
+
+    assert not Player.objects.filter(club=club).exists()
