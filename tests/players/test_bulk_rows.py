@@ -51,10 +51,11 @@ def test_text_with_tabs_line_breaks_and_backslashes_reads_back_unchanged() -> No
 
 
 @pytest.mark.django_db
-def test_ids_come_back_in_the_order_of_the_rows() -> None:
+def test_ids_come_back_in_the_order_of_the_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     owner = get_user_model().objects.create_user("bulk-owner")
     club: Club = club_create(name="Bulk", slug="bulk", by=owner)
     names = [f"Player {index}" for index in range(2500, 0, -1)]  # more than one batch
+    monkeypatch.setattr(bulk, "_IDS_PER_QUERY", 1000)  # PostgreSQL: ids taken in three
 
     ids = insert_rows_returning_ids(Player, ("club", "name"), [(club.pk, n) for n in names])
 
@@ -111,8 +112,9 @@ def test_rows_given_as_columns_and_their_audit_rows_read_back_as_given(
     days = [None, datetime.date(1990, 1, 2)]
     name_codes = numpy.array([0, 1, 2, 1, 0, 2, 2])
     day_codes = numpy.array([1, 0, 0, 1, 1, 0, 1])
-    # Three rows a chunk: seven rows need three, the last one short.
+    # Three rows a chunk, and ids taken three at a time: seven rows need three of each.
     monkeypatch.setattr(bulk, "_COPY_CHUNK", 3)
+    monkeypatch.setattr(bulk, "_IDS_PER_QUERY", 3)
 
     with audit_context(via=Via.IMPORT, user_id=owner.pk):
         count = insert_columns(

@@ -414,3 +414,69 @@ def test_crlf_line_ends_read_the_same() -> None:
     crlf = parse_trf(_read("swiss_9_rounds.trf").replace(b"\n", b"\r\n"))
     assert _games(crlf) == _games(plain)
     assert crlf.players == plain.players
+
+
+def _everything(tournament: ParsedTournament) -> tuple[object, ...]:
+    """All a parse gives, in order: each game's every field and line, each bye, the
+    warnings."""
+    games = tournament.games
+    return (
+        [(g.line, *(getattr(g, name) for name in games.fields)) for g in games],  # type: ignore[attr-defined]
+        [(b.round, b.player, b.kind, b.date, b.line) for b in tournament.byes],
+        tournament.warnings,
+    )
+
+
+def _two_pab_file() -> bytes:
+    """Five players: two pairing-allocated byes in round 1 (a warning), a forfeit without
+    colours, a withdrawal (the line ends early), a half-point bye."""
+    lines = [
+        "012 Two byes",
+        "042 2026/03/01",
+        "052 2026/03/02",
+        _player(1, "One", ["   3 w 1", "   2 w +", "0000 - H"]),
+        _player(2, "Two", ["0000 - U", "   1 b -", "   3 b 0"]),
+        _player(3, "Three", ["   1 b 0", "   4   +", "   2 w 1"]),
+        _player(4, "Four", ["0000 - U", "   3   -"]),
+        _player(5, "Five", ["0000 - Z", "0000 - F", "0000 - H"]),
+    ]
+    return ("\n".join(lines) + "\n").encode()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [_read("swiss_9_rounds.trf"), _read("round_robin_trf26.trf"), _two_pab_file()],
+    ids=["swiss", "round robin", "byes and forfeits"],
+)
+def test_pairing_on_whole_arrays_gives_what_the_loop_gives(
+    data: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tournaments.interchange.trf import reader
+
+    whole_arrays = reader._paired_at_once
+    answered: list[bool] = []
+
+    def watched(*args: object) -> object:
+        result = whole_arrays(*args)  # type: ignore[arg-type]
+        answered.append(result is not None)
+        return result
+
+    monkeypatch.setattr(reader, "_paired_at_once", watched)
+    at_once = parse_trf(data)
+    assert answered == [True]  # the arrays paired this file, not the loop
+    monkeypatch.setattr(reader, "_paired_at_once", lambda *args: None)
+    one_side_at_a_time = parse_trf(data)
+
+    assert _everything(at_once) == _everything(one_side_at_a_time)
+    assert len(at_once.games) > 0
+
+
+def test_a_file_whose_sides_disagree_is_refused_as_the_loop_refuses_it() -> None:
+    lines = [
+        "012 Disagree",
+        _player(1, "One", ["   2 w 1"]),
+        _player(2, "Two", ["   1 w 0"]),  # both White
+    ]
+    with pytest.raises(InterchangeError) as refused:
+        parse_trf(("\n".join(lines) + "\n").encode())
+    assert "are not opposite" in str(refused.value)
