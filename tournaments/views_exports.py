@@ -15,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import translation
 from django.views.decorators.http import require_safe
 
-from players.api.cache import published_entry, rebuilt_once, stored_answer
+from players.api.cache import cached_or_claimed, published_entry
 from players.errors import DomainError, NotFoundError
 from players.models import Club, Player
 from players.selectors import club_get_visible, rating_list_get
@@ -71,12 +71,9 @@ def _published(
     stored), and after a change one request rebuilds it while the others get the previous
     one, marked, or wait for it. Signed-in members get the file afresh."""
     entry = published_entry(request=request, user=request.user, slug=slug, variant="download")
-    if entry is not None and entry.value is not None:
-        return stored_answer(entry.value)
-    served, claimed = rebuilt_once(entry)
-    if served is not None:
-        value, stale = served
-        return stored_answer(value, stale=stale)
+    stored, claimed = cached_or_claimed(entry)
+    if stored is not None:
+        return stored
     try:
         the_club = _club(request, slug)
         if claimed and entry is not None:

@@ -24,10 +24,9 @@ from rest_framework.serializers import BaseSerializer
 
 from players.api.cache import (
     PublishedEntry,
+    cached_or_claimed,
     kept_while_streamed,
     published_entry,
-    rebuilt_once,
-    stored_answer,
 )
 from players.api.schema import ClubAutoSchema
 from players.models import Club, Role, list_kind_choices, list_presets
@@ -106,12 +105,9 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
         entry = self._published_entry
         # DRF passes any HttpResponseBase on (its stubs name Response): stored bytes and
         # streamed files are answered as they are.
-        if entry is not None and entry.value is not None:
-            return cast(Response, stored_answer(entry.value))
-        served, claimed = rebuilt_once(entry)
-        if served is not None:
-            value, stale = served
-            return cast(Response, stored_answer(value, stale=stale))
+        stored, claimed = cached_or_claimed(entry)
+        if stored is not None:
+            return cast(Response, stored)
         release = entry.release if claimed and entry is not None else None
         try:
             if entry is not None and claimed:

@@ -220,6 +220,21 @@ def rebuilt_once(entry: PublishedEntry | None) -> tuple[Any, bool]:
     return entry.wait(), False
 
 
+def cached_or_claimed(entry: PublishedEntry | None) -> tuple[HttpResponse | None, bool]:
+    """The first step of every cached public answer (pages, API views, downloads): the
+    stored answer of a hit, or, after a change, the previous answer marked as being
+    refreshed or the rebuilt one waited for (``rebuilt_once``); else ``(None, claimed)``,
+    and the caller builds the answer (``claimed``: it holds the rebuild and must
+    ``release`` it)."""
+    if entry is not None and entry.value is not None:
+        return stored_answer(entry.value), False
+    served, claimed = rebuilt_once(entry)
+    if served is not None:
+        value, stale = served
+        return stored_answer(value, stale=stale), False
+    return None, claimed
+
+
 def stored_answer(value: tuple[Any, ...], *, stale: bool = False) -> HttpResponse:
     """A stored answer as a response (``stale``: marked as being refreshed): ``(content,
     content_type)``, or ``(content, content_type, headers)`` for an answer that carries

@@ -17,7 +17,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext
 
-from players.api.cache import PublishedEntry, published_entry, rebuilt_once, stored_answer
+from players.api.cache import PublishedEntry, cached_or_claimed, published_entry
 from players.errors import DomainError, NotFoundError
 from players.models import Club
 from players.selectors import club_get_visible
@@ -90,15 +90,12 @@ def _club_page(
             if cached
             else None
         )
-        if entry is not None and entry.value is not None:
-            return stored_answer(entry.value)
+        stored, claimed = cached_or_claimed(entry)  # entry is None for a member
+        if stored is not None:
+            return stored
         shared = _members_entry(request, club) if cached else None
         if shared is not None and shared.value is not None:
             return member_page(request, shared.value, _parts(member_parts, request, club, kwargs))
-        served, claimed = rebuilt_once(entry)
-        if served is not None:
-            value, stale = served
-            return stored_answer(value, stale=stale)
         try:
             try:
                 found = club_get_visible(user=request.user, slug=club)
