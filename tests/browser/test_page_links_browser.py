@@ -70,10 +70,14 @@ def test_list_sorts_by_column_link_and_filters_by_category(
     page = nojs_page  # sorting and filters need no JavaScript
     page.goto(f"{live_server.url}/clubs/riverside/lists/standard/")
     page.locator("#rating-list thead").get_by_role("link", name="Player").click()
+    # Each click loads a new page: read its rows once it has loaded (read at once, they
+    # were sometimes those of the page being left, or none at all).
+    page.wait_for_url("**sort=name**")
     names = page.locator("#rating-list tbody th a").all_inner_texts()
     assert names == sorted(names)
     page.select_option("#id_category", "u14")
     page.get_by_role("button", name="Show").click()
+    page.wait_for_url("**category=u14**")
     assert page.locator("#rating-list tbody tr").all_inner_texts()[0].count("Alice Chen") == 1
     assert page.locator("#rating-list tbody tr").count() == 1
     shot(page, "rating-list-filtered")
