@@ -271,11 +271,21 @@ class PlayerRating(models.Model):
     # migration 0004), PostgreSQL updates the 200,000 rows of a federation-sized close in
     # place (HOT), without a new entry in every index: the UPDATE took half the time. A
     # list sorted by rating reads its rows through the rating_list index and sorts them.
+    # The player and the list are checked by triggers once per statement on PostgreSQL,
+    # not by foreign keys once per row (migration 0033); SQLite keeps its foreign keys.
     player = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="ratings", db_index=False
+        Player,
+        on_delete=models.CASCADE,
+        related_name="ratings",
+        db_index=False,
+        db_constraint=False,
     )
     rating_list = models.ForeignKey(
-        RatingList, on_delete=models.CASCADE, related_name="player_ratings", db_index=False
+        RatingList,
+        on_delete=models.CASCADE,
+        related_name="player_ratings",
+        db_index=False,
+        db_constraint=False,
     )
     rating = models.PositiveSmallIntegerField("rating", null=True, blank=True)
     rated_games = models.PositiveIntegerField("rated games", default=0)
@@ -325,9 +335,15 @@ class KFactorChange(models.Model):
     """When and why a player's K on one list changed; the K history."""
 
     # No single-column index: kchange_player_list_month_idx leads with player, and each
-    # index costs every import of new players and every close a write per K change.
+    # index costs every import of new players and every close a write per K change. The
+    # player and created_by are checked by triggers once per statement on PostgreSQL (as
+    # PlayerRating's references are: migration 0033).
     player = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="k_changes", db_index=False
+        Player,
+        on_delete=models.CASCADE,
+        related_name="k_changes",
+        db_index=False,
+        db_constraint=False,
     )
     # rating_list, run and source_period have no database foreign keys, like RatingChange's
     # rating_list and run: a close writes each with the one value of its run, holding the
@@ -366,7 +382,11 @@ class KFactorChange(models.Model):
     )
     current = models.BooleanField("current", default=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        db_constraint=False,
     )
     created_at = models.DateTimeField("created", auto_now_add=True)
 
