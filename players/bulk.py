@@ -175,19 +175,8 @@ def insert_rows_sharing(
             known = texts[id(rest)] = (rest, "\t" + "\t".join(values) + tail)
         return known[1]
 
-    count = 0
-    with _copy(model._meta.db_table, cols.columns) as copy:
-        chunk: list[str] = []
-        for first, rest in rows:
-            chunk.append(copy_value(first) + text_of(rest))
-            if len(chunk) == _COPY_CHUNK:
-                copy.write("".join(chunk))
-                count += len(chunk)
-                chunk = []
-        if chunk:
-            copy.write("".join(chunk))
-            count += len(chunk)
-    return count
+    lines = (copy_value(first) + text_of(rest) for first, rest in rows)
+    return copy_text(model, cols.columns, lines, batch=_COPY_CHUNK)
 
 
 def insert_rows_returning_ids(
@@ -284,11 +273,7 @@ def insert_columns(
         values[field.column] = (codes, [adapt(v) for v in distinct] if adapt else distinct)
     constants = {field.column: _binary_value(field, v) for field, v in _copy_constants(cols)}
     history = model.history.model  # type: ignore[attr-defined]
-    tracked = [
-        f.column
-        for f in history._meta.concrete_fields
-        if not f.name.startswith("history_") and f.name != "via"
-    ]
+    tracked = [f.column for f in _tracked(history)]
     history_constants = {
         "history_date": timezone.now(),
         "history_type": "+",
@@ -363,10 +348,11 @@ def _copy_columns(
         transformer.set_dumper_types([oids[column]], pq.Format.BINARY)
         formats = [PyFormat.BINARY]
         kind = _BINARY_INTEGERS.get(oids[column])
+        limits = numpy.iinfo(kind) if kind is not None else None
         out = []
         for item in items:
-            if kind is not None and item is not None:
-                _in_range(column, item, numpy.iinfo(kind))
+            if limits is not None and item is not None:
+                _in_range(column, item, limits)
             (data,) = transformer.dump_sequence([item], formats)
             out.append(_BINARY_NULL if data is None else struct.pack(">i", len(data)) + data)
         return out
@@ -516,21 +502,25 @@ def copy_value(value: Any) -> str:
 
 def copy_text(
     model: type[models.Model], columns: Sequence[str], lines: Iterable[str], *, batch: int = 5000
-) -> None:
+) -> int:
     """PostgreSQL only: COPY rows already written in COPY's text format (one line each,
     tab-separated, ``\\N`` for NULL) into ``columns`` (database column names) of
     ``model``'s table. For the period close, whose 200,000 rows are cheapest to build as
     text: handing psycopg tuples of Decimals and JSON made its per-value dumping most of
-    the write."""
+    the write. Returns how many lines."""
+    count = 0
     with _copy(model._meta.db_table, columns) as copy:
         chunk: list[str] = []
         for line in lines:
             chunk.append(line)
             if len(chunk) >= batch:
                 copy.write("".join(chunk))
+                count += len(chunk)
                 chunk = []
         if chunk:
             copy.write("".join(chunk))
+            count += len(chunk)
+    return count
 
 
 @contextmanager
@@ -550,6 +540,16 @@ def _copy(table: str, columns: Sequence[str], *, binary: bool = False) -> Iterat
         yield copy
 
 
+def _tracked(history_model: type[models.Model]) -> list[models.Field[Any, Any]]:
+    """The audit model's copies of its model's fields (not its own ``history_*`` and
+    ``via``): what an audit row copies from the row it records."""
+    return [
+        f
+        for f in history_model._meta.concrete_fields
+        if not f.name.startswith("history_") and f.name != "via"
+    ]
+
+
 def history_rows_copy(
     queryset: models.QuerySet[Any], *, via: str, user_id: int | None, history_type: str = "+"
 ) -> int:
@@ -562,8 +562,7 @@ def history_rows_copy(
     round spilled to disk, a seventh of the statement."""
     model = queryset.model
     history_model = model.history.model
-    tracked = [f for f in history_model._meta.concrete_fields if not f.name.startswith("history_")]
-    source = [f.attname for f in tracked if f.name != "via"]
+    source = [f.attname for f in _tracked(history_model)]
     select_sql, params = queryset.order_by().values_list(*source).query.sql_with_params()
     quote = connection.ops.quote_name
     columns = [quote(history_model._meta.get_field(name).column) for name in source]
