@@ -2,7 +2,9 @@
 
 It records every request (path, headers, body) and answers each with the next status of
 ``statuses`` (200 once they are used up), so a test can make it fail once and then
-succeed. Runs in a thread of the test process; worker processes reach it over TCP.
+succeed. With ``trickle`` set it sends its answer one byte every ``trickle`` seconds (the
+status line and headers too, or only the body: ``trickle_body``), as a slow or hostile
+receiver does. Runs in a thread of the test process; worker processes reach it over TCP.
 """
 
 from __future__ import annotations
@@ -11,11 +13,14 @@ import hashlib
 import hmac
 import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from standardwebhooks import Webhook, WebhookVerificationError
 
 
 @dataclass
@@ -29,8 +34,17 @@ class Received:
         return json.loads(self.body)
 
     def signed_by(self, secret: str) -> bool:
-        """The check the docs show a receiver (docs/webhooks.md)."""
-        expected = "sha256=" + hmac.new(secret.encode(), self.body, hashlib.sha256).hexdigest()
+        """The Standard Webhooks check (its own package), the timestamp's 5 minutes too."""
+        try:
+            Webhook(secret).verify(self.body, self.headers)
+        except WebhookVerificationError:
+            return False
+        return True
+
+    def legacy_signed_by(self, key: bytes) -> bool:
+        """The old X-Ratings-Signature-256 check, as receivers wrote it with the old secret
+        (whose bytes were the key)."""
+        expected = "sha256=" + hmac.new(key, self.body, hashlib.sha256).hexdigest()
         return hmac.compare_digest(expected, self.headers.get("X-Ratings-Signature-256", ""))
 
 
@@ -42,6 +56,10 @@ class Receiver:
     lock: threading.Lock = field(default_factory=threading.Lock)
     #: Where a 3xx answer points (to check that no redirect is followed).
     location: str = ""
+    #: Seconds between the bytes of a trickled answer (None: the answer at once).
+    trickle: float | None = None
+    #: Trickle only the body (the status line and headers go at once).
+    trickle_body: bool = False
 
     def of_event(self, event: str) -> list[Received]:
         with self.lock:
@@ -59,6 +77,9 @@ def receiver(path: str = "/hook") -> Iterator[Receiver]:
             with state.lock:
                 state.requests.append(Received(self.path, dict(self.headers.items()), body))
                 status = state.statuses.pop(0) if state.statuses else 200
+            if state.trickle is not None:
+                self._trickled(status, state.trickle)
+                return
             self.send_response(status)
             if 300 <= status < 400 and state.location:
                 self.send_header("Location", state.location)
@@ -66,6 +87,25 @@ def receiver(path: str = "/hook") -> Iterator[Receiver]:
             self.send_header("Content-Length", str(len(answer)))
             self.end_headers()
             self.wfile.write(answer)
+
+        def _trickled(self, status: int, seconds: float) -> None:
+            body = b"ok, eventually" * 4
+            head = (
+                f"HTTP/1.1 {status} OK\r\nContent-Type: text/plain\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n"
+            ).encode()
+            if state.trickle_body:
+                self.wfile.write(head)
+                self.wfile.flush()
+                head = b""
+            try:
+                for index in range(len(head + body)):
+                    self.wfile.write((head + body)[index : index + 1])
+                    self.wfile.flush()
+                    time.sleep(seconds)
+            except OSError:
+                pass  # the sender hung up: its deadline passed
+            self.close_connection = True
 
         def log_message(self, format: str, *args: Any) -> None:
             pass
