@@ -12,12 +12,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import ssl
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 from standardwebhooks import Webhook, WebhookVerificationError
@@ -66,8 +69,39 @@ class Receiver:
             return [r for r in self.requests if r.headers.get("X-Ratings-Event") == event]
 
 
+def self_signed(folder: Path) -> Path:
+    """A certificate and key for 127.0.0.1 in one PEM file (openssl, one day): trust it
+    with ``SSL_CERT_FILE``, which ssl.create_default_context reads on each call."""
+    pem = folder / "receiver.pem"
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+            "-keyout",
+            str(pem),
+            "-out",
+            str(folder / "cert.pem"),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    pem.write_text(pem.read_text() + (folder / "cert.pem").read_text())
+    return pem
+
+
 @contextmanager
-def receiver(path: str = "/hook") -> Iterator[Receiver]:
+def receiver(path: str = "/hook", *, tls: Path | None = None) -> Iterator[Receiver]:
+    """The receiver; https with ``tls``, a PEM file of key and certificate (self_signed)."""
     state = Receiver(url="")
 
     class Handler(BaseHTTPRequestHandler):
@@ -111,7 +145,12 @@ def receiver(path: str = "/hook") -> Iterator[Receiver]:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    state.url = f"http://127.0.0.1:{server.server_address[1]}{path}"
+    if tls is not None:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(tls)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    scheme = "https" if tls is not None else "http"
+    state.url = f"{scheme}://127.0.0.1:{server.server_address[1]}{path}"
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

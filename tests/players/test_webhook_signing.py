@@ -23,7 +23,7 @@ from players.errors import ValidationFailed
 from players.models import Webhook, WebhookDelivery
 from players.services import webhook_create, webhook_ping, webhook_send, webhook_update
 from players.services.webhook_send import secret_new
-from tests.receiver import Receiver, receiver
+from tests.receiver import Receiver, receiver, self_signed
 from tests.tournaments.helpers import make_club, make_owner
 
 pytestmark = pytest.mark.django_db
@@ -122,9 +122,29 @@ def test_the_old_header_cannot_be_switched_on(hook_receiver: Receiver) -> None:
 # -- the deadline of a try -------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return self_signed(tmp_path_factory.mktemp("tls"))
+
+
+@pytest.fixture(params=["http", "https"])
+def any_receiver(
+    request: pytest.FixtureRequest, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Receiver]:
+    """The receiver over http, and over https with a certificate the try trusts."""
+    settings.WEBHOOKS_ALLOW_PRIVATE = True
+    settings.WEBHOOKS_ALLOWED_PORTS = "*"
+    tls = None
+    if request.param == "https":
+        tls = request.getfixturevalue("certificate")
+        monkeypatch.setenv("SSL_CERT_FILE", str(tls))
+    with receiver(tls=tls) as state:
+        yield state
+
+
 @pytest.mark.parametrize("trickle_body", [False, True], ids=["status line", "body"])
 def test_a_trickling_receiver_is_cut_off_at_the_deadline_and_the_try_fails(
-    hook_receiver: Receiver,
+    any_receiver: Receiver,
     settings: Any,
     django_capture_on_commit_callbacks: Any,
     trickle_body: bool,
@@ -137,12 +157,12 @@ def test_a_trickling_receiver_is_cut_off_at_the_deadline_and_the_try_fails(
     settings.WEBHOOKS_RETRY_SECONDS = []  # the first try is the last
     owner = make_owner()
     hook = webhook_create(
-        club=make_club(owner), by=owner, url=hook_receiver.url, events=["period.closed"]
+        club=make_club(owner), by=owner, url=any_receiver.url, events=["period.closed"]
     )
-    hook_receiver.trickle = 0.2
-    hook_receiver.trickle_body = trickle_body
+    any_receiver.trickle = 0.2
+    any_receiver.trickle_body = trickle_body
     delivery = pinged(hook, django_capture_on_commit_callbacks)
-    assert len(hook_receiver.requests) == 1
+    assert len(any_receiver.requests) == 1
     assert delivery.status == WebhookDelivery.Status.FAILED
     assert delivery.last_error.startswith("The try's deadline of 0.6 s")
     assert "WEBHOOKS_TIMEOUT_SECONDS" in delivery.last_error
@@ -152,15 +172,16 @@ def test_a_trickling_receiver_is_cut_off_at_the_deadline_and_the_try_fails(
 
 
 def test_an_answer_within_the_deadline_succeeds(
-    hook_receiver: Receiver, settings: Any, django_capture_on_commit_callbacks: Any
+    any_receiver: Receiver, settings: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     settings.WEBHOOKS_TIMEOUT_SECONDS = 30
     owner = make_owner()
     hook = webhook_create(
-        club=make_club(owner), by=owner, url=hook_receiver.url, events=["period.closed"]
+        club=make_club(owner), by=owner, url=any_receiver.url, events=["period.closed"]
     )
-    hook_receiver.trickle = 0.001
+    any_receiver.trickle = 0.001
     delivery = pinged(hook, django_capture_on_commit_callbacks)
+    assert any_receiver.requests[0].signed_by(hook.secret)
     assert delivery.status == WebhookDelivery.Status.SUCCEEDED
     assert (delivery.response_code, delivery.response_body, delivery.last_error) == (
         200,
