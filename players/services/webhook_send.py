@@ -10,10 +10,10 @@ captured delivery replayed later (the libraries allow 5 minutes). Webhooks regis
 before these headers (``legacy_signature``) also get the old ``X-Ratings-Signature-256``
 (the body's HMAC under the same key bytes) until their owner switches it off.
 
-``WEBHOOKS_TIMEOUT_SECONDS`` bounds connecting, TLS, sending and reading the whole answer
-together: a socket's own timeout is per call, and a receiver sending one byte every 5 s
-never trips a 10 s one. Each blocking call is given only what is left of the deadline.
-Name resolution is before it, bounded by the system's resolver.
+``WEBHOOKS_TIMEOUT_SECONDS`` bounds looking the name up, connecting, TLS, sending and
+reading the whole answer together: a socket's own timeout is per call, and a receiver
+sending one byte every 5 s never trips a 10 s one. Each blocking call is given only what
+is left of the deadline.
 """
 
 from __future__ import annotations
@@ -153,12 +153,12 @@ def post_once(hook: Webhook, delivery: WebhookDelivery) -> Outcome:
     deadline; never raises for what the receiver or the network does."""
     body = delivery.body.encode()
     started = time.perf_counter()
-    try:
-        addresses = addresses_checked(hook.url)
-    except DomainError as refused:
-        return Outcome(None, None, refused.message)
     seconds = float(settings.WEBHOOKS_TIMEOUT_SECONDS)
     deadline = time.monotonic() + seconds
+    try:
+        addresses = addresses_checked(hook.url, deadline=deadline)
+    except DomainError as refused:
+        return Outcome(None, int((time.perf_counter() - started) * 1000), refused.message)
     parts = urlsplit(hook.url)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     connection = _connection(parts.scheme, parts.hostname or "", parts.port, addresses[0], deadline)

@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as LookupTimeout
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -27,6 +30,12 @@ from django.conf import settings
 from players.errors import ValidationFailed, invalid_field
 
 MAX_URL_LENGTH = 500
+#: Name lookups run here, so that a try waits for one only until its deadline: the
+#: system's resolver gives up on a name server that never answers only after its own
+#: timeouts and attempts (resolv.conf), which a club that runs its DNS could stretch.
+#: A lookup still running after its deadline keeps its thread until the resolver gives
+#: up; with all of them busy, further lookups wait in line and time out the same way.
+_RESOLVERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="webhook-dns")
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -130,12 +139,21 @@ def url_parts(url: str) -> tuple[str, str, int]:
     return parts.scheme, parts.hostname, port
 
 
-def addresses_checked(url: str) -> list[str]:
+def addresses_checked(url: str, *, deadline: float | None = None) -> list[str]:
     """The addresses ``url``'s host resolves to, all of them allowed; else
-    ValidationFailed naming ``url`` (at registration, the API's 400)."""
+    ValidationFailed naming ``url`` (at registration, the API's 400). The lookup waits
+    until ``deadline`` (time.monotonic), by default WEBHOOKS_TIMEOUT_SECONDS from now."""
     _, host, port = url_parts(url)
+    if deadline is None:
+        deadline = time.monotonic() + float(settings.WEBHOOKS_TIMEOUT_SECONDS)
+    lookup = _RESOLVERS.submit(socket.getaddrinfo, host, port, type=socket.SOCK_STREAM)
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        infos = lookup.result(timeout=max(0.0, deadline - time.monotonic()))
+    except LookupTimeout:
+        lookup.cancel()
+        raise invalid_field(
+            "url", f"The host {host!r} did not resolve within the deadline."
+        ) from None
     except (OSError, UnicodeError):
         raise invalid_field("url", f"The host {host!r} does not resolve.") from None
     addresses = sorted({str(info[4][0]) for info in infos})

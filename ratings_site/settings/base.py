@@ -213,10 +213,10 @@ SITE_URL = env_str("SITE_URL", "http://localhost:8000").rstrip("/")
 # and link-local ones through (development and tests only). Only the ports in
 # WEBHOOKS_ALLOWED_PORTS ("80,443"; "*" for any, development and tests only) are allowed:
 # any other port on a public host would let a club probe it through the deliveries log.
-# WEBHOOKS_TIMEOUT_SECONDS is each try's wall-clock deadline: connecting, TLS, sending and
-# the whole answer together (a receiver trickling bytes is cut off there); failed tries
-# are tried again after each of WEBHOOKS_RETRY_SECONDS in turn (6 tries over about an
-# hour), then the delivery is failed. A webhook whose tries all failed for
+# WEBHOOKS_TIMEOUT_SECONDS is each try's wall-clock deadline: the lookup, connecting, TLS,
+# sending and the whole answer together (a receiver trickling bytes is cut off there);
+# failed tries are tried again after each of WEBHOOKS_RETRY_SECONDS in turn (6 tries over
+# about an hour), then the delivery is failed. A webhook whose tries all failed for
 # WEBHOOKS_DISABLE_AFTER_DAYS is switched off and its club's owners are emailed.
 WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", default=False)
 _WEBHOOK_PORTS = env_list("WEBHOOKS_ALLOWED_PORTS", default=["80", "443"])

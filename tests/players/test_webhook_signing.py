@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import re
 import socket
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -209,3 +210,30 @@ def test_a_receiver_silent_in_the_tls_handshake_is_cut_off_at_the_deadline(
         delivery = pinged(hook, django_capture_on_commit_callbacks)
     assert delivery.status == WebhookDelivery.Status.FAILED
     assert delivery.last_error.startswith("The try's deadline of 0.5 s")
+
+
+def test_a_name_that_resolves_slowly_is_cut_off_at_the_deadline(
+    hook_receiver: Receiver,
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """A club that runs its own name server can make it answer slowly: the lookup counts
+    against the try's deadline too."""
+    owner = make_owner()
+    hook = webhook_create(
+        club=make_club(owner), by=owner, url=hook_receiver.url, events=["period.closed"]
+    )
+    settings.WEBHOOKS_TIMEOUT_SECONDS = 0.3
+    settings.WEBHOOKS_RETRY_SECONDS = []
+    lookup = socket.getaddrinfo
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(2)
+        return lookup(*args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", slow)
+    delivery = pinged(hook, django_capture_on_commit_callbacks)
+    assert delivery.status == WebhookDelivery.Status.FAILED
+    assert "did not resolve within the deadline" in delivery.last_error
+    assert hook_receiver.requests == []
