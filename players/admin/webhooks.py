@@ -52,7 +52,7 @@ class WebhookAdmin(ClubScopedAdmin):
     actions = ["ping"]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
-        done = ("created", "created_by", "failing_since", "disabled_reason")
+        done = ("created", "created_by", "failing_since", "disabled_reason", "legacy_signature")
         return ("club", *done) if obj is not None else ()
 
     def service_save(self, request: HttpRequest, obj: Webhook, form: Any, change: bool) -> Webhook:

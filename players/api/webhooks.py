@@ -66,11 +66,16 @@ class WebhookOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
         allow_null=True, help_text="Since when every try failed; null after a success."
     )
     disabled_reason = serializers.CharField(help_text="Why it was switched off, if it was.")
+    legacy_signature = serializers.BooleanField(
+        help_text="Whether deliveries also carry the old X-Ratings-Signature-256 header "
+        "(webhooks registered before the Standard Webhooks headers; PATCH false to stop)."
+    )
 
 
 class WebhookCreatedSerializer(WebhookOutSerializer):
     secret = serializers.CharField(
-        help_text="Signs every delivery (X-Ratings-Signature-256); shown only in this answer."
+        help_text="Signs every delivery (the webhook-signature header, Standard Webhooks' "
+        "whsec_ form); shown only in this answer."
     )
 
 
@@ -84,6 +89,9 @@ class WebhookPatchSerializer(serializers.Serializer):  # type: ignore[type-arg]
     url = serializers.CharField(max_length=500, required=False)
     events = EventsField(required=False)
     active = serializers.BooleanField(required=False)
+    legacy_signature = serializers.BooleanField(
+        required=False, help_text="false: stop sending the old X-Ratings-Signature-256 header."
+    )
 
 
 class DeliveryOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -143,8 +151,8 @@ class WebhookListView(WebhookScopedView):
     @extend_schema(
         operation_id="webhooks_create",
         description="Register a URL for the club's events. The answer's `secret` signs "
-        "every delivery and is shown only here. The URL must be http(s) and resolve to "
-        "public addresses.",
+        "every delivery and is shown only here. The URL must be http(s), on port 80 or 443 "
+        "(unless the operator allows more), and resolve to public addresses.",
         request=WebhookInSerializer,
         responses={201: WebhookCreatedSerializer},
     )
@@ -165,8 +173,8 @@ class WebhookDetailView(WebhookScopedView):
 
     @extend_schema(
         operation_id="webhooks_update",
-        description="Change `url`, `events` or `active`. Switching a webhook on again "
-        "forgets its failures.",
+        description="Change `url`, `events` or `active`, or switch `legacy_signature` off. "
+        "Switching a webhook on again forgets its failures.",
         request=WebhookPatchSerializer,
         responses=WebhookOutSerializer,
     )

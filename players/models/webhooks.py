@@ -2,7 +2,9 @@
 an event to one of them, and the members' choice of rating emails.
 
 The secret stays in the row as given (it signs every body: a hash of it could not), and
-is shown once, when the webhook is created. A delivery keeps the exact body it sends, so
+is shown once, when the webhook is created. It is Standard Webhooks' form, ``whsec_`` and
+the base64 of the key; webhooks registered before that form (migration 0034) keep their
+old key, the bytes of their old secret, re-presented in it. A delivery keeps the exact body it sends, so
 every try of it carries the same bytes and the same signature.
 """
 
@@ -42,6 +44,10 @@ class Webhook(models.Model):
     #: WEBHOOKS_DISABLE_AFTER_DAYS of that the webhook is switched off.
     failing_since = models.DateTimeField("failing since", null=True, blank=True)
     disabled_reason = models.CharField("switched off because", max_length=200, blank=True)
+    #: Also send the old X-Ratings-Signature-256 header (the body's HMAC, no timestamp):
+    #: on for webhooks registered before the Standard Webhooks headers, until their owner
+    #: switches it off; never on for a new one.
+    legacy_signature = models.BooleanField("old signature header too", default=False)
 
     class Meta:
         ordering = ["club", "id"]
@@ -60,7 +66,8 @@ class WebhookDelivery(models.Model):
         SUCCEEDED = "succeeded", "Succeeded"
         FAILED = "failed", "Failed"
 
-    # The X-Ratings-Delivery header: the same on every try of this delivery.
+    # The X-Ratings-Delivery header: the same on every try of this delivery (the
+    # webhook-id header is the event's id, kept by a redelivery too).
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
     event = models.CharField("event", max_length=40)

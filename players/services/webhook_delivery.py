@@ -5,26 +5,20 @@ event's body once, writes one WebhookDelivery per subscribed webhook of the club
 queues a ``webhook_deliver`` task for each; for a close or a replay it then sends the
 members' rating emails (``players/services/notifications.py``). A try POSTs the stored
 body, signed with the webhook's secret, to the addresses the URL resolves to at that
-moment (checked again: DNS rebinding), follows no redirect and keeps at most 1 KB of the
-answer. A failed try (an error, a timeout, any status but 2xx) is tried again later
-through the queue's ``run_after`` (WEBHOOKS_RETRY_SECONDS), never by sleeping in a worker.
+moment (checked again: DNS rebinding), within one wall-clock deadline, follows no redirect
+and keeps at most 1 KB of the answer (``players/services/webhook_send.py``). A failed try
+(an error, the deadline passed, any status but 2xx) is tried again later through the
+queue's ``run_after`` (WEBHOOKS_RETRY_SECONDS), never by sleeping in a worker.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import http.client
 import json
 import logging
-import socket
-import ssl
-import time
 import uuid
 from collections.abc import Iterable, Mapping
 from datetime import timedelta
 from typing import Any
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail import send_mail
@@ -33,7 +27,6 @@ from django.db.models import F
 from django.utils import timezone
 from django_tasks import task, task_backends
 
-from players.errors import DomainError
 from players.models import (
     Club,
     Membership,
@@ -46,23 +39,14 @@ from players.models import (
 )
 from players.services.notifications import EMAILED_EVENTS, rating_emails_send
 from players.services.webhook_events import event_content
-from players.services.webhook_urls import addresses_checked
+from players.services.webhook_send import Outcome, post_once
 
 logger = logging.getLogger(__name__)
-
-USER_AGENT = "ClubRatings-Webhooks/1.0"
-#: How much of an answer's body is kept (and read): the start, for the delivery log.
-RESPONSE_KEPT_BYTES = 1024
 
 
 def body_json(body: Mapping[str, Any]) -> str:
     """The exact text sent (and signed): compact JSON, the same bytes on every try."""
     return json.dumps(body, separators=(",", ":"), ensure_ascii=False)
-
-
-def signature(secret: str, body: bytes) -> str:
-    """The X-Ratings-Signature-256 header's value: ``sha256=`` and the hex HMAC."""
-    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
 def event_body(
@@ -181,26 +165,17 @@ def delivery_try(*, delivery_id: str) -> WebhookDelivery | None:
     delivery.tries += 1
     if delivery.tries > 1 and not hook.active:
         # A retry after the webhook was switched off (by its owner or by failing).
-        _finish(delivery, ok=False, code=None, ms=None, error="The webhook is switched off.")
+        _finish(delivery, Outcome(None, None, "The webhook is switched off."))
         return delivery
-    code, ms, error, answer = _post(hook, delivery)
-    ok = code is not None and 200 <= code < 300
-    if not ok and not error:
-        error = f"The receiver answered {code}."
-    _finish(delivery, ok=ok, code=code, ms=ms, error=error, answer=answer)
-    _record_health(hook, ok=ok)
+    outcome = post_once(hook, delivery)
+    _finish(delivery, outcome)
+    _record_health(hook, ok=outcome.ok)
     return delivery
 
 
-def _finish(
-    delivery: WebhookDelivery,
-    *,
-    ok: bool,
-    code: int | None,
-    ms: int | None,
-    error: str,
-    answer: str = "",
-) -> None:
+def _finish(delivery: WebhookDelivery, outcome: Outcome) -> None:
+    ok = outcome.ok
+    error = outcome.error or ("" if ok else f"The receiver answered {outcome.code}.")
     delays = list(settings.WEBHOOKS_RETRY_SECONDS)
     retry = not ok and delivery.tries <= len(delays) and delivery.webhook.active
     backend = task_backends[webhook_deliver.backend]
@@ -215,14 +190,13 @@ def _finish(
         status = WebhookDelivery.Status.FAILED
     fields: dict[str, Any] = {
         "status": status,
-        "response_code": code,
-        "duration_ms": ms,
-        "response_body": answer,
+        "response_code": outcome.code,
+        "duration_ms": outcome.ms,
+        "response_body": outcome.answer,
         "next_try": next_try,
+        # Of the last try: a success clears what an earlier try left.
+        "last_error": error[:500],
     }
-    if error:
-        # A success keeps the error of the try before it: the log says what went wrong.
-        fields["last_error"] = error[:500]
     WebhookDelivery.objects.filter(pk=delivery.pk).update(**fields)
     for name, value in fields.items():
         setattr(delivery, name, value)
@@ -233,59 +207,6 @@ def _finish(
             # The immediate backend (no worker) cannot wait: the retry is left to
             # whoever runs a queue; the log says when it was due.
             logger.info("Delivery %s: retry due at %s is not queued", delivery.pk, next_try)
-
-
-def _post(hook: Webhook, delivery: WebhookDelivery) -> tuple[int | None, int | None, str, str]:
-    """(status code, milliseconds, error, the answer's first 1 KB) of one POST."""
-    body = delivery.body.encode()
-    headers = {
-        "Content-Type": "application/json",
-        "User-Agent": USER_AGENT,
-        "X-Ratings-Event": delivery.event,
-        "X-Ratings-Delivery": str(delivery.pk),
-        "X-Ratings-Signature-256": signature(hook.secret, body),
-    }
-    started = time.perf_counter()
-    try:
-        addresses = addresses_checked(hook.url)
-    except DomainError as refused:
-        return None, None, refused.message, ""
-    parts = urlsplit(hook.url)
-    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    connection = _connection(parts.scheme, parts.hostname or "", parts.port, addresses[0])
-    try:
-        connection.request("POST", path, body=body, headers=headers)
-        response = connection.getresponse()
-        answer = response.read(RESPONSE_KEPT_BYTES).decode("utf-8", "replace")
-        code = response.status
-    except (OSError, http.client.HTTPException) as failure:
-        ms = int((time.perf_counter() - started) * 1000)
-        return None, ms, f"{type(failure).__name__}: {failure}"[:500], ""
-    finally:
-        connection.close()
-    return code, int((time.perf_counter() - started) * 1000), "", answer
-
-
-def _connection(
-    scheme: str, host: str, port: int | None, address: str
-) -> http.client.HTTPConnection:
-    """A connection to ``host`` that connects to ``address``, the one just checked (not
-    to whatever the name resolves to a moment later); TLS still checks ``host``'s
-    certificate. http.client follows no redirect: a 3xx is an answer like any non-2xx."""
-    timeout = float(settings.WEBHOOKS_TIMEOUT_SECONDS)
-    connection: http.client.HTTPConnection
-    if scheme == "https":
-        connection = http.client.HTTPSConnection(
-            host, port, timeout=timeout, context=ssl.create_default_context()
-        )
-    else:
-        connection = http.client.HTTPConnection(host, port, timeout=timeout)
-
-    def pinned(target: tuple[str, int], *args: Any, **kwargs: Any) -> socket.socket:
-        return socket.create_connection((address, target[1]), *args, **kwargs)
-
-    connection._create_connection = pinned  # type: ignore[attr-defined]
-    return connection
 
 
 def _record_health(hook: Webhook, *, ok: bool) -> None:

@@ -11,7 +11,6 @@ does no per-webhook or per-member work.
 from __future__ import annotations
 
 import json
-import secrets
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -29,6 +28,7 @@ from players.models import (
     WebhookDelivery,
 )
 from players.selectors import User, require_role
+from players.services.webhook_send import secret_new
 from players.services.webhook_urls import addresses_checked, url_parts
 
 #: How many players' ids a players.changed event lists.
@@ -69,16 +69,17 @@ def webhook_create(
             url=url.strip(),
             events=cleaned_events,
             active=_active_cleaned(active),
-            secret=f"whsec_{secrets.token_urlsafe(32)}",
+            secret=secret_new(),
             created_by_id=by.pk,
         )
 
 
 def webhook_update(*, webhook: Webhook, by: User, **changes: Any) -> Webhook:
-    """Change a webhook's ``url``, ``events`` or ``active`` (owner). Switching it on again
-    forgets its failures (it starts a new three days)."""
+    """Change a webhook's ``url``, ``events`` or ``active`` (owner), or switch its old
+    signature header off (``legacy_signature``: off only; a new webhook never sends it).
+    Switching it on again forgets its failures (it starts a new three days)."""
     require_role(by, webhook.club, Role.OWNER)
-    unknown = set(changes) - {"url", "events", "active"}
+    unknown = set(changes) - {"url", "events", "active", "legacy_signature"}
     if unknown:
         raise invalid_field(sorted(unknown)[0], "This field cannot be changed.")
     if "url" in changes:
@@ -92,6 +93,15 @@ def webhook_update(*, webhook: Webhook, by: User, **changes: Any) -> Webhook:
             webhook.failing_since = None
             webhook.disabled_reason = ""
         webhook.active = active
+    if "legacy_signature" in changes:
+        wanted = changes["legacy_signature"]
+        if not isinstance(wanted, bool) or wanted not in (False, webhook.legacy_signature):
+            raise invalid_field(
+                "legacy_signature",
+                "Only false: the old header (no timestamp, so replayable) can be switched "
+                "off, not on.",
+            )
+        webhook.legacy_signature = changes["legacy_signature"]
     with transaction.atomic(durable=True):
         webhook.save()
     return webhook

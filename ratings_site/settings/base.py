@@ -210,12 +210,23 @@ SITE_URL = env_str("SITE_URL", "http://localhost:8000").rstrip("/")
 
 # Webhooks (docs/webhooks.md). Their URLs must resolve to public addresses, checked when
 # registered and again at each delivery; WEBHOOKS_ALLOW_PRIVATE=1 lets loopback, private
-# and link-local ones through (development and tests only). A try that has no answer
-# within WEBHOOKS_TIMEOUT_SECONDS fails; failed tries are tried again after each of
-# WEBHOOKS_RETRY_SECONDS in turn (6 tries over about an hour), then the delivery is
-# failed. A webhook whose tries all failed for WEBHOOKS_DISABLE_AFTER_DAYS is switched
-# off and its club's owners are emailed.
+# and link-local ones through (development and tests only). Only the ports in
+# WEBHOOKS_ALLOWED_PORTS ("80,443"; "*" for any, development and tests only) are allowed:
+# any other port on a public host would let a club probe it through the deliveries log.
+# WEBHOOKS_TIMEOUT_SECONDS is each try's wall-clock deadline: the lookup, connecting, TLS,
+# sending and the whole answer together (a receiver trickling bytes is cut off there);
+# failed tries are tried again after each of WEBHOOKS_RETRY_SECONDS in turn (6 tries over
+# about an hour), then the delivery is failed. A webhook whose tries all failed for
+# WEBHOOKS_DISABLE_AFTER_DAYS is switched off and its club's owners are emailed.
 WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", default=False)
+_WEBHOOK_PORTS = env_list("WEBHOOKS_ALLOWED_PORTS", default=["80", "443"])
+if _WEBHOOK_PORTS != ["*"] and not all(p.isdigit() and 0 < int(p) < 65536 for p in _WEBHOOK_PORTS):
+    raise ImproperlyConfigured(
+        f"WEBHOOKS_ALLOWED_PORTS={','.join(_WEBHOOK_PORTS)!r}: give port numbers, or *."
+    )
+WEBHOOKS_ALLOWED_PORTS: str | list[int] = (
+    "*" if _WEBHOOK_PORTS == ["*"] else [int(port) for port in _WEBHOOK_PORTS]
+)
 WEBHOOKS_TIMEOUT_SECONDS = env_float("WEBHOOKS_TIMEOUT_SECONDS", 10.0)
 WEBHOOKS_RETRY_SECONDS = [
     float(s)

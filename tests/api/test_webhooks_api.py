@@ -29,6 +29,7 @@ def test_create_shows_the_secret_once(world: World) -> None:
     assert body["secret"].startswith("whsec_")
     assert body["events"] == ["period.closed", "players.changed"]
     assert body["active"] is True
+    assert body["legacy_signature"] is False
     assert Webhook.objects.get(pk=body["id"]).secret == body["secret"]
     read = owner.get(f"{hooks_url(world)}{body['id']}/").json()
     assert "secret" not in read
@@ -43,6 +44,8 @@ def test_create_shows_the_secret_once(world: World) -> None:
         ({"url": "ftp://example.org/", "events": ["period.closed"]}, "url"),
         ({"url": "http://127.0.0.1/hook", "events": ["period.closed"]}, "url"),
         ({"url": "http://169.254.169.254/", "events": ["period.closed"]}, "url"),
+        ({"url": "http://[2002:7f00:1::]/", "events": ["period.closed"]}, "url"),
+        ({"url": "http://8.8.8.8:22/", "events": ["period.closed"]}, "url"),
         ({"url": "https://" + "a" * 600 + ".example/", "events": ["period.closed"]}, "url"),
         ({"url": URL}, "events"),
         ({"url": URL, "events": []}, "events"),
@@ -78,6 +81,24 @@ def test_update_and_delete(world: World) -> None:
     assert not Webhook.objects.filter(pk=hook.pk).exists()
     assert not WebhookDelivery.objects.filter(webhook_id=hook.pk).exists()
     assert owner.get(url).status_code == 404
+
+
+def test_the_old_signature_header_can_be_switched_off_not_on(world: World) -> None:
+    owner = client_for(world.north.users["owner"])
+    hook = world.north.extra["webhook"]
+    url = f"{hooks_url(world)}{hook.pk}/"
+    refused = owner.patch(url, {"legacy_signature": True}, format="json")
+    assert refused.status_code == 400
+    assert_error_shape(refused.json())
+    assert list(refused.json()["error"]["fields"]) == ["legacy_signature"]
+    Webhook.objects.filter(pk=hook.pk).update(legacy_signature=True)  # as migrated
+    assert owner.get(url).json()["legacy_signature"] is True
+    off = owner.patch(url, {"legacy_signature": False}, format="json")
+    assert off.status_code == 200, off.content
+    assert off.json()["legacy_signature"] is False
+    assert owner.patch(url, {"legacy_signature": True}, format="json").status_code == 400
+    hook.refresh_from_db()
+    assert not hook.legacy_signature
 
 
 def test_ping_and_the_deliveries_log(world: World, django_capture_on_commit_callbacks: Any) -> None:
