@@ -10,15 +10,20 @@ service sees it. Bytes that are not UTF-8 never get this far: DRF's decoder refu
 
 from __future__ import annotations
 
+import codecs
+import io
 import re
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from rest_framework import exceptions, parsers
 
 # Any surrogate code point in a parsed str is a lone one: the JSON decoder joins a
 # well-formed pair ("\ud83d\ude00") into the one character it spells.
 SURROGATE = re.compile("[\ud800-\udfff]")
+# In UTF-8 a parsed string can hold a surrogate only where the text escapes one.
+ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 def lone_surrogate(data: Any) -> tuple[str, str] | None:
@@ -53,7 +58,13 @@ class JSONParser(parsers.JSONParser):
         media_type: str | None = None,
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
-        data = super().parse(stream, media_type, parser_context)
+        raw: bytes = stream.read()
+        data = super().parse(io.BytesIO(raw), media_type, parser_context)
+        encoding = (parser_context or {}).get("encoding") or settings.DEFAULT_CHARSET
+        if codecs.lookup(encoding).name == "utf-8" and ESCAPED_SURROGATE.search(raw) is None:
+            # No escape that spells a surrogate: nothing to look for (walking a 10,000-game
+            # bulk create's strings took 4 times its parse).
+            return data
         found = lone_surrogate(data)
         if found is not None:
             name, code_point = found

@@ -8,6 +8,7 @@ tests/api/test_bad_text.py, test_bad_form_text.py, test_bad_paths.py.
 
 from __future__ import annotations
 
+import io
 import json
 from types import SimpleNamespace
 from typing import Any
@@ -15,7 +16,9 @@ from typing import Any
 import pytest
 from django.test import Client
 from rest_framework import renderers as drf_renderers
+from rest_framework.exceptions import ValidationError
 
+from players.api.parsers import JSONParser
 from players.api.renderers import JSONRenderer
 from players.api.throttles import UsernameRateThrottle
 from players.models import Invitation, Player
@@ -144,6 +147,7 @@ def test_a_token_that_cannot_be_one_is_a_401(world: World, token: bytes) -> None
     )
     assert response.status_code == 401, response.content[:300]
     assert_error_shape(response.json())
+    assert response.json()["error"]["code"] == "authentication_failed"
 
 
 @pytest.mark.django_db
@@ -182,3 +186,12 @@ def test_a_post_to_an_admin_version_page_saves_nothing(world: World, model: str)
     response = client.post(url, {"name": "Reverted", "email": "x@example.org", "role": "owner"})
     assert response.status_code == 403
     assert db_snapshot() == before
+
+
+def test_the_parser_tells_an_escaped_surrogate_from_a_backslash() -> None:
+    parser = JSONParser()
+    # A backslash followed by "ud800" is six characters of good text.
+    assert parser.parse(io.BytesIO(b'["a\\\\ud800"]'), "application/json", {}) == ["a\\ud800"]
+    for body, encoding in [(b'["a\\ud800"]', "utf-8"), ('["a\\udfff"]'.encode("utf-16"), "utf-16")]:
+        with pytest.raises(ValidationError):
+            parser.parse(io.BytesIO(body), "application/json", {"encoding": encoding})
