@@ -346,3 +346,19 @@ class AuditedAdmin(SimpleHistoryAdmin, ClubScopedAdmin):  # type: ignore[misc]
             raise Http404 from None
         response: HttpResponse = super().history_view(request, object_id, extra_context)
         return response
+
+    def history_form_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        version_id: str,
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        # SIMPLE_HISTORY_REVERT_DISABLED only hides the button: a POST to a version's page
+        # still saved it, past the change role (an invitation's was a server error).
+        if request.method not in ("GET", "HEAD"):
+            raise PermissionDenied("Reverting to an earlier version is off; change the row.")
+        response: HttpResponse = super().history_form_view(
+            request, object_id, version_id, extra_context
+        )
+        return response

@@ -14,13 +14,13 @@ from django.contrib.auth import authenticate
 from drf_spectacular.utils import extend_schema
 from knox.views import LoginView, LogoutView
 from rest_framework import serializers
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from players.api.authentication import TokenAuthentication
+from players.api.parsers import JSONParser
+from players.api.renderers import JSONRenderer
 from players.api.schema import ClubAutoSchema
 from players.api.throttles import AddressRateThrottle, UsernameRateThrottle
 from players.errors import ValidationFailed

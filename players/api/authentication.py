@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
+from rest_framework import exceptions
 
 from players.models import ApiToken
 from players.services.tokens import api_token_touch
@@ -15,6 +17,15 @@ from players.services.tokens import api_token_touch
 
 class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]
     """Knox's token check, and the token's "last used" stamp for the member's home."""
+
+    def authenticate_credentials(self, token: bytes) -> tuple[Any, ApiToken]:
+        # A token is printable ASCII (knox's hex). Other bytes match no token and must
+        # not reach knox's decoder (bytes that are not UTF-8 were a server error) or the
+        # database (PostgreSQL refuses a NUL in a query's text).
+        if not token.isascii() or not token.decode().isprintable():
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        result: tuple[Any, ApiToken] = super().authenticate_credentials(token)
+        return result
 
     def validate_user(self, auth_token: ApiToken) -> tuple[Any, ApiToken]:
         result: tuple[Any, ApiToken] = super().validate_user(auth_token)

@@ -16,8 +16,6 @@ from django.http import StreamingHttpResponse
 from rest_framework import exceptions, serializers
 from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.parsers import JSONParser
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
@@ -28,6 +26,8 @@ from players.api.cache import (
     kept_while_streamed,
     published_entry,
 )
+from players.api.parsers import JSONParser
+from players.api.renderers import JSONRenderer
 from players.api.schema import ClubAutoSchema
 from players.models import Club, Role, list_kind_choices, list_presets
 from players.selectors import club_get_visible, require_role

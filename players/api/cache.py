@@ -185,10 +185,15 @@ def published_entry(
         or (hasattr(request, "_messages") and get_messages(request))
     ):
         return None
+    # The variant is hashed with the URL: an API answer's names the media type the client
+    # asked for, parameters and all ("application/json; q=\xff"), and no cache key may
+    # hold spaces or bytes that are not ASCII (a warning on most backends, an error on
+    # memcached).
     url = hashlib.md5(  # a key, not a secret
-        request.build_absolute_uri().encode(), usedforsecurity=False
+        f"{variant}\n{request.build_absolute_uri()}".encode("utf-8", "surrogatepass"),
+        usedforsecurity=False,
     ).hexdigest()
-    key = f"published:{slug}:{variant}:{get_language()}:{url}"
+    key = f"published:{slug}:{get_language()}:{url}"
     generation_key = published_generation_key(slug)
     found = cache.get_many([generation_key, key])
     generation: str | None = found.get(generation_key)

@@ -18,8 +18,6 @@ from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
-from rest_framework.parsers import JSONParser
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -31,6 +29,8 @@ from players.api.base import (
     PresetField,
     StrictBooleanFilter,
 )
+from players.api.parsers import JSONParser
+from players.api.renderers import JSONRenderer
 from players.api.schema import ClubAutoSchema
 from players.errors import NotFoundError
 from players.models import (

@@ -20,11 +20,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from players.api.base import error_body
+from players.api.renderers import JSONRenderer
 from players.api.schema import ClubAutoSchema
 from players.errors import NotFoundError, invalid_field
 from players.models import Job

@@ -39,5 +39,8 @@ class UsernameRateThrottle(SimpleRateThrottle):
         if not isinstance(username, str) or not username:
             return None
         # Hashed: a username may hold spaces or control characters, which no cache key may.
-        ident = hashlib.sha256(username.strip().lower().encode()).hexdigest()
+        # "surrogatepass": a lone surrogate (JSON can spell one) is bytes like any other
+        # here, counted against what was tried rather than failing the request.
+        tried = username.strip().lower().encode("utf-8", "surrogatepass")
+        ident = hashlib.sha256(tried).hexdigest()
         return self.cache_format % {"scope": self.scope, "ident": ident}

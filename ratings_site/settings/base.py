@@ -245,7 +245,11 @@ REST_FRAMEWORK = {
         "django_filters.rest_framework.DjangoFilterBackend",
         "rest_framework.filters.OrderingFilter",
     ],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["players.api.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "players.api.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
     "DEFAULT_THROTTLE_RATES": {
         "calculator": "120/minute",
         "auth": "30/minute",

@@ -1,6 +1,8 @@
 """Bad values in every path parameter of every URL pattern (enumerated from the URL
-configuration, admin included): a NUL byte, 300 characters, and Unicode look-alikes of a
-good value. None is a server error; under /api/ a refusal is in the error shape.
+configuration, admin included): a NUL byte, 300 characters, Unicode look-alikes of a
+good value, and bytes that are not UTF-8 (``ff fe``, an encoded surrogate ``ed a0 80``,
+the overlong ``c0 af``), signed in and (the bytes) anonymous. None is a server error;
+under /api/ a refusal is in the error shape.
 
 (Bodies over the limits: tests/api/test_body_limits.py.)
 """
@@ -8,7 +10,7 @@ good value. None is a server error; under /api/ a refusal is in the error shape.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import quote
 
@@ -72,6 +74,10 @@ def good_values(world: World) -> dict[str, str]:
     }
 
 
+# Not UTF-8: a segment the server decodes, as WSGI does, into these bytes.
+NOT_UTF8 = ["%FF%FE", "%ED%A0%80", "%C0%AF"]
+
+
 def bad_values(good: str) -> list[str]:
     return [
         "%00",
@@ -79,10 +85,17 @@ def bad_values(good: str) -> list[str]:
         "x" * 300,
         "9" * 300,
         quote(good.translate(LOOK_ALIKES)),
+        *not_utf8(good),
     ]
 
 
-def paths(world: World) -> Iterator[tuple[str, str]]:
+def not_utf8(good: str) -> list[str]:
+    return [*NOT_UTF8, good + NOT_UTF8[1]]
+
+
+def paths(
+    world: World, bad_values: Callable[[str], list[str]] = bad_values
+) -> Iterator[tuple[str, str]]:
     values = good_values(world)
     for route in routes():
         names = [m["name"] or m["group"] for m in PARAMETER.finditer(route)]
@@ -108,12 +121,28 @@ def clients(world: World) -> dict[str, Any]:
     return {"site": site, "admin": admin, "api": api}
 
 
+@pytest.fixture
+def anonymous() -> dict[str, Any]:
+    site, api = Client(raise_request_exception=False), APIClient(raise_request_exception=False)
+    return {"site": site, "admin": site, "api": api}
+
+
 def test_every_path_parameter_refuses_bad_values_without_a_server_error(
     world: World, clients: dict[str, Any]
 ) -> None:
+    assert_no_server_error(paths(world), clients)
+
+
+def test_bytes_that_are_not_utf8_in_a_path_are_no_server_error_to_anyone(
+    world: World, anonymous: dict[str, Any]
+) -> None:
+    assert_no_server_error(paths(world, not_utf8), anonymous)
+
+
+def assert_no_server_error(requests: Iterator[tuple[str, str]], clients: dict[str, Any]) -> None:
     failures = []
     seen = 0
-    for route, path in paths(world):
+    for route, path in requests:
         kind = (
             "api" if path.startswith("/api/") else "admin" if path.startswith("/admin/") else "site"
         )

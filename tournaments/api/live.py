@@ -22,13 +22,14 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_field,
 )
-from rest_framework import renderers, serializers
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from players.api.base import StrictBooleanFilter
 from players.api.clubs import CLUB_PARAM, LIST_PARAM
 from players.api.players import LIST_QUERY_PARAM, PLAYER_PARAM, PlayerObjectMixin
+from players.api.renderers import JSONRenderer
 from players.api.state import StateObject
 from players.errors import invalid_field
 from players.models import Player, RatingList
@@ -190,7 +191,7 @@ class LiveListBase(ListScopedView):
 
     def handle_exception(self, exc: Exception) -> Response:
         # Errors keep the one JSON error shape even when CSV was asked for.
-        self.request.accepted_renderer = renderers.JSONRenderer()
+        self.request.accepted_renderer = JSONRenderer()
         self.request.accepted_media_type = "application/json"
         return super().handle_exception(exc)
 

@@ -25,6 +25,7 @@ from psycopg import pq as psycopg_pq
 from rest_framework import renderers
 from rest_framework.request import Request
 
+from players.api.renderers import JSONRenderer
 from players.models import RatingChange, month_label
 from players.names import display_name
 from tournaments.interchange.text import csv_cell
@@ -83,7 +84,7 @@ class CSVOnlyView:
 
     def get_renderers(self) -> list[renderers.BaseRenderer]:
         if self.is_schema_view:
-            return [renderers.JSONRenderer()]
+            return [JSONRenderer()]
         chosen: list[renderers.BaseRenderer] = super().get_renderers()  # type: ignore[misc]
         return chosen
 
