@@ -194,7 +194,8 @@ class _Restorer:
         self.user_model = _user_model()
         self.users: dict[str, Any] = {}
         self.missing_users: dict[str, set[str]] = defaultdict(set)
-        #: The archive's memberships: (username, role), for ``members``.
+        #: The archive's memberships of users found here: (username, role), for ``members``
+        #: (one of a user not here is skipped when read, and reported with the others).
         self.memberships: list[tuple[str, str]] = []
         self.club_old: int | None = None
         self.resecreted: set[str] = set()
@@ -465,9 +466,7 @@ class _Restorer:
             user_id = self.users.get(username)
             if owner is not None and user_id == owner.pk:
                 continue
-            if user_id is None:
-                self.report.skipped.append(f"membership of {username} ({role}): no user here")
-            elif username not in invitations or Role.includes(role, invitations[username].role):
+            if username not in invitations or Role.includes(role, invitations[username].role):
                 invitations[username] = Invitation(
                     club_id=club_id,
                     user_id=user_id,
