@@ -200,16 +200,17 @@ def test_round_trip_into_this_and_a_fresh_database(tmp_path: Path) -> None:
     # The one role restored is the owner named; the other members are invited to theirs.
     assert set(copy.memberships.values_list("user__username", "role")) == {(owner, "owner")}
     invited = {(name, role) for name, role in members if name != owner}
-    assert set(
-        Invitation.objects.filter(club=copy, user__isnull=False, accepted__isnull=True)
-        .exclude(pk__in=[i.pk for i in club_invitations_copied(club, copy)])
-        .values_list("username", "role")
-    ) == invited
+    assert (
+        set(
+            Invitation.objects.filter(club=copy, user__isnull=False, accepted__isnull=True)
+            .exclude(pk__in=[i.pk for i in club_invitations_copied(club, copy)])
+            .values_list("username", "role")
+        )
+        == invited
+    )
     assert f"Invited: {sorted(invited)[0][0]}" in out.getvalue()
     for invitation in Invitation.objects.filter(club=copy, user__isnull=False):
-        player_services.invitation_accept_mine(
-            invitation_id=invitation.pk, user=invitation.user
-        )
+        player_services.invitation_accept_mine(invitation_id=invitation.pk, user=invitation.user)
     assert set(copy.memberships.values_list("user__username", "role")) == members
 
     # A fresh SQLite database in another process, with the members' accounts only.
@@ -410,11 +411,14 @@ def test_members_unknown_here_are_skipped_and_reported() -> None:
     # No owner named: no one has a role; every member here is invited to theirs.
     assert not copy.memberships.exists()
     original_members = set(club.memberships.values_list("user__username", "role"))
-    assert set(
-        Invitation.objects.filter(club=copy, created_by=None)
-        .exclude(username="")
-        .values_list("username", "role")
-    ) == original_members
+    assert (
+        set(
+            Invitation.objects.filter(club=copy, created_by=None)
+            .exclude(username="")
+            .values_list("username", "role")
+        )
+        == original_members
+    )
     assert sorted(report.invited) == sorted(f"{name}: {role}" for name, role in original_members)
     assert any(f"players.membership.user: no user {viewer_name}" in line for line in report.skipped)
     # The invitation's secret is the original's: the copy's got a new one.
