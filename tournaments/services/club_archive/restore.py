@@ -320,7 +320,7 @@ class _Restorer:
         if target is self.user_model:
             return self._user_column(table, f)
         if target is Club or plain is Club:
-            return lambda value: self._own_club(value, null=f.null)
+            return lambda value: self._own_club(value)
         if target is not None and self._is_club_table(target):
             if table.tracked is not None:
                 # An audit row may name an object deleted since (a merged player): it gets
@@ -376,9 +376,9 @@ class _Restorer:
 
         return user
 
-    def _own_club(self, value: Any, *, null: bool) -> Any:
-        if value is None and null:
-            return None
+    def _own_club(self, value: Any) -> Any:
+        # Never empty either, though an audit row's column may be: a row of no club would
+        # be written outside the new club.
         if self.club_old is None or not _whole(value) or value != self.club_old:
             raise Refused(f"{shown(value)} is not the archive's club ({self.club_old})")
         return self.ids.get(Club, value)
