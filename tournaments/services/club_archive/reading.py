@@ -20,15 +20,16 @@ from typing import Any
 from tournaments.services.club_archive.tables import (
     CHUNK,
     FORMAT,
-    FORMAT_VERSION,
     MANIFEST,
     MANIFEST_MAX_BYTES,
     MAX_CHUNK_BYTES,
     MAX_LINE_BYTES,
     MAX_MEMBER_BYTES,
     MAX_TABLE_ROWS,
+    READABLE_VERSIONS,
     ArchiveError,
 )
+from tournaments.services.club_archive.values import shown
 
 # What zipfile and zlib raise for a damaged or unusual member (RuntimeError: encrypted).
 ZIP_ERRORS = (
@@ -105,14 +106,15 @@ def read_manifest(zf: zipfile.ZipFile) -> Manifest:
     try:
         with zf.open(MANIFEST) as member:
             raw = json.loads(member.read(MANIFEST_MAX_BYTES + 1))
-    except ValueError:
+    except (ValueError, RecursionError):
         raise ArchiveError("The manifest is not JSON.") from None
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise ArchiveError("Not a club archive (the manifest names another format).")
-    if raw.get("format_version") != FORMAT_VERSION:
+    if raw.get("format_version") not in READABLE_VERSIONS:
         raise ArchiveError(
-            f"Archive format version {raw.get('format_version')!r}; this instance reads "
-            f"version {FORMAT_VERSION} only (export the club again from its instance)."
+            f"Archive format version {shown(raw.get('format_version'))}; this instance reads "
+            f"versions {', '.join(map(str, READABLE_VERSIONS))} (export the club again from "
+            "its instance)."
         )
     club = raw.get("club")
     source = raw.get("source")
@@ -194,7 +196,7 @@ def row_chunks(zf: zipfile.ZipFile, entry: Entry) -> Iterator[list[tuple[int, di
                 raise ArchiveError(f"{where}: longer than {MAX_LINE_BYTES} bytes or cut off.")
             try:
                 row = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise ArchiveError(f"{where}: not JSON.") from None
             if not isinstance(row, dict):
                 raise ArchiveError(f"{where}: a row must be a JSON object.")

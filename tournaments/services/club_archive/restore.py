@@ -250,7 +250,10 @@ class _Restorer:
                 if out is not _SKIP:
                     values.append(out)
             if values and label != Membership._meta.label_lower:
-                insert_rows(model, columns, values)
+                try:
+                    insert_rows(model, columns, values)
+                except ValueError as error:  # a column the file lacks and the table needs
+                    raise ArchiveError(f"{label}: {error}") from None
                 count += len(values)
             if progress is not None:
                 progress(len(rows))

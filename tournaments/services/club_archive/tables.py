@@ -19,6 +19,8 @@ FORMAT = "ratings-club-archive"
 # reader may rely on every reference naming a row of the archive or a user by name
 # (docs/backup.md, "What a version promises").
 FORMAT_VERSION = 2
+# Version 1 wrote a run's job id: read the same way, the restore drops it.
+READABLE_VERSIONS = (1, 2)
 MANIFEST = "manifest.json"
 # Rows read and written per chunk: ids reserved, users looked up, rows inserted at once.
 CHUNK = 5000

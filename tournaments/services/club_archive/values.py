@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import connection, models
 
 
 class Refused(Exception):
@@ -36,7 +36,16 @@ def _typed(f: models.Field[Any, Any]) -> Callable[[Any], Any]:
     if isinstance(f, models.BooleanField):
         return _of(bool, "true or false")
     if isinstance(f, models.IntegerField | models.AutoField):
-        return _of(int, "a whole number", exclude_bool=True)
+        low, high = connection.ops.integer_field_range(f.get_internal_type())
+        whole = _of(int, "a whole number", exclude_bool=True)
+
+        def ranged(value: Any) -> Any:
+            whole(value)
+            if (low is not None and value < low) or (high is not None and value > high):
+                raise Refused(f"{shown(value)} is out of the column's range")
+            return value
+
+        return ranged
     if isinstance(f, models.FloatField):
         return _of((int, float), "a number", exclude_bool=True)
     if isinstance(f, models.DateField | models.TimeField | models.DecimalField | models.UUIDField):
@@ -57,6 +66,10 @@ def _typed(f: models.Field[Any, Any]) -> Callable[[Any], Any]:
         def text(value: Any) -> Any:
             if not isinstance(value, str):
                 raise Refused(f"{shown(value)} is not text")
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:  # a lone surrogate, which no database stores
+                raise Refused(f"{shown(value)} is not valid text") from None
             if limit is not None and len(value) > limit:
                 raise Refused(f"longer than {limit} characters")
             return value
