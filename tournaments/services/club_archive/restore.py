@@ -179,7 +179,9 @@ def _write(
         for label, table in tables.items():
             entry = manifest.tables.get(label)
             if entry is not None:
-                report.tables[label] = restorer.table(zf, table, entry, progress)
+                written = restorer.table(zf, table, entry, progress)
+                if table.model is not Membership:  # its rows become invitations
+                    report.tables[label] = written
         restorer.members(owner)
         club_published_changed(club_id=restorer.club_id()[1])
 
