@@ -62,6 +62,7 @@ _SKIP = object()
 @dataclass
 class ImportReport:
     club: str
+    #: Rows taken per table (memberships: taken as the owner's role or invitations).
     tables: dict[str, int]
     #: What could not be restored as it was: skipped rows and emptied references.
     skipped: list[str] = field(default_factory=list)
@@ -179,9 +180,7 @@ def _write(
         for label, table in tables.items():
             entry = manifest.tables.get(label)
             if entry is not None:
-                written = restorer.table(zf, table, entry, progress)
-                if table.model is not Membership:  # its rows become invitations
-                    report.tables[label] = written
+                report.tables[label] = restorer.table(zf, table, entry, progress)
         restorer.members(owner)
         club_published_changed(club_id=restorer.club_id()[1])
 
@@ -256,7 +255,7 @@ class _Restorer:
                     insert_rows(model, columns, values)
                 except ValueError as error:  # a column the file lacks and the table needs
                     raise ArchiveError(f"{label}: {error}") from None
-                count += len(values)
+            count += len(values)
             if progress is not None:
                 progress(len(rows))
         for field_name, usernames in sorted(self.missing_users.items()):
@@ -294,8 +293,8 @@ class _Restorer:
         if _is_auto(pk) and _whole(row.get(pk.name)):
             self.ids.written(table.model, row[pk.name])
         if table.label == Membership._meta.label_lower:
+            # Taken (and counted), but written as the owner's role or an invitation.
             self.memberships.append((row["user"], row["role"]))
-            return _SKIP
         self._rename_club(table, columns, row, out)
         return out
 
