@@ -26,9 +26,9 @@ or a user by username; an audit row may name an object deleted since, which gets
 that names no row. Anything else is refused with the table, the line and the field, and
 nothing is written: no row can land in, or name, another club.
 
-No role is restored. The operator names the owner (``owner``); the archive's other
-memberships become invitations of those accounts to their roles, accepted on their home
-pages (a membership of a username unknown here is skipped and reported). The archive's
+No role is restored (``members``). The operator names the owner (``owner``); the
+archive's other memberships become invitations of those accounts to their roles, accepted
+on their home pages (a membership of a username unknown here is skipped and reported). The archive's
 invitations keep their rows with new secrets. Any other reference to a missing user (who
 closed a period, an audit row's actor, a player's linked account) becomes empty, and is
 reported. Rows go in through ``players.bulk.insert_rows`` (COPY on PostgreSQL) without

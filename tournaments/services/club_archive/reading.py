@@ -1,4 +1,4 @@
-"""Reading an archive within bounds: its manifest checked field by field, each member's
+"""Reading an archive within bounds, and checking it against this instance: its manifest checked field by field, each member's
 checksum and row count, and its rows a bounded chunk at a time.
 
 Nothing here trusts a size the file states: a member is read in blocks, a line is read up
@@ -17,6 +17,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
+
+from players.errors import invalid_field
+from players.models import RESERVED_SLUGS, Club
+from tournaments.services.club_archive.export import _migrations
 from tournaments.services.club_archive.tables import (
     CHUNK,
     FORMAT,
@@ -28,6 +34,7 @@ from tournaments.services.club_archive.tables import (
     MAX_TABLE_ROWS,
     READABLE_VERSIONS,
     ArchiveError,
+    Table,
 )
 from tournaments.services.club_archive.values import shown
 
@@ -207,3 +214,42 @@ def row_chunks(zf: zipfile.ZipFile, entry: Entry) -> Iterator[list[tuple[int, di
                 chunk, size = [], 0
     if chunk:
         yield chunk
+
+
+def check_schema(manifest: Manifest, tables: dict[str, Table]) -> None:
+    """The target knows every migration the source had applied, every table and column
+    of the file (a column it lacks would be lost, so the file is refused)."""
+    here = _migrations(manifest.migrations)
+    for app, names in manifest.migrations.items():
+        missing = sorted(set(names) - set(here.get(app, [])))
+        if missing:
+            raise ArchiveError(
+                f"The archive comes from a newer database schema ({app}.{missing[0]} is not "
+                "applied here): migrate this instance to the source's version first."
+            )
+    for entry in manifest.tables.values():
+        table = tables.get(entry.model)
+        if table is None:
+            raise ArchiveError(f"This instance has no table {entry.model} for its rows.")
+        known = {f.name for f in table.fields}
+        unknown = [name for name in entry.fields if name not in known]
+        if unknown:
+            raise ArchiveError(
+                f"{entry.model}.{unknown[0]} exists in the archive but not here: its "
+                "values would be lost."
+            )
+    club = manifest.tables.get(Club._meta.label_lower)
+    if club is None or club.rows != 1:
+        raise ArchiveError("The archive must hold exactly one club.")
+
+
+def new_names(manifest: Manifest, slug: str | None, name: str | None) -> tuple[str, str]:
+    new_slug = slug or manifest.slug
+    new_name = name or manifest.name
+    try:
+        validate_slug(new_slug)
+    except ValidationError:
+        raise invalid_field("slug", f"{shown(new_slug)} is not a valid slug.") from None
+    if new_slug.lower() in RESERVED_SLUGS:
+        raise invalid_field("slug", f"{new_slug!r} is reserved; choose another slug.")
+    return new_slug, new_name

@@ -9,8 +9,6 @@ archive's, mapped to new ones."""
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 import time
 import zipfile
 from collections import defaultdict
@@ -19,20 +17,19 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from django.apps import apps
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_slug
 from django.db import DatabaseError, models, transaction
-from django.utils import timezone
 
 from players.bulk import insert_rows
 from players.errors import invalid_field
-from players.models import INVITATION_VALID_FOR, RESERVED_SLUGS, Club, Invitation, Membership, Role
+from players.models import Club, Membership
 from players.services import club_published_changed
-from tournaments.services.club_archive.export import _migrations
 from tournaments.services.club_archive.ids import Ids
+from tournaments.services.club_archive.members import fresh_secret, members_restore
 from tournaments.services.club_archive.reading import (
     Entry,
     Manifest,
+    check_schema,
+    new_names,
     read_manifest,
     row_chunks,
     verify,
@@ -77,45 +74,6 @@ class ImportReport:
         return sum(self.tables.values())
 
 
-def _check_schema(manifest: Manifest, tables: dict[str, Table]) -> None:
-    """The target knows every migration the source had applied, every table and column
-    of the file (a column it lacks would be lost, so the file is refused)."""
-    here = _migrations(manifest.migrations)
-    for app, names in manifest.migrations.items():
-        missing = sorted(set(names) - set(here.get(app, [])))
-        if missing:
-            raise ArchiveError(
-                f"The archive comes from a newer database schema ({app}.{missing[0]} is not "
-                "applied here): migrate this instance to the source's version first."
-            )
-    for entry in manifest.tables.values():
-        table = tables.get(entry.model)
-        if table is None:
-            raise ArchiveError(f"This instance has no table {entry.model} for its rows.")
-        known = {f.name for f in table.fields}
-        unknown = [name for name in entry.fields if name not in known]
-        if unknown:
-            raise ArchiveError(
-                f"{entry.model}.{unknown[0]} exists in the archive but not here: its "
-                "values would be lost."
-            )
-    club = manifest.tables.get(Club._meta.label_lower)
-    if club is None or club.rows != 1:
-        raise ArchiveError("The archive must hold exactly one club.")
-
-
-def _new_names(manifest: Manifest, slug: str | None, name: str | None) -> tuple[str, str]:
-    new_slug = slug or manifest.slug
-    new_name = name or manifest.name
-    try:
-        validate_slug(new_slug)
-    except ValidationError:
-        raise invalid_field("slug", f"{shown(new_slug)} is not a valid slug.") from None
-    if new_slug.lower() in RESERVED_SLUGS:
-        raise invalid_field("slug", f"{new_slug!r} is reserved; choose another slug.")
-    return new_slug, new_name
-
-
 def club_import(
     *,
     file: IO[bytes],
@@ -142,8 +100,8 @@ def club_import(
             manifest = read_manifest(zf)
             verify(zf, manifest)
             tables = {t.label: t for t in club_tables()}
-            _check_schema(manifest, tables)
-            new_slug, new_name = _new_names(manifest, slug, name)
+            check_schema(manifest, tables)
+            new_slug, new_name = new_names(manifest, slug, name)
             report = ImportReport(club=new_slug, tables={})
             try:
                 _write(zf, manifest, tables, new_slug, new_name, owner, report, progress)
@@ -358,7 +316,7 @@ class _Restorer:
                 f"{where}: the archive's links do not work here (new secrets; an invited "
                 "account accepts on its home page)"
             )
-        return _fresh_secret(value)
+        return fresh_secret(value)
 
     def _user_column(self, table: Table, f: models.Field[Any, Any]) -> Callable[[Any], Any]:
         where = f"{table.label}.{f.name}"
@@ -461,32 +419,10 @@ class _Restorer:
         return found
 
     def members(self, owner: Any) -> None:
-        """The one role a restore grants (the owner named), and the archive's other
-        members invited to theirs, to accept on their home page (no link exists)."""
         _, club_id = self.club_id()
-        now = timezone.now()
-        invitations: dict[str, Invitation] = {}
-        for username, role in self.memberships:
-            user_id = self.users.get(username)
-            if owner is not None and user_id == owner.pk:
-                continue
-            if username not in invitations or Role.includes(role, invitations[username].role):
-                invitations[username] = Invitation(
-                    club_id=club_id,
-                    user_id=user_id,
-                    username=username,
-                    role=role,
-                    digest=_fresh_secret("restored"),
-                    created_by_id=None if owner is None else owner.pk,
-                    expires=now + INVITATION_VALID_FOR,
-                )
-        if owner is not None:
-            Membership.objects.bulk_create(
-                [Membership(club_id=club_id, user_id=owner.pk, role=Role.OWNER)]
-            )
-            self.report.owner = owner.get_username()
-        Invitation.objects.bulk_create(invitations.values())
-        self.report.invited = [f"{i.username}: {i.role}" for i in invitations.values()]
+        self.report.owner, self.report.invited = members_restore(
+            club_id=club_id, memberships=self.memberships, users=self.users, owner=owner
+        )
 
     def _is_club_table(self, model: type[models.Model]) -> bool:
         return _club_path(model) is not None and not issubclass(model, _EXCLUDED)
@@ -522,12 +458,6 @@ class _Restorer:
         ):
             if n in columns and row.get(n) == old:
                 out[columns.index(n)] = new
-
-
-def _fresh_secret(value: Any) -> Any:
-    """Never the archive's: its secrets are its author's, and a link of the original must
-    not open the copy. Accounts invited accept on their home page, without the link."""
-    return hashlib.sha256(secrets.token_bytes(32)).hexdigest() if value else value
 
 
 def _whole(value: Any) -> bool:
