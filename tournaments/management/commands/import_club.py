@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from players.errors import DomainError
@@ -13,23 +14,41 @@ from tournaments.services.club_archive import club_import
 
 class Command(BaseCommand):
     help = (
-        "Restore a club exported by export_club, with new ids; members are matched by "
-        "username (memberships of usernames unknown here are skipped and listed)."
+        "Restore a club exported by export_club, with new ids. No role is restored: --owner "
+        "names the one owner; the archive's members are invited to their roles (those whose "
+        "username is unknown here are listed as skipped)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="The archive written by export_club.")
         parser.add_argument("--slug", help="The restored club's slug (default: the file's).")
         parser.add_argument("--name", help="The restored club's name (default: the file's).")
+        parser.add_argument(
+            "--owner",
+            help="The username who owns the restored club (default: no one until an "
+            "invited owner accepts).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        owner = None
+        if options["owner"]:
+            owner = get_user_model()._default_manager.filter(username=options["owner"]).first()
+            if owner is None:
+                raise CommandError(f"--owner: no user {options['owner']!r} here.")
         try:
             with open(options["file"], "rb") as file:
-                report = club_import(file=file, slug=options["slug"], name=options["name"])
+                report = club_import(
+                    file=file, slug=options["slug"], name=options["name"], owner=owner
+                )
         except OSError as error:
             raise CommandError(f"{options['file']}: {error.strerror}") from None
         except DomainError as error:
-            raise CommandError(error.message) from None
+            # One line: a message names the table, line and field; never a traceback.
+            raise CommandError(" ".join(error.message.split())) from None
+        if report.owner:
+            self.stdout.write(f"Owner: {report.owner}")
+        for line in report.invited:
+            self.stdout.write(f"Invited: {line}")
         for line in report.skipped:
             self.stdout.write(f"Not restored: {line}")
         self.stdout.write(

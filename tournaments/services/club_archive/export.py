@@ -23,8 +23,10 @@ from tournaments.services.club_archive.tables import (
     CHUNK,
     FORMAT,
     FORMAT_VERSION,
+    LEFT_OUT,
     MANIFEST,
     Table,
+    _related,
     _user_model,
     club_tables,
 )
@@ -139,6 +141,9 @@ def _export_table(
     user_columns = [
         i for i, f in enumerate(fields) if f.is_relation and f.related_model is user_model
     ]
+    # A run's job (and whatever else the archive leaves out) is not the club's history:
+    # its id would name nothing on the target, so it is written empty.
+    left_out = [i for i, f in enumerate(fields) if (target := _related(f)) and target in LEFT_OUT]
     query = (
         table.model._base_manager.filter(**{table.club_path: club.pk})
         .order_by("pk")
@@ -156,6 +161,8 @@ def _export_table(
                 for i in user_columns:
                     if values[i] is not None:
                         values[i] = usernames.known.get(values[i])
+                for i in left_out:
+                    values[i] = None
                 lines.append(json.dumps(dict(zip(names, values, strict=True)), default=_encode))
             data = ("\n".join(lines) + "\n").encode("utf-8")
             member.write(data)

@@ -1,38 +1,47 @@
-"""An archive restored into an empty club of any instance (``club_import``)."""
+"""An archive restored as a new club of any instance (``club_import``).
+
+Every value of every row is taken through one check per column, built once per table
+(``_Restorer._columns``): a reference is mapped to a row of the archive written before it
+(tables go in the order of their foreign keys) or resolved by name, and anything else is
+refused with the table, the line and the field. Nothing a row names can be another club's:
+the only club a row may name is the archive's own, and the only ids it may name are the
+archive's, mapped to new ones."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-import secrets
 import time
 import zipfile
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from django.apps import apps
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_slug
-from django.db import connection, models, transaction
+from django.db import DatabaseError, models, transaction
 
 from players.bulk import insert_rows
 from players.errors import invalid_field
-from players.models import RESERVED_SLUGS, Club
+from players.models import Club, Membership
 from players.services import club_published_changed
-from tournaments.services.club_archive.export import _chunks, _migrations
+from tournaments.services.club_archive.ids import Ids
+from tournaments.services.club_archive.members import fresh_secret, members_restore
+from tournaments.services.club_archive.reading import (
+    Entry,
+    Manifest,
+    check_schema,
+    new_names,
+    read_manifest,
+    row_chunks,
+    verify,
+    zip_errors_refused,
+)
 from tournaments.services.club_archive.tables import (
     _EXCLUDED,
     _JSON_REFERENCES,
     _PLAIN_REFERENCES,
     _RESECRETED,
     _ROWS_OF_A_USER,
-    CHUNK,
-    FORMAT,
-    FORMAT_VERSION,
-    MANIFEST,
-    MANIFEST_MAX_BYTES,
+    LEFT_OUT,
     ArchiveError,
     Table,
     _club_path,
@@ -40,16 +49,24 @@ from tournaments.services.club_archive.tables import (
     _user_model,
     club_tables,
 )
+from tournaments.services.club_archive.values import Refused, old_id, shown, value_check
 
-# --- import -----------------------------------------------------------------------------
+# A row left out of the restore (a membership: it becomes an invitation; a row whose user
+# is not here), not an error.
+_SKIP = object()
 
 
 @dataclass
 class ImportReport:
     club: str
+    #: Rows taken per table (memberships: taken as the owner's role or invitations).
     tables: dict[str, int]
     #: What could not be restored as it was: skipped rows and emptied references.
     skipped: list[str] = field(default_factory=list)
+    #: The owner the operator named (the one role a restore grants), if any.
+    owner: str | None = None
+    #: The archive's members, each now invited to their role ("alice: officer").
+    invited: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
@@ -57,219 +74,98 @@ class ImportReport:
         return sum(self.tables.values())
 
 
-def _read_manifest(zf: zipfile.ZipFile) -> dict[str, Any]:
-    try:
-        info = zf.getinfo(MANIFEST)
-    except KeyError:
-        raise ArchiveError("Not a club archive: it has no manifest.json.") from None
-    if info.file_size > MANIFEST_MAX_BYTES:
-        raise ArchiveError("The manifest is too large to be a club archive's.")
-    try:
-        manifest = json.loads(zf.read(MANIFEST))
-    except ValueError:
-        raise ArchiveError("The manifest is not JSON.") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise ArchiveError("Not a club archive (the manifest names another format).")
-    if manifest.get("format_version") != FORMAT_VERSION:
-        raise ArchiveError(
-            f"Archive format version {manifest.get('format_version')!r}; this instance reads "
-            f"version {FORMAT_VERSION} only."
-        )
-    return manifest
-
-
-def _member_lines(zf: zipfile.ZipFile, name: str) -> Iterator[bytes]:
-    with zf.open(name) as member:
-        yield from member
-
-
-def _verify(zf: zipfile.ZipFile, manifest: dict[str, Any]) -> None:
-    """Every member's checksum and row count as the manifest says, and no other member."""
-    entries = manifest.get("tables")
-    if not isinstance(entries, list):
-        raise ArchiveError("The manifest lists no tables.")
-    listed = {MANIFEST}
-    for entry in entries:
-        name = entry.get("file")
-        listed.add(name)
-        try:
-            zf.getinfo(name)
-        except KeyError:
-            raise ArchiveError(f"{name} is missing from the archive.") from None
-        digest = hashlib.sha256()
-        lines = 0
-        with zf.open(name) as member:
-            while block := member.read(1 << 20):
-                digest.update(block)
-                lines += block.count(b"\n")
-        if digest.hexdigest() != entry.get("sha256"):
-            raise ArchiveError(f"{name}: checksum does not match the manifest.")
-        if lines != entry.get("rows"):
-            raise ArchiveError(f"{name}: {lines} rows, the manifest says {entry.get('rows')}.")
-    extra = sorted(set(zf.namelist()) - listed)
-    if extra:
-        raise ArchiveError(f"{extra[0]} is not in the manifest.")
-
-
-def _check_schema(manifest: dict[str, Any], tables: dict[str, Table]) -> None:
-    """The target knows every migration the source had applied, every table and column
-    of the file (a column it lacks would be lost, so the file is refused)."""
-    source = manifest.get("source", {}).get("migrations", {})
-    here = _migrations(source)
-    for app, names in source.items():
-        missing = sorted(set(names) - set(here.get(app, [])))
-        if missing:
-            raise ArchiveError(
-                f"The archive comes from a newer database schema ({app}.{missing[0]} is not "
-                "applied here): migrate this instance to the source's version first."
-            )
-    for entry in manifest["tables"]:
-        table = tables.get(entry["model"])
-        if table is None:
-            raise ArchiveError(f"This instance has no table {entry['model']} for its rows.")
-        known = {f.name for f in table.fields}
-        unknown = [name for name in entry.get("fields", []) if name not in known]
-        if unknown:
-            raise ArchiveError(
-                f"{entry['model']}.{unknown[0]} exists in the archive but not here: its "
-                "values would be lost."
-            )
-
-
-class _Ids:
-    """Old id -> new id, per model; new ids taken from the target's sequence in batches."""
-
-    def __init__(self) -> None:
-        self.maps: dict[type[models.Model], dict[Any, int]] = defaultdict(dict)
-
-    def ensure(self, model: type[models.Model], old_ids: Iterable[Any]) -> None:
-        known = self.maps[model]
-        wanted = sorted({i for i in old_ids if i is not None and i not in known})
-        if wanted:
-            known.update(zip(wanted, _reserve(model, len(wanted)), strict=True))
-
-    def get(self, model: type[models.Model], old: Any) -> Any:
-        return None if old is None else self.maps[model][old]
-
-
-def _reserve(model: type[models.Model], n: int) -> list[int]:
-    """``n`` ids of ``model``'s table that no other row will take, in ascending order."""
-    pk = model._meta.pk
-    assert pk is not None
-    table = model._meta.db_table
-    quote = connection.ops.quote_name
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(
-                "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
-                [quote(table), pk.column, n],
-            )
-            return sorted(row[0] for row in cursor.fetchall())
-        if connection.vendor == "sqlite":
-            # AUTOINCREMENT tables: the next id is above both the recorded sequence and the
-            # largest id; raising the sequence keeps ids never inserted (a deleted player's
-            # audit rows name one) from being handed out later.
-            cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = %s", [table])
-            row = cursor.fetchone()
-            cursor.execute(f"SELECT MAX({quote(pk.column)}) FROM {quote(table)}")  # noqa: S608 - names from the model
-            top = cursor.fetchone()[0] or 0
-            start = max(row[0] if row else 0, top)
-            if row:
-                cursor.execute(
-                    "UPDATE sqlite_sequence SET seq = %s WHERE name = %s", [start + n, table]
-                )
-            else:
-                cursor.execute(
-                    "INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)", [table, start + n]
-                )
-            return list(range(start + 1, start + n + 1))
-    raise NotImplementedError(f"Club import on {connection.vendor} is not supported.")
-
-
-def _is_auto(f: models.Field[Any, Any]) -> bool:
-    return isinstance(f, models.AutoField | models.BigAutoField | models.SmallAutoField)
-
-
 def club_import(
     *,
     file: IO[bytes],
     slug: str | None = None,
     name: str | None = None,
+    owner: Any = None,
     progress: Callable[[int], None] | None = None,
 ) -> ImportReport:
-    """Restore the archive in ``file`` as a new club (under ``slug``/``name`` when given).
+    """Restore the archive in ``file`` as a new club (under ``slug``/``name`` when given),
+    owned by ``owner`` (a user, or None for a club without members until its invitations
+    are accepted): the archive's memberships become invitations, no role is restored.
 
     Raises ArchiveError (nothing written) for a file that is not an intact archive of this
-    format version, or whose schema this instance does not have; ValidationFailed for a
-    slug or name already taken here."""
+    format version, whose schema this instance does not have, or one of whose rows names
+    something that is not the archive's; ValidationFailed for a slug or name already
+    taken here."""
     started = time.monotonic()
-    try:
-        zf = zipfile.ZipFile(file)
-    except zipfile.BadZipFile:
-        raise ArchiveError("Not a zip file.") from None
-    with zf:
-        manifest = _read_manifest(zf)
-        _verify(zf, manifest)
-        tables = {t.label: t for t in club_tables()}
-        _check_schema(manifest, tables)
-        original = manifest.get("club", {})
-        new_slug = slug or original.get("slug", "")
-        new_name = name or original.get("name", "")
+    with zip_errors_refused():
         try:
-            validate_slug(new_slug)
-        except ValidationError:
-            raise invalid_field("slug", f"{new_slug!r} is not a valid slug.") from None
-        if new_slug.lower() in RESERVED_SLUGS:
-            raise invalid_field("slug", f"{new_slug!r} is reserved; choose another slug.")
-        entries = {entry["model"]: entry for entry in manifest["tables"]}
-        if entries.get(Club._meta.label_lower, {}).get("rows") != 1:
-            raise ArchiveError("The archive must hold exactly one club.")
-        report = ImportReport(club=new_slug, tables={})
-        with transaction.atomic(durable=True):
-            # Checked inside the transaction: the club's row (unique slug) is written in it.
-            if Club.objects.filter(slug__iexact=new_slug).exists():
-                raise invalid_field("slug", f"The slug {new_slug!r} is taken; give --slug.")
-            if Club.objects.filter(name__iexact=new_name).exists():
-                raise invalid_field(
-                    "name", f"A club named {new_name!r} exists already; give --name."
-                )
-            restorer = _Restorer(
-                original=original, slug=new_slug, name=new_name, report=report, progress=progress
-            )
-            # The file's order is the source's; the target's own order of foreign keys
-            # decides here (the same tables, perhaps found in another order).
-            for label, table in tables.items():
-                entry = entries.get(label)
-                if entry is not None:
-                    report.tables[label] = restorer.table(zf, table, entry)
-            club_id = restorer.ids.get(Club, next(iter(restorer.ids.maps[Club])))
-            club_published_changed(club_id=club_id)
+            zf = zipfile.ZipFile(file)
+        except zipfile.BadZipFile:
+            raise ArchiveError("Not a zip file.") from None
+        with zf:
+            manifest = read_manifest(zf)
+            verify(zf, manifest)
+            tables = {t.label: t for t in club_tables()}
+            check_schema(manifest, tables)
+            new_slug, new_name = new_names(manifest, slug, name)
+            report = ImportReport(club=new_slug, tables={})
+            try:
+                _write(zf, manifest, tables, new_slug, new_name, owner, report, progress)
+            except DatabaseError as error:
+                # What the checks above cannot see (a unique pair of columns, a check
+                # constraint): the whole transaction is gone, nothing is written.
+                reason = str(error).strip().splitlines()[0] if str(error).strip() else ""
+                raise ArchiveError(f"The rows break a rule of this database: {reason}") from None
     report.seconds = time.monotonic() - started
     return report
 
 
+def _write(
+    zf: zipfile.ZipFile,
+    manifest: Manifest,
+    tables: dict[str, Table],
+    new_slug: str,
+    new_name: str,
+    owner: Any,
+    report: ImportReport,
+    progress: Callable[[int], None] | None,
+) -> None:
+    with transaction.atomic(durable=True):
+        # Checked inside the transaction: the club's row (unique slug) is written in it.
+        if Club.objects.filter(slug__iexact=new_slug).exists():
+            raise invalid_field("slug", f"The slug {new_slug!r} is taken; give --slug.")
+        if Club.objects.filter(name__iexact=new_name).exists():
+            raise invalid_field(
+                "name", f"A club named {shown(new_name)} exists already; give --name."
+            )
+        restorer = _Restorer(manifest=manifest, slug=new_slug, name=new_name, report=report)
+        # The file's order is the source's; the target's own order of foreign keys
+        # decides here (the same tables, perhaps found in another order).
+        for label, table in tables.items():
+            entry = manifest.tables.get(label)
+            if entry is not None:
+                report.tables[label] = restorer.table(zf, table, entry, progress)
+        restorer.members(owner)
+        club_published_changed(club_id=restorer.club_id()[1])
+
+
 class _Restorer:
-    def __init__(
-        self,
-        *,
-        original: dict[str, Any],
-        slug: str,
-        name: str,
-        report: ImportReport,
-        progress: Callable[[int], None] | None,
-    ) -> None:
-        self.original = original
+    def __init__(self, *, manifest: Manifest, slug: str, name: str, report: ImportReport) -> None:
+        self.manifest = manifest
         self.slug = slug
         self.name = name
         self.report = report
-        self.progress = progress
-        self.ids = _Ids()
+        self.ids = Ids()
         self.user_model = _user_model()
         self.users: dict[str, Any] = {}
         self.missing_users: dict[str, set[str]] = defaultdict(set)
+        #: The archive's memberships of users found here: (username, role), for ``members``
+        #: (one of a user not here is skipped when read, and reported with the others).
+        self.memberships: list[tuple[str, str]] = []
+        self.club_old: int | None = None
+        self.resecreted: set[str] = set()
 
-    def _load_users(self, names: Iterable[str]) -> None:
-        wanted = {n for n in names if n is not None and n not in self.users}
+    def club_id(self) -> tuple[int, int]:
+        """The archive's club: its id in the file and here."""
+        assert self.club_old is not None
+        return self.club_old, self.ids.get(Club, self.club_old)
+
+    def _load_users(self, names: Iterable[Any]) -> None:
+        wanted = {n for n in names if isinstance(n, str) and n not in self.users}
         if wanted:
             field_name = self.user_model.USERNAME_FIELD
             found = dict(
@@ -280,82 +176,253 @@ class _Restorer:
             for n in wanted:
                 self.users[n] = found.get(n)
 
-    def table(self, zf: zipfile.ZipFile, table: Table, entry: dict[str, Any]) -> int:
+    def table(
+        self,
+        zf: zipfile.ZipFile,
+        table: Table,
+        entry: Entry,
+        progress: Callable[[int], None] | None,
+    ) -> int:
         model = table.model
         label = table.label
-        by_name = {f.name: f for f in table.fields}
-        file_fields = [name for name in entry["fields"] if name in by_name]
         pk = model._meta.pk
         assert pk is not None
         referenced = self._referenced(table)
         keep_pk = not _is_auto(pk) or referenced
         # The columns written: the file's, less an id the target's sequence gives.
-        columns = [n for n in file_fields if keep_pk or n != pk.name]
-        relations = {n: target for n in columns if (target := _related(by_name[n])) is not None}
-        plain = {
-            n: apps.get_model(target)
-            for (model_label, n), target in _PLAIN_REFERENCES.items()
-            if model_label == label and n in by_name
-        }
-        if table.tracked is not None and self._is_club_table(table.tracked):
-            tracked_pk = table.tracked._meta.pk
-            assert tracked_pk is not None
-            plain[tracked_pk.name] = table.tracked
-        json_refs = {
-            n: {key: apps.get_model(target) for key, target in refs.items()}
-            for (model_label, n), refs in _JSON_REFERENCES.items()
-            if model_label == label and n in by_name
-        }
-        converters: dict[str, Callable[[Any], Any]] = {
-            n: by_name[n].to_python
-            for n in columns
-            if isinstance(
-                by_name[n],
-                models.DateField | models.TimeField | models.DecimalField | models.UUIDField,
-            )
-        }
+        columns = [n for n in entry.fields if keep_pk or n != pk.name]
+        checks = self._columns(table, columns)
+        users = [n for n in columns if _related(_field(table, n)) is self.user_model]
+        fresh = self._fresh_ids(table, columns)
         count = 0
-        lines = _member_lines(zf, entry["file"])
-        for chunk in _chunks(lines, CHUNK):
-            rows = [json.loads(line) for line in chunk]
+        for chunk in row_chunks(zf, entry):
+            rows = [row for _, row in chunk]
             if referenced:
-                self.ids.ensure(model, (row[pk.name] for row in rows))
-            for n, target in relations.items():
-                if target is self.user_model:
-                    self._load_users(row.get(n) for row in rows)
-                elif table.tracked is not None:
-                    # An audit row may name an object deleted since (a merged player):
-                    # it gets an id of its own, the same wherever it is named.
-                    self._ensure(target, (row.get(n) for row in rows))
-            for n, target in plain.items():
-                self._ensure(target, (row.get(n) for row in rows))
-            for n, refs in json_refs.items():
-                for key, target in refs.items():
-                    self._ensure(
-                        target,
-                        (row[n].get(key) for row in rows if isinstance(row.get(n), dict)),
-                    )
+                self.ids.ensure(model, (row.get(pk.name) for row in rows))
+            for n in users:
+                self._load_users(row.get(n) for row in rows)
+            for target, ids in fresh(rows):
+                self.ids.ensure(target, ids)
             values = []
-            for row in rows:
-                out = self._row(
-                    table, row, columns, by_name, relations, plain, json_refs, converters
-                )
-                if out is not None:
+            for line, row in chunk:
+                out = self._row(table, entry, line, row, columns, checks)
+                if out is not _SKIP:
                     values.append(out)
-            if values:
+            if values and label != Membership._meta.label_lower:
                 try:
                     insert_rows(model, columns, values)
-                except ValueError as error:
+                except ValueError as error:  # a column the file lacks and the table needs
                     raise ArchiveError(f"{label}: {error}") from None
             count += len(values)
-            if self.progress is not None:
-                self.progress(len(rows))
+            if progress is not None:
+                progress(len(rows))
         for field_name, usernames in sorted(self.missing_users.items()):
             if field_name.startswith(label + "."):
-                shown = ", ".join(sorted(usernames)[:10])
+                listed = ", ".join(sorted(usernames)[:10])
                 more = f" and {len(usernames) - 10} more" if len(usernames) > 10 else ""
-                self.report.skipped.append(f"{field_name}: no user {shown}{more} here")
+                self.report.skipped.append(f"{field_name}: no user {listed}{more} here")
         return count
+
+    def _row(
+        self,
+        table: Table,
+        entry: Entry,
+        line: int,
+        row: dict[str, Any],
+        columns: list[str],
+        checks: dict[str, Callable[[Any], Any]],
+    ) -> Any:
+        unknown = next((n for n in row if n not in entry.fields), None)
+        if unknown is not None:
+            raise ArchiveError(f"{table.label} line {line}, field {shown(unknown)}: not a column.")
+        if table.model is Club:
+            self._club_row(line, row)
+        out: list[Any] = []
+        for n in columns:
+            try:
+                value = checks[n](row.get(n))
+            except Refused as refused:
+                raise ArchiveError(f"{table.label} line {line}, field {n}: {refused}.") from None
+            if value is _SKIP:
+                return _SKIP
+            out.append(value)
+        pk = table.model._meta.pk
+        assert pk is not None
+        if _is_auto(pk) and _whole(row.get(pk.name)):
+            self.ids.written(table.model, row[pk.name])
+        if table.label == Membership._meta.label_lower:
+            # Taken (and counted), but written as the owner's role or an invitation.
+            self.memberships.append((row["user"], row["role"]))
+        self._rename_club(table, columns, row, out)
+        return out
+
+    def _club_row(self, line: int, row: dict[str, Any]) -> None:
+        # The club's own id: the one club every other row may name.
+        try:
+            self.club_old = old_id(row.get("id"))
+        except Refused as refused:
+            raise ArchiveError(f"players.club line {line}, field id: {refused}.") from None
+        if row.get("slug") != self.manifest.slug:
+            raise ArchiveError(
+                f"players.club line {line}, field slug: {shown(row.get('slug'))}, but the "
+                f"manifest names the club {shown(self.manifest.slug)}."
+            )
+
+    def _columns(self, table: Table, columns: list[str]) -> dict[str, Callable[[Any], Any]]:
+        """Each column's check and mapping, built once for the table."""
+        return {n: self._column(table, _field(table, n)) for n in columns}
+
+    def _column(self, table: Table, f: models.Field[Any, Any]) -> Callable[[Any], Any]:
+        label = table.label
+        model = table.model
+        target = _related(f)
+        plain = self._plain_target(table, f.name)
+        if f.primary_key and _is_auto(f):
+            return lambda value: self.ids.new_pk(model, old_id(value))
+        if target is self.user_model:
+            return self._user_column(table, f)
+        if target is Club or plain is Club:
+            return lambda value: self._own_club(value)
+        if target is not None and self._is_club_table(target):
+            if table.tracked is not None:
+                # An audit row may name an object deleted since (a merged player): it gets
+                # an id of its own, the same wherever it is named, that names no row.
+                return lambda value: None if value is None else self.ids.get(target, old_id(value))
+            return lambda value: self._archived(target, value, null=f.null)
+        if target is not None:
+            return lambda value: self._left_out(target, value, null=f.null)
+        if plain is not None:
+            return lambda value: self._nullable(
+                value, f.null, lambda v: self.ids.get(plain, old_id(v))
+            )
+        check = value_check(f)
+        json_refs = {
+            key: _model(target_label)
+            for (model_label, n), refs in _JSON_REFERENCES.items()
+            if model_label == label and n == f.name
+            for key, target_label in refs.items()
+        }
+        if json_refs:
+            return lambda value: self._json_mapped(check(value), json_refs)
+        if (label, f.name) in _RESECRETED:
+            return lambda value: self._resecret(label, f.name, check(value))
+        return check
+
+    def _resecret(self, label: str, name: str, value: Any) -> Any:
+        where = f"{label}.{name}"
+        if where not in self.resecreted:
+            self.resecreted.add(where)
+            self.report.skipped.append(
+                f"{where}: the archive's links do not work here (new secrets; an invited "
+                "account accepts on its home page)"
+            )
+        return fresh_secret(value)
+
+    def _user_column(self, table: Table, f: models.Field[Any, Any]) -> Callable[[Any], Any]:
+        where = f"{table.label}.{f.name}"
+        whole_row = table.label in _ROWS_OF_A_USER and f.name == "user"
+
+        def user(value: Any) -> Any:
+            if value is None:
+                if not f.null:
+                    raise Refused("must name a user")
+                return None
+            if not isinstance(value, str):
+                raise Refused(f"{shown(value)} is not a username")
+            user_id = self.users.get(value)
+            if user_id is None:
+                self.missing_users[where].add(value)
+                if whole_row or not f.null:
+                    return _SKIP
+            return user_id
+
+        return user
+
+    def _own_club(self, value: Any) -> Any:
+        # Never empty either, though an audit row's column may be: a row of no club would
+        # be written outside the new club.
+        if self.club_old is None or not _whole(value) or value != self.club_old:
+            raise Refused(f"{shown(value)} is not the archive's club ({self.club_old})")
+        return self.ids.get(Club, value)
+
+    def _archived(self, target: type[models.Model], value: Any, *, null: bool) -> Any:
+        if value is None and null:
+            return None
+        mapped = self.ids.written_as(target, old_id(value))
+        if mapped is None:
+            raise Refused(
+                f"{shown(value)} is not a row of the archive's {target._meta.label_lower}"
+            )
+        return mapped
+
+    @staticmethod
+    def _left_out(target: type[models.Model], value: Any, *, null: bool) -> Any:
+        if issubclass(target, LEFT_OUT) and null:
+            return None  # a run's job: the queue's record, not the club's history
+        if value is None and null:
+            return None
+        raise Refused(f"names a {target._meta.label_lower}, which an archive does not carry")
+
+    @staticmethod
+    def _nullable(value: Any, null: bool, then: Callable[[Any], Any]) -> Any:
+        if value is None:
+            if not null:
+                raise Refused("must not be empty")
+            return None
+        return then(value)
+
+    def _json_mapped(self, value: Any, refs: dict[str, type[models.Model]]) -> Any:
+        if not isinstance(value, dict):
+            return value
+        value = dict(value)
+        for key, target in refs.items():
+            if key in value and value[key] is not None:
+                value[key] = self.ids.get(target, old_id(value[key]))
+        return value
+
+    def _plain_target(self, table: Table, name: str) -> type[models.Model] | None:
+        target = _PLAIN_REFERENCES.get((table.label, name))
+        if target is not None:
+            return _model(target)
+        tracked = table.tracked
+        if tracked is not None and tracked._meta.pk is not None and name == tracked._meta.pk.name:
+            return tracked if self._is_club_table(tracked) else None
+        return None
+
+    def _fresh_ids(
+        self, table: Table, columns: list[str]
+    ) -> Callable[[list[dict[str, Any]]], list[tuple[type[models.Model], list[int]]]]:
+        """Per chunk, the ids that get an id of their own without a row: an audit row's
+        objects, a merge's duplicate, the ids inside summaries."""
+        label = table.label
+        wanted: list[tuple[str, str | None, type[models.Model]]] = []
+        for n in columns:
+            target = _related(_field(table, n))
+            if table.tracked is not None and target is not None and self._is_club_table(target):
+                wanted.append((n, None, target))
+            plain = self._plain_target(table, n)
+            if plain is not None and plain is not Club:
+                wanted.append((n, None, plain))
+            for (model_label, json_field), refs in _JSON_REFERENCES.items():
+                if model_label == label and json_field == n:
+                    wanted.extend((n, key, _model(t)) for key, t in refs.items())
+
+        def found(rows: list[dict[str, Any]]) -> list[tuple[type[models.Model], list[int]]]:
+            out: list[tuple[type[models.Model], list[int]]] = []
+            for n, key, target in wanted:
+                values: list[Any] = [row.get(n) for row in rows]
+                if key is not None:
+                    values = [v.get(key) for v in values if isinstance(v, dict)]
+                out.append((target, [v for v in values if _whole(v)]))
+            return out
+
+        return found
+
+    def members(self, owner: Any) -> None:
+        _, club_id = self.club_id()
+        self.report.owner, self.report.invited = members_restore(
+            club_id=club_id, memberships=self.memberships, users=self.users, owner=owner
+        )
 
     def _is_club_table(self, model: type[models.Model]) -> bool:
         return _club_path(model) is not None and not issubclass(model, _EXCLUDED)
@@ -378,73 +445,6 @@ class _Restorer:
                     return True
         return False
 
-    def _ensure(self, target: type[models.Model] | None, old_ids: Iterable[Any]) -> None:
-        if target is not None and self._is_club_table(target):
-            self.ids.ensure(target, old_ids)
-
-    def _row(
-        self,
-        table: Table,
-        row: dict[str, Any],
-        columns: list[str],
-        by_name: dict[str, models.Field[Any, Any]],
-        relations: dict[str, Any],
-        plain: dict[str, type[models.Model]],
-        json_refs: dict[str, dict[str, type[models.Model]]],
-        converters: dict[str, Callable[[Any], Any]],
-    ) -> list[Any] | None:
-        model = table.model
-        label = table.label
-        pk = model._meta.pk
-        assert pk is not None
-        out: list[Any] = []
-        for n in columns:
-            value = row.get(n)
-            if n == pk.name and value is not None and _is_auto(pk):
-                value = self.ids.get(model, value)
-            elif n in relations:
-                target = relations[n]
-                if value is None:
-                    pass
-                elif target is self.user_model:
-                    user_id = self.users.get(value)
-                    if user_id is None:
-                        self.missing_users[f"{label}.{n}"].add(value)
-                        if label in _ROWS_OF_A_USER and n == "user":
-                            return None
-                        if not by_name[n].null:
-                            return None
-                    value = user_id
-                elif self._is_club_table(target):
-                    # The club's rows were written before (tables in the order of their
-                    # keys); an id that is not one of them names a row the instance
-                    # shares between clubs, kept as it is.
-                    value = self.ids.maps[target].get(value, value)
-                # else: a row of the instance's own (not the club's): kept as it is.
-            elif n in plain:
-                value = self.ids.get(plain[n], value)
-            elif n in converters and value is not None:
-                value = converters[n](value)
-            if n in json_refs and isinstance(value, dict):
-                value = dict(value)
-                for key, target in json_refs[n].items():
-                    if isinstance(value.get(key), int):
-                        value[key] = self.ids.get(target, value[key])
-            if (label, n) in _RESECRETED and value:
-                value = self._fresh_secret(model, n, value)
-            out.append(value)
-        self._rename_club(table, columns, row, out)
-        return out
-
-    def _fresh_secret(self, model: type[models.Model], name: str, value: str) -> str:
-        if model._base_manager.filter(**{name: value}).exists():
-            self.report.skipped.append(
-                f"{model._meta.label_lower}.{name}: taken on this instance; the copy got a "
-                "new one (its link does not work)"
-            )
-            return hashlib.sha256(secrets.token_bytes(32)).hexdigest()
-        return value
-
     def _rename_club(
         self, table: Table, columns: list[str], row: dict[str, Any], out: list[Any]
     ) -> None:
@@ -452,6 +452,25 @@ class _Restorer:
         the old ones)."""
         if table.model is not Club and table.tracked is not Club:
             return
-        for n, new in (("slug", self.slug), ("name", self.name)):
-            if n in columns and row.get(n) == self.original.get(n):
+        for n, old, new in (
+            ("slug", self.manifest.slug, self.slug),
+            ("name", self.manifest.name, self.name),
+        ):
+            if n in columns and row.get(n) == old:
                 out[columns.index(n)] = new
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _field(table: Table, name: str) -> models.Field[Any, Any]:
+    return table.model._meta.get_field(name)  # type: ignore[return-value]
+
+
+def _model(label: str) -> type[models.Model]:
+    return apps.get_model(label)
+
+
+def _is_auto(f: models.Field[Any, Any]) -> bool:
+    return isinstance(f, models.AutoField | models.BigAutoField | models.SmallAutoField)

@@ -12,20 +12,36 @@ from django.contrib.auth import get_user_model
 from django.db import models
 
 from players.errors import ValidationFailed
-from players.models import Club, Job, Webhook, WebhookDelivery
+from players.models import ApiToken, Club, Job, Webhook, WebhookDelivery
 
 FORMAT = "ratings-club-archive"
-FORMAT_VERSION = 1
+# 2: references to what the archive leaves out (a run's job) are written empty, and a
+# reader may rely on every reference naming a row of the archive or a user by name
+# (docs/backup.md, "What a version promises").
+FORMAT_VERSION = 2
+# Version 1 wrote a run's job id: read the same way, the restore drops it.
+READABLE_VERSIONS = (1, 2)
 MANIFEST = "manifest.json"
 # Rows read and written per chunk: ids reserved, users looked up, rows inserted at once.
 CHUNK = 5000
 # A manifest is a few kilobytes; more is not one of ours.
 MANIFEST_MAX_BYTES = 10 * 1024 * 1024
+# The reader's bounds (docs/backup.md): what it holds at once stays far below 300 MB
+# whatever the file says. The longest row we write is a run's summary, a few kilobytes.
+MAX_LINE_BYTES = 1024 * 1024
+# A chunk's lines together (a chunk is CHUNK rows or this much, whichever comes first).
+MAX_CHUNK_BYTES = 16 * 1024 * 1024
+# One member, uncompressed (a 20,000-player club's largest table is a few hundred MB).
+MAX_MEMBER_BYTES = 8 * 1024 * 1024 * 1024
+# Rows of one table: the id maps of a restore hold about 100 bytes per row.
+MAX_TABLE_ROWS = 2_000_000
 
 # Models that belong to a club but are not its history. Webhooks neither: their secrets
 # stay on this instance, and a restored copy must not send events to the original's
 # receivers (its owners register their own).
 _EXCLUDED: tuple[type[models.Model], ...] = (Job, Webhook, WebhookDelivery)
+# What a row may name that the archive leaves out on purpose: written and restored empty.
+LEFT_OUT: tuple[type[models.Model], ...] = (*_EXCLUDED, ApiToken)
 # Rows whose point is the user: without the user there is nothing to restore.
 _ROWS_OF_A_USER = ("players.membership", "players.invitation")
 # References held as plain numbers rather than foreign keys: (model, field) -> model.

@@ -1,0 +1,108 @@
+"""One column's values as a restore takes them: the type the field stores, one of its
+choices (a list's kind and rating system are their registries' names), within its length;
+anything else is refused by the caller with the table, the line and the field."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import connection, models
+
+
+class Refused(Exception):
+    """A value the column does not take; the caller names where it was."""
+
+
+def shown(value: Any) -> str:
+    """A value in a message: its repr (lone surrogates escaped), cut short."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def old_id(value: Any) -> int:
+    """An id as the archive writes them: a whole number."""
+    if not _is_int(value):
+        raise Refused(f"{shown(value)} is not an id")
+    return int(value)
+
+
+def _typed(f: models.Field[Any, Any]) -> Callable[[Any], Any]:
+    if isinstance(f, models.BooleanField):
+        return _of(bool, "true or false")
+    if isinstance(f, models.IntegerField | models.AutoField):
+        low, high = connection.ops.integer_field_range(f.get_internal_type())
+        whole = _of(int, "a whole number", exclude_bool=True)
+
+        def ranged(value: Any) -> Any:
+            whole(value)
+            if (low is not None and value < low) or (high is not None and value > high):
+                raise Refused(f"{shown(value)} is out of the column's range")
+            return value
+
+        return ranged
+    if isinstance(f, models.FloatField):
+        return _of((int, float), "a number", exclude_bool=True)
+    if isinstance(f, models.DateField | models.TimeField | models.DecimalField | models.UUIDField):
+        to_python = f.to_python
+
+        def converted(value: Any) -> Any:
+            if not isinstance(value, str | int | float) or isinstance(value, bool):
+                raise Refused(f"{shown(value)} is not a {f.get_internal_type()} value")
+            try:
+                return to_python(value)
+            except ValidationError:
+                raise Refused(f"{shown(value)} is not a {f.get_internal_type()} value") from None
+
+        return converted
+    if isinstance(f, models.CharField | models.TextField):
+        limit = f.max_length if isinstance(f, models.CharField) else None
+
+        def text(value: Any) -> Any:
+            if not isinstance(value, str):
+                raise Refused(f"{shown(value)} is not text")
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:  # a lone surrogate, which no database stores
+                raise Refused(f"{shown(value)} is not valid text") from None
+            if limit is not None and len(value) > limit:
+                raise Refused(f"longer than {limit} characters")
+            return value
+
+        return text
+    return lambda value: value  # JSON and whatever else the database checks itself
+
+
+def _of(kinds: Any, what: str, *, exclude_bool: bool = False) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if not isinstance(value, kinds) or (exclude_bool and isinstance(value, bool)):
+            raise Refused(f"{shown(value)} is not {what}")
+        return value
+
+    return check
+
+
+def value_check(f: models.Field[Any, Any]) -> Callable[[Any], Any]:
+    """A function that returns the value the column stores, or raises Refused."""
+    typed = _typed(f)
+    allowed = {str(key) for key, _ in f.flatchoices} if f.choices else None
+    null = f.null
+    blank = f.blank
+
+    def check(value: Any) -> Any:
+        if value is None:
+            if not null:
+                raise Refused("must not be empty")
+            return None
+        value = typed(value)
+        if allowed is not None and str(value) not in allowed and not (blank and value == ""):
+            choices = ", ".join(sorted(allowed)[:12])
+            raise Refused(f"{shown(value)} is not one of this instance's choices ({choices})")
+        return value
+
+    return check
