@@ -289,11 +289,37 @@ SPECTACULAR_SETTINGS = {
 # backend, so SQLite needs no extra server and PostgreSQL serves workers on many machines.
 # `manage.py worker` runs them. TASKS_BACKEND=django_tasks.backends.immediate.ImmediateBackend
 # runs every job inside the request that starts it (no worker; the tests use it).
+#
+# The queue has lanes (django-tasks' queue names; docs/queue.md): "rating" (close, reopen,
+# replay), "files" (imports, exports, FIDE's list) and "deliveries" (webhooks, e-mails).
+# Each lane has its own worker(s), so one club's huge upload or slow receiver waits in its
+# own lane, never in front of another club's close. Inside a lane a club's job is queued
+# behind the ones it already has waiting there (its priority), not behind other clubs'.
+JOBS_LANES = ("rating", "files", "deliveries")
 TASKS = {
     "default": {
         "BACKEND": env_str("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
-        "QUEUES": ["default"],
+        "QUEUES": list(JOBS_LANES),
     }
+}
+# The wall-clock seconds a job of each kind may run before it is stopped and failed with
+# code "deadline_exceeded" (its work rolled back: a close stopped leaves the period open).
+# Each can be set from the environment: JOBS_DEADLINE_CLOSE=300, JOBS_DEADLINE_IMPORT=120...
+# A kind not listed gets JOBS_DEADLINE_DEFAULT. 0: no deadline for that kind.
+_DEADLINE_DEFAULTS = {
+    "close": 900.0,
+    "reopen": 900.0,
+    "replay": 3600.0,
+    "periods": 3600.0,
+    "import": 900.0,
+    "fide_list": 1800.0,
+    "history_export": 900.0,
+    "club_export": 1800.0,
+    "default": 900.0,
+}
+JOBS_DEADLINE_SECONDS = {
+    kind: env_float(f"JOBS_DEADLINE_{kind.upper()}", seconds)
+    for kind, seconds in _DEADLINE_DEFAULTS.items()
 }
 # A running job's worker writes a heartbeat (and the job's progress) every
 # JOBS_HEARTBEAT_SECONDS (0: never; only for jobs run inside a request). A running job
@@ -306,6 +332,14 @@ JOBS_MAX_ATTEMPTS = int(env_float("JOBS_MAX_ATTEMPTS", 2))
 # CPU to the web on a machine they share (a big close took the pages' share of the cores
 # at 0); on an idle machine it costs nothing. `manage.py worker --nice N` overrides it.
 WORKER_NICE = env_int("WORKER_NICE", 10)
+# The files lane (imports, exports) runs lower still, so a neighbour's 60 MB import on a
+# small machine takes what the rating lane (another club's close) leaves. A worker that
+# serves several lanes runs at the niceness of the most urgent of them.
+WORKER_LANE_NICE = {
+    "rating": WORKER_NICE,
+    "deliveries": WORKER_NICE,
+    "files": env_int("WORKER_FILES_NICE", 19),
+}
 
 # Tournament files (API and admin imports) larger than this are refused before they are
 # read; a 100,000-game TRF is about 12 MB, and imports stream, so memory is not the limit.
