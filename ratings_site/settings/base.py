@@ -347,6 +347,12 @@ IMPORT_MAX_UPLOAD_MB = int(env_float("IMPORT_MAX_UPLOAD_MB", 64))
 # A line of a tournament file longer than this is refused before the parser reads it (one
 # line is held whole by the parsers; a PGN game's moves on one line are a few KB).
 IMPORT_MAX_LINE_KB = int(env_float("IMPORT_MAX_LINE_KB", 1024))
+# A PGN or CSV naming more players than this is refused while it is read, at the first
+# game past the limit: what an import holds grows with the players it names (about 2.5 KB
+# each, matched, planned and created) far more than with its games (45 bytes each). At
+# 50,000 the worst file the upload limit lets in stays under 512 MB of worker memory
+# (docs/queue.md); a TRF names at most 9,999.
+IMPORT_MAX_PLAYERS = env_int("IMPORT_MAX_PLAYERS", 50_000)
 # FIDE's rating list (API and admin uploads) larger than this is refused before it is read.
 # The upload goes into the job's row a slice at a time and back out as a stream, so memory
 # is not the limit; the database is: a job's file is one value, which SQLite caps at
