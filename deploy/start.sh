@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The web server (gunicorn, deploy/gunicorn.conf.py) and a job worker per lane (rating,
-# files, deliveries: docs/queue.md); Ctrl-C or a TERM stops them all, and so does any of
-# them stopping. `make prod` runs it after the checks, collectstatic and migrate.
-# WORKER_LANES names the workers to start, one word each: "rating rating files deliveries"
-# runs two for the rating lane, "rating,files deliveries" one for two lanes. More workers
-# elsewhere: `manage.py worker --queue-name LANE` anywhere that reaches the database
-# (docs/tasks/deploying.md).
+# replays, files, deliveries: docs/queue.md); Ctrl-C or a TERM stops them all, and so does
+# any of them stopping. `make prod` runs it after the checks, collectstatic and migrate.
+# WORKER_LANES names the workers to start, one word each: "rating rating replays files
+# deliveries" runs two for the rating lane, "rating replays,files,deliveries" one for the
+# rating lane and one for the other three. More workers elsewhere: `manage.py worker
+# --queue-name LANE` anywhere that reaches the database (docs/tasks/deploying.md).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-.venv/bin/python}
-LANES=${WORKER_LANES:-rating files deliveries}
+LANES=${WORKER_LANES:-rating replays files deliveries}
 
 workers=()
 for lane in $LANES; do

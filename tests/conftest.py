@@ -9,7 +9,7 @@ from django.db import connection
 from django.test import override_settings
 from hypothesis import settings
 
-LANES = ["rating", "files", "deliveries"]
+LANES = ["rating", "replays", "files", "deliveries"]
 IMMEDIATE_TASKS = {
     "default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend", "QUEUES": LANES}
 }

@@ -104,12 +104,12 @@ def test_runsite_serves_runs_jobs_and_stops_both_on_ctrl_c(tmp_path: Path) -> No
         )
         assert b'"database": "ok"' in health
         log = tmp_path / "runsite.log"
-        # One worker per lane: a neighbour's import (files) or slow receiver (deliveries)
-        # never holds up a close (rating).
-        workers = _wait_for("the workers started", lambda: len(_lane_workers(log.read_text())) == 3)
+        # One worker per lane: a neighbour's import (files), replay (replays) or slow
+        # receiver (deliveries) never holds up a close (rating).
+        workers = _wait_for("the workers started", lambda: len(_lane_workers(log.read_text())) == 4)
         assert workers
         workers = _lane_workers(log.read_text())
-        assert set(workers) == {"rating", "files", "deliveries"}
+        assert set(workers) == {"rating", "replays", "files", "deliveries"}
         assert f"the admin: http://127.0.0.1:{port}/admin/" in log.read_text()
         # The demo's open month (this month, so an early close), closed through the queue
         # by another process.

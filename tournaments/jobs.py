@@ -30,7 +30,7 @@ from players.models import (
 )
 from players.selectors import parse_month
 from players.services import JobOutcome, JobProgress, job_kind, job_payload
-from players.services.job_lanes import FILES, RATING
+from players.services.job_lanes import FILES, RATING, REPLAYS
 from tournaments.exports import list_history_csv
 from tournaments.interchange import count_lines
 from tournaments.selectors import period_changes
@@ -168,7 +168,7 @@ def _replay_recover(job: Job, runs: list[RatingRun]) -> JobOutcome:
     REPLAY,
     label="Replay a list",
     role=Role.OFFICER,
-    lane=RATING,
+    lane=REPLAYS,
     summary=_replay_summary,
     recover=_replay_recover,
 )

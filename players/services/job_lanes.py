@@ -31,6 +31,7 @@ from players.models import Job
 #: The lanes (queue names). Webhook deliveries and e-mails are queued by their own tasks
 #: (players/services/webhook_delivery.py), named "deliveries" there.
 RATING = "rating"
+REPLAYS = "replays"
 FILES = "files"
 DELIVERIES = "deliveries"
 

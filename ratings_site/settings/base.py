@@ -290,12 +290,13 @@ SPECTACULAR_SETTINGS = {
 # `manage.py worker` runs them. TASKS_BACKEND=django_tasks.backends.immediate.ImmediateBackend
 # runs every job inside the request that starts it (no worker; the tests use it).
 #
-# The queue has lanes (django-tasks' queue names; docs/queue.md): "rating" (close, reopen,
-# replay), "files" (imports, exports, FIDE's list) and "deliveries" (webhooks, e-mails).
-# Each lane has its own worker(s), so one club's huge upload or slow receiver waits in its
-# own lane, never in front of another club's close. Inside a lane a club's job is queued
+# The queue has lanes (django-tasks' queue names; docs/queue.md): "rating" (close, reopen:
+# what an officer waits for), "replays" (a list's replay: many months at once), "files"
+# (imports, exports, FIDE's list) and "deliveries" (webhooks, e-mails). Each lane has its
+# own worker(s), so one club's huge upload, long replay or slow receiver waits in its own
+# lane, never in front of another club's close. Inside a lane a club's job is queued
 # behind the ones it already has waiting there (its priority), not behind other clubs'.
-JOBS_LANES = ("rating", "files", "deliveries")
+JOBS_LANES = ("rating", "replays", "files", "deliveries")
 TASKS = {
     "default": {
         "BACKEND": env_str("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
@@ -332,12 +333,13 @@ JOBS_MAX_ATTEMPTS = int(env_float("JOBS_MAX_ATTEMPTS", 2))
 # CPU to the web on a machine they share (a big close took the pages' share of the cores
 # at 0); on an idle machine it costs nothing. `manage.py worker --nice N` overrides it.
 WORKER_NICE = env_int("WORKER_NICE", 10)
-# The files lane (imports, exports) runs lower still, so a neighbour's 60 MB import on a
+# The replays and files lanes run lower still, so a neighbour's replay or 60 MB import on a
 # small machine takes what the rating lane (another club's close) leaves. A worker that
 # serves several lanes runs at the niceness of the most urgent of them.
 WORKER_LANE_NICE = {
     "rating": WORKER_NICE,
     "deliveries": WORKER_NICE,
+    "replays": env_int("WORKER_REPLAYS_NICE", 15),
     "files": env_int("WORKER_FILES_NICE", 19),
 }
 

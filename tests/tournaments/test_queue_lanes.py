@@ -25,20 +25,23 @@ from tests.queue import run_queued_jobs
 from tests.tournaments.helpers import make_club, make_owner
 from tests.tournaments.test_workers import club_with_games
 
-RATING_KINDS = {"close", "reopen", "replay", "periods"}
+RATING_KINDS = {"close", "reopen", "periods"}
 FILES_KINDS = {"import", "fide_list", "history_export", "club_export"}
 
 
 def test_each_job_kind_and_task_has_its_lane() -> None:
     assert {name for name, kind in JOB_KINDS.items() if kind.lane == "rating"} == RATING_KINDS
     assert {name for name, kind in JOB_KINDS.items() if kind.lane == "files"} == FILES_KINDS
+    assert {name for name, kind in JOB_KINDS.items() if kind.lane == "replays"} == {"replay"}
     # Webhook fan-out (which also sends the rating e-mails) and each try.
     assert events_fan_out.queue_name == webhook_deliver.queue_name == "deliveries"
 
 
 def test_a_worker_of_several_lanes_runs_at_the_most_urgent_lanes_niceness() -> None:
-    with override_settings(WORKER_LANE_NICE={"rating": 10, "deliveries": 10, "files": 19}):
+    lanes = {"rating": 10, "deliveries": 10, "replays": 15, "files": 19}
+    with override_settings(WORKER_LANE_NICE=lanes):
         assert lane_nice(["files"]) == 19
+        assert lane_nice(["files", "replays"]) == 15
         assert lane_nice(["files", "rating"]) == 10
         assert lane_nice(["*"]) == 10
 

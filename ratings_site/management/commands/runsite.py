@@ -1,8 +1,9 @@
 """``manage.py runsite``: the development server and a job worker per lane, in one command.
 
 ``make run`` uses it. Each worker is a child process (``manage.py worker --queue-name
-LANE``, one for each of ``settings.JOBS_LANES``: rating, files, deliveries), so a
-neighbour's big import or slow webhook receiver never holds up a close (docs/queue.md).
+LANE``, one for each of ``settings.JOBS_LANES``: rating, replays, files, deliveries), so
+a neighbour's big import, long replay or slow webhook receiver never holds up a close
+(docs/queue.md).
 Ctrl-C (or a TERM to this process) stops the server and then the workers. With the
 autoreloader the server restarts on code changes; the workers do not (restart the command
 after changing a job's code).
@@ -34,6 +35,25 @@ def site_url(addrport: str) -> str:
     return f"http://{host}:{port}/"
 
 
+def lane_worker_commands(manage: str) -> list[list[str]]:
+    """The command of each lane's worker (``settings.JOBS_LANES`` order), run from the
+    program ``manage`` (``manage.py``)."""
+    return [
+        [
+            sys.executable,
+            manage,
+            "worker",
+            "--no-reload",
+            "--no-startup-delay",
+            "--queue-name",
+            lane,
+            "--worker-id",
+            f"runsite-{lane}-{os.getpid()}",
+        ]
+        for lane in settings.JOBS_LANES
+    ]
+
+
 def _stop_on_term(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
@@ -52,20 +72,8 @@ class Command(BaseCommand):
             call_command("runserver", **serve)
             return
         workers = [
-            subprocess.Popen(  # noqa: S603 - our own manage.py, no shell
-                [
-                    sys.executable,
-                    sys.argv[0],
-                    "worker",
-                    "--no-reload",
-                    "--no-startup-delay",
-                    "--queue-name",
-                    lane,
-                    "--worker-id",
-                    f"runsite-{lane}-{os.getpid()}",
-                ]
-            )
-            for lane in settings.JOBS_LANES
+            subprocess.Popen(command)  # noqa: S603 - our own manage.py, no shell
+            for command in lane_worker_commands(sys.argv[0])
         ]
         for lane, worker in zip(settings.JOBS_LANES, workers, strict=True):
             self.stdout.write(f"Job worker for the {lane} lane started (process {worker.pid}).")

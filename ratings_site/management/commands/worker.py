@@ -13,15 +13,15 @@ one of them (the queue hands a task out under ``SELECT ... FOR UPDATE SKIP LOCKE
 job is claimed with a compare-and-set).
 
 Lanes (docs/queue.md): ``--queue-name rating`` serves only the rating lane (closes,
-reopens, replays), ``--queue-name files,deliveries`` two lanes; the default, ``*``, serves
-every lane. ``make run`` and deploy/ start one worker per lane, so a lane's backlog never
-holds up another lane.
+reopens), ``--queue-name files,deliveries`` two lanes; the default, ``*``, serves every
+lane. ``make run`` and deploy/ start one worker per lane, so a lane's backlog never holds
+up another lane.
 
 Background work yields the CPU to the web: a worker started as a program (``manage.py
 worker``, ``make run``'s, ``make worker``) runs at niceness ``--nice`` (default: its lane's,
-``settings.WORKER_LANE_NICE``: 10 for rating and deliveries, 19 for files; a worker of
-several lanes takes the lowest of theirs), so on a machine it shares with gunicorn a big close takes the
-cores the pages leave idle, not the pages' share. On an idle machine it costs nothing.
+``settings.WORKER_LANE_NICE``: 10 for rating and deliveries, 15 for replays, 19 for files;
+a worker of several lanes takes the lowest of theirs), so on a machine it shares with
+gunicorn a big close takes the cores the pages leave idle, not the pages' share. On an idle machine it costs nothing.
 ``call_command("worker", ...)`` (a test, a script) leaves its caller's priority alone unless
 ``nice`` is passed. Only lowered, never raised (that needs privileges); the database
 server's work for a job is not covered (docs/tasks/deploying.md).
