@@ -253,7 +253,10 @@ def job_run(*, job_id: str) -> None:
     )
     with channel, _heartbeat(job, progress), _running_job(job):
         try:
-            with job_deadline(job.kind):
+            # A worker's job has a deadline; one run inside a web request (the immediate
+            # backend) has the request's own bounds, and the web server's signals.
+            bounded = job_deadline(job.kind) if _queue_is_transactional() else nullcontext()
+            with bounded:
                 fields = _execute(job, progress)
         except JobDeadlineExceeded as late:
             logger.warning(

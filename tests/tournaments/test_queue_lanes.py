@@ -7,6 +7,7 @@ tests/tournaments/test_worker_deadline.py.
 
 from __future__ import annotations
 
+import importlib
 import signal
 import time
 from typing import Any
@@ -136,3 +137,26 @@ def test_the_deadline_interrupts_only_past_it_and_leaves_the_alarm_as_it_was() -
         job_deadline("quick"),
     ):
         time.sleep(5)
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("queued_jobs")
+def test_tasks_queued_before_the_lanes_are_moved_into_their_lanes() -> None:
+    from django.apps import apps
+
+    migration = importlib.import_module("players.migrations.0034_queued_tasks_into_lanes")
+    club, officer, period = club_with_games("upgraded")
+    close = job_start(kind="close", club=club, by=officer, params={"period": period.pk})
+    export = job_start(kind="history_export", club=club, by=officer, params={"list": 0})
+    webhook_deliver.enqueue("00000000-0000-0000-0000-000000000000")
+    # As an older release queued them: in the queue "default", which no lane worker serves.
+    DBTaskResult.objects.update(queue_name="default")
+    migration.into_lanes(apps, None)
+    lanes = {
+        str(task.args_kwargs["args"][0]): task.queue_name for task in DBTaskResult.objects.all()
+    }
+    assert lanes == {
+        str(close.pk): "rating",
+        str(export.pk): "files",
+        "00000000-0000-0000-0000-000000000000": "deliveries",
+    }
