@@ -259,11 +259,7 @@ def job_run(*, job_id: str) -> None:
             with bounded:
                 fields = _execute(job, progress)
         except JobDeadlineExceeded as late:
-            logger.warning(
-                "Job %s (%s) stopped at its deadline (%g s)", job.pk, job.kind, late.seconds
-            )
-            body = {"code": DEADLINE_EXCEEDED, "message": late.message, "fields": {}}
-            fields = {"status": Job.Status.FAILED, "error": body, "error_status": 503}
+            fields = _past_deadline(job, late)
     mine = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts)
     with transaction.atomic():
         stored = mine.update(
@@ -307,6 +303,10 @@ def _execute(job: Job, progress: JobProgress) -> dict[str, Any]:
             "fields": {},
         }
         return {"status": Job.Status.FAILED, "error": body, "error_status": 500}
+    return _succeeded(outcome)
+
+
+def _succeeded(outcome: JobOutcome) -> dict[str, Any]:
     return {
         "status": Job.Status.SUCCEEDED,
         "result": outcome.body,
@@ -314,6 +314,19 @@ def _execute(job: Job, progress: JobProgress) -> dict[str, Any]:
         "output": outcome.output,
         "output_name": outcome.output_name,
     }
+
+
+def _past_deadline(job: Job, late: JobDeadlineExceeded) -> dict[str, Any]:
+    """The answer of a job stopped at its deadline. A rating run that committed just
+    before it (the deadline struck while the answer was being built) is answered as done:
+    its work is kept, and "nothing was kept" would be false."""
+    logger.warning("Job %s (%s) stopped at its deadline (%g s)", job.pk, job.kind, late.seconds)
+    spec = JOB_KINDS.get(job.kind)
+    runs = list(RatingRun.objects.filter(job_id=job.pk).order_by("pk"))
+    if runs and spec is not None and spec.recover is not None:
+        return _succeeded(spec.recover(job, runs))
+    body = {"code": DEADLINE_EXCEEDED, "message": late.message, "fields": {}}
+    return {"status": Job.Status.FAILED, "error": body, "error_status": 503}
 
 
 #: The job this thread runs; a rating run created while it runs records it.

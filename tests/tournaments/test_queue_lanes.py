@@ -25,6 +25,7 @@ from ratings_site.management.commands.worker import NotifiedWorker, lane_nice
 from tests.queue import run_queued_jobs
 from tests.tournaments.helpers import make_club, make_owner
 from tests.tournaments.test_workers import club_with_games
+from tournaments import jobs as tournaments_jobs
 
 RATING_KINDS = {"close", "reopen", "periods"}
 FILES_KINDS = {"import", "fide_list", "history_export", "club_export"}
@@ -160,3 +161,28 @@ def test_tasks_queued_before_the_lanes_are_moved_into_their_lanes() -> None:
         str(export.pk): "files",
         "00000000-0000-0000-0000-000000000000": "deliveries",
     }
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("queued_jobs")
+def test_a_close_that_committed_just_before_its_deadline_is_answered_as_done(
+    monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    club, officer, period = club_with_games("just")
+    settings.JOBS_DEADLINE_SECONDS = {"close": 0.5, "default": 900}
+    outcome = tournaments_jobs._close_outcome
+    stalls = [30.0]
+
+    def stalled(job: Job, run: Any) -> Any:
+        if stalls:  # the first answer only: the deadline strikes while it is built
+            time.sleep(stalls.pop())
+        return outcome(job, run)
+
+    monkeypatch.setattr(tournaments_jobs, "_close_outcome", stalled)
+    job = job_start(kind="close", club=club, by=officer, params={"period": period.pk})
+    run_queued_jobs()
+    job.refresh_from_db()
+    period.refresh_from_db()
+    assert period.status == "closed"
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    assert job.result["status"] == "closed"
