@@ -133,8 +133,8 @@ def job_kind(
 ) -> Callable[[JobFunction], JobFunction]:
     """Register the decorated function as the job kind ``name``; ``role`` is the least
     role in the job's club that may start it (the function's services check again);
-    ``lane`` the queue its jobs run in (``RATING``, ``FILES``: a lane is served by its own
-    workers). ``admin``: JobKind's ``summary``, ``template``, ``error_fields``,
+    ``lane`` the queue its jobs run in (``RATING``, ``REPLAYS``, ``FILES``: each is served
+    by its own workers). ``admin``: JobKind's ``summary``, ``template``, ``error_fields``,
     ``recover`` and ``answer``."""
     if lane not in settings.JOBS_LANES:
         raise ValueError(f"job kind {name}: lane {lane!r} is not in JOBS_LANES")

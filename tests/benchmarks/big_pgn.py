@@ -14,16 +14,19 @@ _GAME = (
 )
 
 
-def write_pgn(path: Path, *, games: int, players: int | None = None) -> int:
+def write_pgn(path: Path, *, games: int, players: int | None = None, first: int = 0) -> int:
     """Write ``games`` games to ``path`` naming ``players`` players in all (default: two
-    new ones a game); returns its size in bytes."""
+    new ones a game), numbered from ``first``; returns its size in bytes."""
     names = players or 2 * games
     with path.open("w", encoding="utf-8") as out:
         for start in range(0, games, 10_000):
             out.write(
                 "".join(
                     _GAME.format(
-                        index=i % 97, day=1 + i % 28, white=2 * i % names, black=(2 * i + 1) % names
+                        index=i % 97,
+                        day=1 + i % 28,
+                        white=first + 2 * i % names,
+                        black=first + (2 * i + 1) % names,
                     )
                     for i in range(start, min(games, start + 10_000))
                 )

@@ -93,11 +93,11 @@ def _closes(periods: list[RatingPeriod], user: Any) -> list[dict[str, Any]]:
     return figures
 
 
-def _pgn(path: Path, games: int, players: int, event: str) -> Path:
+def _pgn(path: Path, games: int, players: int, event: str, first: int = 0) -> Path:
     """``event``: four characters, the length of the "Open" it replaces (the largest file
-    stays the size that passes the upload limit)."""
+    stays the size that passes the upload limit); the players numbered from ``first``."""
     assert len(event) == 4
-    write_pgn(path, games=games, players=players)
+    write_pgn(path, games=games, players=players, first=first)
     # Each layout's files differ (an identical file is "already imported" at once); the
     # games are in November, after the replayed months.
     text = path.read_text().replace('[Event "Open ', f'[Event "{event} ')
@@ -130,8 +130,11 @@ def _layout_run(
     files = [
         _pgn(tmp / f"{name}-{i}.pgn", IMPORT_GAMES, 1000, f"{tag}{i:03d}") for i in range(IMPORTS)
     ]
-    files.append(_pgn(tmp / "largest.pgn", BIG_GAMES, BIG_PLAYERS, f"{tag}BIG"))
-    files.append(_pgn(tmp / "refused.pgn", BIG_GAMES, 2 * BIG_GAMES, f"{tag}REF"))
+    # New players in each layout (as many digits: the same size), so each layout's largest
+    # import creates its 50,000 players and stores its 580,000 games.
+    first = 3_000_000 * (1 + SELECTED.index(name))
+    files.append(_pgn(tmp / "largest.pgn", BIG_GAMES, BIG_PLAYERS, f"{tag}BIG", first))
+    files.append(_pgn(tmp / "refused.pgn", BIG_GAMES, 2 * BIG_GAMES, f"{tag}REF", first))
     sizes = {path.stem: round(path.stat().st_size / 2**20, 1) for path in files[-2:]}
     period_reopen(period=RatingPeriod.objects.filter(rating_list=noisy).earliest("month"), by=user)
     limits = {"IMPORT_MAX_PLAYERS": str(BIG_PLAYERS), "WEBHOOKS_ALLOW_PRIVATE": "1"}
