@@ -1,4 +1,4 @@
-# Two commands matter: `make run` (the site and a job worker) and `make test`.
+# Two commands matter: `make run` (the site and a job worker per lane) and `make test`.
 # `make test-fast` is the quick tier while you work (docs/testing.md).
 # Everything installs into .venv; `make prod` is the production path (docs/tasks/deploying.md).
 PYTHON ?= python3
@@ -30,12 +30,13 @@ run: $(VENV)/.base
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_demo --if-empty --site http://$(HOST)
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runsite $(HOST)
 
-# One more job worker (beside `make run`, or beside a plain runserver).
+# One more job worker, of every lane (beside `make run`, or beside a plain runserver);
+# `LANE=files make worker` for one lane (docs/queue.md).
 worker: $(VENV)/.base
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py worker --no-reload
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py worker --no-reload --queue-name "$${LANE:-*}"
 
 # Production on one machine: check the settings, collect the static files, migrate, then
-# gunicorn (deploy/gunicorn.conf.py) and one worker until Ctrl-C or TERM (deploy/start.sh).
+# gunicorn (deploy/gunicorn.conf.py) and a worker per lane until Ctrl-C or TERM (deploy/start.sh).
 # Needs SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL (PostgreSQL); docs/tasks/deploying.md.
 PROD := DJANGO_SETTINGS_MODULE=ratings_site.settings.production
 prod: $(VENV)/.base

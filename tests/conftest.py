@@ -9,8 +9,11 @@ from django.db import connection
 from django.test import override_settings
 from hypothesis import settings
 
-IMMEDIATE_TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
-DATABASE_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+LANES = ["rating", "replays", "files", "deliveries"]
+IMMEDIATE_TASKS = {
+    "default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend", "QUEUES": LANES}
+}
+DATABASE_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": LANES}}
 
 # No per-example deadline anywhere: on a shared or slow machine an example that takes longer
 # than Hypothesis's default 200 ms is not a failure. Tests still set their own

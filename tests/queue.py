@@ -18,7 +18,7 @@ from players.services import jobs_reap
 def run_queued_jobs() -> int:
     """Run every ready task (tasks queued while running included); how many ran."""
     worker = Worker(
-        queue_names=["default"],
+        queue_names=["*"],  # every lane
         interval=0,
         batch=True,
         backend_name="default",

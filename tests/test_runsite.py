@@ -1,5 +1,5 @@
-"""``make run``'s command: ``manage.py runsite`` serves the site and runs a job worker as a
-child process, on a SQLite file; Ctrl-C stops both.
+"""``make run``'s command: ``manage.py runsite`` serves the site and runs a job worker per
+lane as child processes, on a SQLite file; Ctrl-C stops them all.
 
 Real processes: the command is started the way a terminal starts it (its own process
 group, which receives Ctrl-C's SIGINT), a job is queued by another process, the worker
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import re
 import signal
 import socket
 import sqlite3
@@ -68,6 +69,11 @@ def _manage(env: dict[str, str], *args: str) -> str:
     return done.stdout.decode()
 
 
+def _lane_workers(text: str) -> dict[str, int]:
+    found = re.findall(r"Job worker for the (\w+) lane started \(process (\d+)\)", text)
+    return {lane: int(pid) for lane, pid in found}
+
+
 def test_runsite_serves_runs_jobs_and_stops_both_on_ctrl_c(tmp_path: Path) -> None:
     database = tmp_path / "site.sqlite3"
     env = {
@@ -98,10 +104,13 @@ def test_runsite_serves_runs_jobs_and_stops_both_on_ctrl_c(tmp_path: Path) -> No
         )
         assert b'"database": "ok"' in health
         log = tmp_path / "runsite.log"
-        started = _wait_for("the worker started", lambda: "Job worker started" in log.read_text())
-        assert started
+        # One worker per lane: a neighbour's import (files), replay (replays) or slow
+        # receiver (deliveries) never holds up a close (rating).
+        workers = _wait_for("the workers started", lambda: len(_lane_workers(log.read_text())) == 4)
+        assert workers
+        workers = _lane_workers(log.read_text())
+        assert set(workers) == {"rating", "replays", "files", "deliveries"}
         assert f"the admin: http://127.0.0.1:{port}/admin/" in log.read_text()
-        worker_pid = int(log.read_text().split("Job worker started (process ")[1].split(")")[0])
         # The demo's open month (this month, so an early close), closed through the queue
         # by another process.
         month = datetime.date.today().strftime("%Y-%m")
@@ -116,12 +125,17 @@ def test_runsite_serves_runs_jobs_and_stops_both_on_ctrl_c(tmp_path: Path) -> No
             return None if row is None or row[0] in ("queued", "running") else str(row[0])
 
         assert _wait_for("the worker ran the job", job_status) == "succeeded"
+        with sqlite3.connect(database) as db:
+            ran_by = db.execute("SELECT worker FROM players_job").fetchone()[0]
+        # The close ran in the rating lane's worker.
+        assert ran_by.endswith(f":{workers['rating']}")
     finally:
         os.killpg(site.pid, signal.SIGINT)  # Ctrl-C
         code = site.wait(timeout=60)
     assert code == 0, (tmp_path / "runsite.log").read_text()[-2000:]
-    assert "Job worker stopped." in (tmp_path / "runsite.log").read_text()
-    _wait_for("the worker is gone", lambda: not _alive(worker_pid))
+    assert "Job workers stopped." in (tmp_path / "runsite.log").read_text()
+    for pid in workers.values():
+        _wait_for("the worker is gone", lambda pid=pid: not _alive(pid))
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,7 @@ from players.models import (
 )
 from players.selectors import parse_month
 from players.services import JobOutcome, JobProgress, job_kind, job_payload
+from players.services.job_lanes import FILES, RATING, REPLAYS
 from tournaments.exports import list_history_csv
 from tournaments.interchange import count_lines
 from tournaments.selectors import period_changes
@@ -117,6 +118,7 @@ def _close_recover(job: Job, runs: list[RatingRun]) -> JobOutcome:
     CLOSE,
     label="Close a period",
     role=Role.OFFICER,
+    lane=RATING,
     summary=_close_summary,
     recover=_close_recover,
     answer=_close_answer,
@@ -145,6 +147,7 @@ def _reopen_recover(job: Job, runs: list[RatingRun]) -> JobOutcome:
     REOPEN,
     label="Reopen a period",
     role=Role.OFFICER,
+    lane=RATING,
     summary=_reopen_summary,
     recover=_reopen_recover,
 )
@@ -165,6 +168,7 @@ def _replay_recover(job: Job, runs: list[RatingRun]) -> JobOutcome:
     REPLAY,
     label="Replay a list",
     role=Role.OFFICER,
+    lane=REPLAYS,
     summary=_replay_summary,
     recover=_replay_recover,
 )
@@ -192,6 +196,7 @@ def _memory_returned() -> Iterator[None]:
     IMPORT,
     label="Import a tournament file",
     role=Role.ARBITER,
+    lane=FILES,
     summary=_import_summary,
     template="admin/tournaments/tournament/import_report.html",
     error_fields=("file",),
@@ -219,6 +224,7 @@ def import_job(job: Job, progress: JobProgress) -> JobOutcome:
     FIDE_LIST,
     label="Read FIDE's rating list",
     role=Role.OFFICER,
+    lane=FILES,
     summary=_fide_list_summary,
     template="admin/players/player/fide_list_report.html",
     error_fields=("file", "add_federation", "month"),
@@ -242,7 +248,11 @@ def fide_list_job(job: Job, progress: JobProgress) -> JobOutcome:
 
 
 @job_kind(
-    HISTORY_EXPORT, label="Export a list's history", role=Role.VIEWER, summary=_export_summary
+    HISTORY_EXPORT,
+    label="Export a list's history",
+    role=Role.VIEWER,
+    lane=FILES,
+    summary=_export_summary,
 )
 def history_export_job(job: Job, progress: JobProgress) -> JobOutcome:
     rating_list = RatingList.objects.select_related("club").get(pk=job.params["list"])
@@ -261,7 +271,11 @@ def history_export_job(job: Job, progress: JobProgress) -> JobOutcome:
 
 
 @job_kind(
-    CLUB_EXPORT, label="Export the club's whole history", role=Role.OWNER, summary=_export_summary
+    CLUB_EXPORT,
+    label="Export the club's whole history",
+    role=Role.OWNER,
+    lane=FILES,
+    summary=_export_summary,
 )
 def club_export_job(job: Job, progress: JobProgress) -> JobOutcome:
     """The archive is built in a temporary file (spilled to disk when large), then kept
@@ -284,7 +298,13 @@ def club_export_job(job: Job, progress: JobProgress) -> JobOutcome:
     return JobOutcome(body, output=data, output_name=name)
 
 
-@job_kind(PERIODS, label="Close or reopen periods", role=Role.OFFICER, summary=_periods_summary)
+@job_kind(
+    PERIODS,
+    label="Close or reopen periods",
+    role=Role.OFFICER,
+    lane=RATING,
+    summary=_periods_summary,
+)
 def periods_job(job: Job, progress: JobProgress) -> JobOutcome:
     """The admin's action on several periods: each in list and month order (a close needs
     the earlier months closed); a refusal is that period's line and the others go on."""

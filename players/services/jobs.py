@@ -51,6 +51,14 @@ from players.models.audit import Via, audit_context, audit_context_set
 from players.selectors import User, require_role
 from players.selectors.job_events import FINISHED, QUEUED, job_event
 from players.services.job_files import _payload_store
+from players.services.job_lanes import (
+    DEADLINE_EXCEEDED,
+    FILES,
+    RATING,
+    JobDeadlineExceeded,
+    job_deadline,
+    lane_priority,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -100,6 +108,8 @@ class JobKind:
     label: str
     role: Role
     run: JobFunction
+    #: The queue lane its jobs wait in and run in (players/services/job_lanes.py).
+    lane: str = FILES
     #: The admin's job page: the result's lines, a template that shows the result in
     #: full (it gets ``result``), and the error fields whose messages are listed.
     summary: JobSummary | None = None
@@ -119,18 +129,27 @@ JOB_KINDS: dict[str, JobKind] = {}
 
 
 def job_kind(
-    name: str, *, label: str, role: Role, **admin: Any
+    name: str, *, label: str, role: Role, lane: str, **admin: Any
 ) -> Callable[[JobFunction], JobFunction]:
     """Register the decorated function as the job kind ``name``; ``role`` is the least
-    role in the job's club that may start it (the function's services check again).
-    ``admin``: JobKind's ``summary``, ``template``, ``error_fields``, ``recover`` and
-    ``answer``."""
+    role in the job's club that may start it (the function's services check again);
+    ``lane`` the queue its jobs run in (``RATING``, ``REPLAYS``, ``FILES``: each is served
+    by its own workers). ``admin``: JobKind's ``summary``, ``template``, ``error_fields``,
+    ``recover`` and ``answer``."""
+    if lane not in settings.JOBS_LANES:
+        raise ValueError(f"job kind {name}: lane {lane!r} is not in JOBS_LANES")
 
     def register(run: JobFunction) -> JobFunction:
-        JOB_KINDS[name] = JobKind(name=name, label=label, role=role, run=run, **admin)
+        JOB_KINDS[name] = JobKind(name=name, label=label, role=role, run=run, lane=lane, **admin)
         return run
 
     return register
+
+
+def job_lane(kind: str) -> str:
+    """The lane of ``kind`` (an unknown kind's job is failed by the files lane's worker)."""
+    spec = JOB_KINDS.get(kind)
+    return spec.lane if spec is not None else FILES
 
 
 # -- starting ---------------------------------------------------------------------------------
@@ -143,8 +162,12 @@ def _queue_is_transactional() -> bool:
     return isinstance(task_backends[run_job.backend], DatabaseBackend)
 
 
-def _enqueue(job_id: str) -> None:
-    queued = run_job.enqueue(job_id)
+def _enqueue(job_id: str, club_id: int, kind: str) -> None:
+    """Queue ``run_job`` in the kind's lane, behind the club's own waiting jobs there."""
+    lane = job_lane(kind)
+    kinds = [name for name, spec in JOB_KINDS.items() if spec.lane == lane]
+    priority = lane_priority(club_id=club_id, kinds=kinds, job_id=job_id)
+    queued = run_job.using(queue_name=lane, priority=priority).enqueue(job_id)
     Job.objects.filter(pk=job_id).update(task_id=str(queued.id))
     if _queue_is_transactional():
         # Wakes the workers at this transaction's commit (PostgreSQL; they poll elsewhere).
@@ -179,9 +202,9 @@ def job_start(
         if payload is not None and not isinstance(payload, bytes):
             _payload_store(job, payload)
         if transactional:
-            _enqueue(str(job.pk))
+            _enqueue(str(job.pk), club.pk, kind)
     if not transactional:
-        _enqueue(str(job.pk))
+        _enqueue(str(job.pk), club.pk, kind)
     # The files stay in the row: reading them back here would hold the whole upload.
     job = Job.objects.defer("payload", "output").get(pk=job.pk)
     return job
@@ -193,9 +216,10 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-@task()
+@task(queue_name=RATING)
 def run_job(job_id: str) -> None:
-    """The one task on the queue: run the job ``job_id``."""
+    """The one task of every job kind: run the job ``job_id``. Queued in the kind's lane
+    (``_enqueue``); the decorator's lane is only the default."""
     job_run(job_id=job_id)
 
 
@@ -228,7 +252,14 @@ def job_run(*, job_id: str) -> None:
         else audit_context(via=Via.JOB, user_id=job.created_by_id)
     )
     with channel, _heartbeat(job, progress), _running_job(job):
-        fields = _execute(job, progress)
+        try:
+            # A worker's job has a deadline; one run inside a web request (the immediate
+            # backend) has the request's own bounds, and the web server's signals.
+            bounded = job_deadline(job.kind) if _queue_is_transactional() else nullcontext()
+            with bounded:
+                fields = _execute(job, progress)
+        except JobDeadlineExceeded as late:
+            fields = _past_deadline(job, late)
     mine = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts)
     with transaction.atomic():
         stored = mine.update(
@@ -272,6 +303,10 @@ def _execute(job: Job, progress: JobProgress) -> dict[str, Any]:
             "fields": {},
         }
         return {"status": Job.Status.FAILED, "error": body, "error_status": 500}
+    return _succeeded(outcome)
+
+
+def _succeeded(outcome: JobOutcome) -> dict[str, Any]:
     return {
         "status": Job.Status.SUCCEEDED,
         "result": outcome.body,
@@ -279,6 +314,19 @@ def _execute(job: Job, progress: JobProgress) -> dict[str, Any]:
         "output": outcome.output,
         "output_name": outcome.output_name,
     }
+
+
+def _past_deadline(job: Job, late: JobDeadlineExceeded) -> dict[str, Any]:
+    """The answer of a job stopped at its deadline. A rating run that committed just
+    before it (the deadline struck while the answer was being built) is answered as done:
+    its work is kept, and "nothing was kept" would be false."""
+    logger.warning("Job %s (%s) stopped at its deadline (%g s)", job.pk, job.kind, late.seconds)
+    spec = JOB_KINDS.get(job.kind)
+    runs = list(RatingRun.objects.filter(job_id=job.pk).order_by("pk"))
+    if runs and spec is not None and spec.recover is not None:
+        return _succeeded(spec.recover(job, runs))
+    body = {"code": DEADLINE_EXCEEDED, "message": late.message, "fields": {}}
+    return {"status": Job.Status.FAILED, "error": body, "error_status": 503}
 
 
 #: The job this thread runs; a rating run created while it runs records it.
@@ -356,18 +404,27 @@ def jobs_reap(*, lease_seconds: float | None = None, max_attempts: int | None = 
     cutoff = timezone.now() - timedelta(seconds=lease)
     stale = Job.objects.filter(status=Job.Status.RUNNING, heartbeat__lt=cutoff)
     taken = 0
-    for pk, attempts, task_id in stale.values_list("pk", "attempts", "task_id"):
+    for pk, attempts, task_id, club_id, kind in stale.values_list(
+        "pk", "attempts", "task_id", "club_id", "kind"
+    ):
         # Work that committed is not lost with its worker: one more attempt answers it
         # (the kind's recover), even when the attempts are used up.
         committed = RatingRun.objects.filter(job_id=pk).exists()
         again = attempts < attempts_allowed or (committed and attempts <= attempts_allowed)
-        if _reap_one(str(pk), attempts, task_id, cutoff, again, committed):
+        queue = (club_id, kind)
+        if _reap_one(str(pk), attempts, task_id, cutoff, again, committed, queue):
             taken += 1
     return taken
 
 
 def _reap_one(
-    pk: str, attempts: int, task_id: str, cutoff: Any, again: bool, committed: bool
+    pk: str,
+    attempts: int,
+    task_id: str,
+    cutoff: Any,
+    again: bool,
+    committed: bool,
+    queue: tuple[int, str],
 ) -> bool:
     transactional = _queue_is_transactional()
     # Compare-and-set: two workers reaping at once take a job back once.
@@ -378,7 +435,7 @@ def _reap_one(
         if again:
             taken = same.update(status=Job.Status.QUEUED, heartbeat=None, worker="")
             if taken and transactional:
-                _enqueue(pk)
+                _enqueue(pk, *queue)
         else:
             message = (
                 f"The worker running this job stopped (killed or crashed) {attempts} time(s) "
@@ -399,7 +456,7 @@ def _reap_one(
         if taken:
             _task_failed(task_id)
     if taken and again and not transactional:
-        _enqueue(pk)
+        _enqueue(pk, *queue)
     if taken:
         logger.warning("Job %s lost its worker; %s.", pk, "queued again" if again else "failed")
     return bool(taken)

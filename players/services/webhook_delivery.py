@@ -80,7 +80,7 @@ def queue_deliveries(ids: Iterable[uuid.UUID]) -> None:
         transaction.on_commit(lambda: [webhook_deliver.enqueue(pk) for pk in pending])
 
 
-@task()
+@task(queue_name="deliveries")
 def events_fan_out(params: dict[str, Any]) -> None:
     """The one task a committed close, reopen, replay or player change queued. A club with
     no webhook and a list with no linked member cost two queries."""
@@ -137,7 +137,7 @@ def _deliveries_create(params: dict[str, Any], hooks: list[Webhook]) -> None:
         queue_deliveries(created)
 
 
-@task()
+@task(queue_name="deliveries")
 def webhook_deliver(delivery_id: str) -> None:
     """One try of a delivery (the first, or a retry the backoff queued)."""
     delivery_try(delivery_id=delivery_id)

@@ -304,11 +304,38 @@ SPECTACULAR_SETTINGS = {
 # backend, so SQLite needs no extra server and PostgreSQL serves workers on many machines.
 # `manage.py worker` runs them. TASKS_BACKEND=django_tasks.backends.immediate.ImmediateBackend
 # runs every job inside the request that starts it (no worker; the tests use it).
+#
+# The queue has lanes (django-tasks' queue names; docs/queue.md): "rating" (close, reopen:
+# what an officer waits for), "replays" (a list's replay: many months at once), "files"
+# (imports, exports, FIDE's list) and "deliveries" (webhooks, e-mails). Each lane has its
+# own worker(s), so one club's huge upload, long replay or slow receiver waits in its own
+# lane, never in front of another club's close. Inside a lane a club's job is queued
+# behind the ones it already has waiting there (its priority), not behind other clubs'.
+JOBS_LANES = ("rating", "replays", "files", "deliveries")
 TASKS = {
     "default": {
         "BACKEND": env_str("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
-        "QUEUES": ["default"],
+        "QUEUES": list(JOBS_LANES),
     }
+}
+# The wall-clock seconds a job of each kind may run before it is stopped and failed with
+# code "deadline_exceeded" (its work rolled back: a close stopped leaves the period open).
+# Each can be set from the environment: JOBS_DEADLINE_CLOSE=300, JOBS_DEADLINE_IMPORT=120...
+# A kind not listed gets JOBS_DEADLINE_DEFAULT. 0: no deadline for that kind.
+_DEADLINE_DEFAULTS = {
+    "close": 900.0,
+    "reopen": 900.0,
+    "replay": 3600.0,
+    "periods": 3600.0,
+    "import": 900.0,
+    "fide_list": 1800.0,
+    "history_export": 900.0,
+    "club_export": 1800.0,
+    "default": 900.0,
+}
+JOBS_DEADLINE_SECONDS = {
+    kind: env_float(f"JOBS_DEADLINE_{kind.upper()}", seconds)
+    for kind, seconds in _DEADLINE_DEFAULTS.items()
 }
 # A running job's worker writes a heartbeat (and the job's progress) every
 # JOBS_HEARTBEAT_SECONDS (0: never; only for jobs run inside a request). A running job
@@ -321,6 +348,15 @@ JOBS_MAX_ATTEMPTS = int(env_float("JOBS_MAX_ATTEMPTS", 2))
 # CPU to the web on a machine they share (a big close took the pages' share of the cores
 # at 0); on an idle machine it costs nothing. `manage.py worker --nice N` overrides it.
 WORKER_NICE = env_int("WORKER_NICE", 10)
+# The replays and files lanes run lower still, so a neighbour's replay or 60 MB import on a
+# small machine takes what the rating lane (another club's close) leaves. A worker that
+# serves several lanes runs at the niceness of the most urgent of them.
+WORKER_LANE_NICE = {
+    "rating": WORKER_NICE,
+    "deliveries": WORKER_NICE,
+    "replays": env_int("WORKER_REPLAYS_NICE", 15),
+    "files": env_int("WORKER_FILES_NICE", 19),
+}
 
 # Tournament files (API and admin imports) larger than this are refused before they are
 # read; a 100,000-game TRF is about 12 MB, and imports stream, so memory is not the limit.
@@ -328,6 +364,12 @@ IMPORT_MAX_UPLOAD_MB = int(env_float("IMPORT_MAX_UPLOAD_MB", 64))
 # A line of a tournament file longer than this is refused before the parser reads it (one
 # line is held whole by the parsers; a PGN game's moves on one line are a few KB).
 IMPORT_MAX_LINE_KB = int(env_float("IMPORT_MAX_LINE_KB", 1024))
+# A PGN or CSV naming more players than this is refused while it is read, at the first
+# game past the limit: what an import holds grows with the players it names (about 2.5 KB
+# each, matched, planned and created) far more than with its games (45 bytes each). At
+# 50,000 the worst file the upload limit lets in stays under 512 MB of worker memory
+# (docs/queue.md); a TRF names at most 9,999.
+IMPORT_MAX_PLAYERS = env_int("IMPORT_MAX_PLAYERS", 50_000)
 # FIDE's rating list (API and admin uploads) larger than this is refused before it is read.
 # The upload goes into the job's row a slice at a time and back out as a stream, so memory
 # is not the limit; the database is: a job's file is one value, which SQLite caps at

@@ -219,7 +219,8 @@ def test_job_start_stores_a_file_a_slice_at_a_time(
         with path.open("rb") as file:
             jobs.append(job_start(kind="fide_list", club=club, by=owner, params={}, payload=file))
 
-    with override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}):
+    tasks = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["files"]}}
+    with override_settings(TASKS=tasks):
         peak = peak_bytes(start)
 
     assert peak < LIST_BYTES / 4, peak

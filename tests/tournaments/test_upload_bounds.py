@@ -21,6 +21,7 @@ from players.services import player_create
 from tests.tournaments.fide_files import TXT_HEADER, Row, txt, xml, zipped
 from tests.tournaments.helpers import make_club, make_owner
 from tournaments.admin.fide_list import FideListForm
+from tournaments.interchange import InterchangeError, parse_games_csv, parse_pgn
 from tournaments.interchange.bounds import KB, MB, LineLengths, ZipLimits, zip_problem
 from tournaments.interchange.fide_list import FideLimits, FideListError, read_fide_list
 
@@ -268,3 +269,66 @@ def test_a_federation_larger_than_the_limit_fails_the_job_on_file(
     }
     assert accepted.status_code == 200, accepted.json()
     assert len(accepted.json()["added"]) == 3
+
+
+def _pgn_games(count: int) -> bytes:
+    return "".join(
+        f'[Event "E"]\n[Date "2026.10.01"]\n[White "P{2 * i}"]\n[Black "P{2 * i + 1}"]\n'
+        '[Result "1-0"]\n\n1-0\n\n'
+        for i in range(count)
+    ).encode()
+
+
+def _csv_games(count: int) -> bytes:
+    rows = "".join(f"2026-10-01;P{2 * i};P{2 * i + 1};1-0\n" for i in range(count))
+    return ("date;white;black;result\n" + rows).encode()
+
+
+@pytest.mark.parametrize(
+    ("parse", "data", "line"),
+    [
+        # The sixth game names the 11th and 12th players; the broken game after it
+        # (a header tag without its quotes) is never read.
+        (parse_pgn, _pgn_games(6) + b'[Event E]\n[White "X"]\n\n1-0\n', 41),
+        (parse_games_csv, _csv_games(6) + b"2026-10-01;X;Y;9-9\n", 7),
+    ],
+)
+def test_a_games_file_naming_too_many_players_is_refused_where_it_passes_the_limit(
+    parse: Any, data: bytes, line: int
+) -> None:
+    with pytest.raises(InterchangeError) as refused:
+        parse(io.BytesIO(data), max_players=10)
+    assert [(e.line, e.message) for e in refused.value.errors] == [
+        (
+            line,
+            "the file names more than 10 players, the limit of one import; split it into smaller files",
+        )
+    ]
+    # At the limit the same games are read.
+    assert (
+        len(
+            parse(
+                io.BytesIO(_pgn_games(5) if parse is parse_pgn else _csv_games(5)), max_players=10
+            ).games
+        )
+        == 5
+    )
+
+
+@pytest.mark.django_db
+@override_settings(IMPORT_MAX_PLAYERS=10)
+@pytest.mark.parametrize(("fmt", "data"), [("pgn", _pgn_games(6)), ("csv", _csv_games(6))])
+def test_an_import_naming_more_players_than_the_limit_fails_the_job_on_file(
+    club_owner: tuple[Any, Club], fmt: str, data: bytes
+) -> None:
+    owner, club = club_owner
+    url = f"/api/v1/clubs/{club.slug}/imports/"
+
+    response = api_post(owner, url, data, f"many.{fmt}", format=fmt, list="standard")
+
+    assert response.status_code == 400
+    [message] = response.json()["error"]["fields"]["file"]
+    assert "names more than 10 players, the limit of one import" in message
+    assert Job.objects.get().status == "failed"
+    assert not club.tournaments.exists()
+    assert Player.objects.filter(club=club).count() == 1  # Carlsen, the fixture's

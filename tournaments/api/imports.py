@@ -30,6 +30,7 @@ from tournaments.services.imports import (
     MATCH_CHOICES,
     upload_too_large,
 )
+from tournaments.services.imports.report import REPORT_MAX_LINES
 
 
 class ImportInSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -145,14 +146,20 @@ class ImportReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
     possible_matches = PossibleMatchSerializer(many=True)
     match = serializers.ChoiceField(choices=[(m, m) for m in MATCH_CHOICES])
     games_created = serializers.IntegerField()
-    games_not_rated = NotRatedSerializer(many=True)
+    games_not_rated = NotRatedSerializer(many=True, help_text=f"The first {REPORT_MAX_LINES}.")
+    games_not_rated_count = serializers.IntegerField(help_text="All games not rated.")
     games_skipped = LineMessageSerializer(
         many=True,
-        help_text="Games already stored (an earlier import or by hand): not stored again.",
+        help_text="Games already stored (an earlier import or by hand): not stored again. "
+        f"The first {REPORT_MAX_LINES}.",
     )
+    games_skipped_count = serializers.IntegerField(help_text="All games already stored.")
     identical_games = LineMessageSerializer(
-        many=True, help_text="Game lines identical to an earlier one (other_line): stored once."
+        many=True,
+        help_text="Game lines identical to an earlier one (other_line): stored once. "
+        f"The first {REPORT_MAX_LINES}.",
     )
+    identical_games_count = serializers.IntegerField(help_text="All identical game lines.")
     keep_identical = serializers.BooleanField()
     byes = ByeSerializer(many=True, help_text="Byes: kept with the tournament (never rated).")
     warnings = LineMessageSerializer(many=True)

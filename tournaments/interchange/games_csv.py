@@ -24,6 +24,7 @@ import operator
 from datetime import date
 from typing import Any, TextIO
 
+from tournaments.interchange.bounds import PlayerCount
 from tournaments.interchange.records import (
     GameResult,
     InterchangeError,
@@ -69,15 +70,21 @@ CSV_RESULTS: dict[str, tuple[GameResult, bool]] = {
 }
 
 
-def parse_games_csv(source: Source, *, progress: ProgressCallback | None = None) -> ParsedGames:
-    """Read every row; raise ``InterchangeError`` listing every bad row with its line."""
+def parse_games_csv(
+    source: Source, *, progress: ProgressCallback | None = None, max_players: int | None = None
+) -> ParsedGames:
+    """Read every row; raise ``InterchangeError`` listing every bad row with its line, or
+    at once when the file names more than ``max_players`` players (``PlayerCount``)."""
     warnings: list[ParseWarning] = []
     with open_text(source, legacy_fallback=False, warnings=warnings, newline="") as text:
-        return _parse(text, warnings, progress)
+        return _parse(text, warnings, progress, PlayerCount(max_players))
 
 
 def _parse(
-    text: TextIO, warnings: list[ParseWarning], progress: ProgressCallback | None
+    text: TextIO,
+    warnings: list[ParseWarning],
+    progress: ProgressCallback | None,
+    players: PlayerCount,
 ) -> ParsedGames:
     errors = ErrorCollector()
     header_line = text.readline()
@@ -122,6 +129,9 @@ def _parse(
             continue
         fields = values.game(row, line, errors)
         if fields is not None:
+            if players.over(fields[2].name, fields[3].name):
+                errors.add(line, players.message())
+                break
             lines.append(line)
             rows.append(fields)
             if len(rows) == _BATCH:

@@ -32,6 +32,7 @@ from typing import Any, NamedTuple, TextIO
 
 import chess.pgn
 
+from tournaments.interchange.bounds import PlayerCount
 from tournaments.interchange.pgn_writer import TERMINATION_BEFORE_A_MOVE, TERMINATION_FORFEIT
 from tournaments.interchange.records import (
     FORFEIT_RESULTS,
@@ -212,15 +213,21 @@ def _blocks(text: TextIO) -> Iterator[_Block]:
         yield _Block(start, headers, malformed, line_no)
 
 
-def parse_pgn(source: Source, *, progress: ProgressCallback | None = None) -> ParsedGames:
-    """Read every game's headers; raise ``InterchangeError`` listing all bad games."""
+def parse_pgn(
+    source: Source, *, progress: ProgressCallback | None = None, max_players: int | None = None
+) -> ParsedGames:
+    """Read every game's headers; raise ``InterchangeError`` listing all bad games, or
+    at once when the file names more than ``max_players`` players (``PlayerCount``)."""
     warnings: list[ParseWarning] = []
     with open_text(source, legacy_fallback=True, warnings=warnings, newline=None) as text:
-        return _parse(text, warnings, progress)
+        return _parse(text, warnings, progress, PlayerCount(max_players))
 
 
 def _parse(
-    text: TextIO, warnings: list[ParseWarning], progress: ProgressCallback | None
+    text: TextIO,
+    warnings: list[ParseWarning],
+    progress: ProgressCallback | None,
+    players: PlayerCount,
 ) -> ParsedGames:
     errors = ErrorCollector()
     games: RecordTable[ParsedGame] = RecordTable(ParsedGame)
@@ -239,6 +246,9 @@ def _parse(
             next_report = line_no + PROGRESS_EVERY
         fields = values.game(headers, line, errors, warnings)
         if fields is not None:
+            if players.over(fields[2].name, fields[3].name):
+                errors.add(line, players.message())
+                break
             lines.append(line)
             rows.append(fields)
             if len(rows) == _BATCH:

@@ -12,10 +12,16 @@ Start as many workers as you like, on any machine that reaches the database; a j
 one of them (the queue hands a task out under ``SELECT ... FOR UPDATE SKIP LOCKED``, the
 job is claimed with a compare-and-set).
 
+Lanes (docs/queue.md): ``--queue-name rating`` serves only the rating lane (closes,
+reopens), ``--queue-name files,deliveries`` two lanes; the default, ``*``, serves every
+lane. ``make run`` and deploy/ start one worker per lane, so a lane's backlog never holds
+up another lane.
+
 Background work yields the CPU to the web: a worker started as a program (``manage.py
-worker``, ``make run``'s, ``make worker``) runs at niceness ``--nice`` (default
-``settings.WORKER_NICE``, 10), so on a machine it shares with gunicorn a big close takes the
-cores the pages leave idle, not the pages' share. On an idle machine it costs nothing.
+worker``, ``make run``'s, ``make worker``) runs at niceness ``--nice`` (default: its lane's,
+``settings.WORKER_LANE_NICE``: 10 for rating and deliveries, 15 for replays, 19 for files;
+a worker of several lanes takes the lowest of theirs), so on a machine it shares with
+gunicorn a big close takes the cores the pages leave idle, not the pages' share. On an idle machine it costs nothing.
 ``call_command("worker", ...)`` (a test, a script) leaves its caller's priority alone unless
 ``nice`` is passed. Only lowered, never raised (that needs privileges); the database
 server's work for a job is not covered (docs/tasks/deploying.md).
@@ -71,6 +77,16 @@ def lower_priority(nice: int) -> int:
         except OSError:
             continue  # the thread ended meanwhile
     return os.getpriority(os.PRIO_PROCESS, 0)
+
+
+def lane_nice(queue_names: list[str]) -> int:
+    """The niceness of a worker of these lanes: the most urgent lane's (a worker that also
+    serves the rating lane must not run a close at the files lane's niceness)."""
+    lanes: dict[str, int] = settings.WORKER_LANE_NICE
+    if "*" in queue_names:
+        queue_names = list(lanes)
+    known = [lanes[name] for name in queue_names if name in lanes]
+    return min(known) if known else int(settings.WORKER_NICE)
 
 
 def _reap_forever(stop: threading.Event) -> None:
@@ -173,13 +189,13 @@ class Command(DatabaseWorkerCommand):
         super().add_arguments(parser)
         # None: chosen by the database (handle): the fallback look where a NOTIFY wakes
         # the worker, the pickup itself where nothing does.
-        parser.set_defaults(interval=None)
+        parser.set_defaults(interval=None, queue_name="*")
         parser.add_argument(
             "--nice",
             type=int,
             default=None,
-            help="The niceness to run jobs at, 0 (the web's) to 19 (default: the "
-            "WORKER_NICE setting, 10): background work yields the CPU to the web.",
+            help="The niceness to run jobs at, 0 (the web's) to 19 (default: the lane's, "
+            "WORKER_LANE_NICE): background work yields the CPU to the web.",
         )
 
     def run_from_argv(self, argv: list[str]) -> None:
@@ -191,7 +207,7 @@ class Command(DatabaseWorkerCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         nice = options.get("nice")
         if nice is None and self.own_process:
-            nice = settings.WORKER_NICE
+            nice = lane_nice(str(options["queue_name"]).split(","))
         if nice is not None:
             if nice not in NICE_RANGE:
                 raise CommandError(f"--nice {nice}: a niceness from 0 to 19.")
@@ -229,6 +245,14 @@ class Command(DatabaseWorkerCommand):
         excluded = options["exclude_queues"].split(",") if options["exclude_queues"] else []
         if excluded and "*" not in queue_names:
             raise CommandError("--exclude-queues can only be used with --queue-name=*")
+        lanes = set(settings.TASKS[options["backend_name"]].get("QUEUES") or [])
+        unknown = sorted(set(queue_names) - lanes - {"*"})
+        if unknown and lanes:
+            # A misspelt lane would be served by no one, silently.
+            raise CommandError(
+                f"--queue-name {','.join(unknown)}: no such lane; the lanes are "
+                f"{', '.join(sorted(lanes))} (or * for all)."
+            )
         worker = NotifiedWorker(
             queue_names=queue_names,
             interval=options["interval"],

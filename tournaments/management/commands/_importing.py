@@ -145,6 +145,13 @@ class ImportCommand(BaseCommand):
             out.write(f"  skipped, {skipped}")
         for identical in report.identical_games:
             out.write(f"  possible duplicate, {identical}")
+        for name, listed, count in (
+            ("not rated", report.games_not_rated, report.games_not_rated_count),
+            ("skipped", report.games_skipped, report.games_skipped_count),
+            ("possible duplicates", report.identical_games, report.identical_games_count),
+        ):
+            if count > len(listed):
+                out.write(f"  ... {count} games {name} in all; the first {len(listed)} listed")
         out.write(f"Players matched: {len(report.players_matched)}")
         for player in report.players_matched:
             out.write(

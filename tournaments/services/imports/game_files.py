@@ -35,7 +35,7 @@ from tournaments.services.imports.plan import (
     PlannedTournament,
     clean_name,
 )
-from tournaments.services.imports.report import ImportReport, LineMessage
+from tournaments.services.imports.report import REPORT_MAX_LINES, ImportReport, LineMessage
 
 #: A round too large to keep, for the per-event maximum (NumPy holds no arbitrary integers).
 _ROUND_CEILING = MAX_ROUND_NUMBER + 1
@@ -231,7 +231,9 @@ def _drop_identical(games: PlannedGames, report: ImportReport) -> PlannedGames:
     if keep.all():
         return games
     lines = games.column("line")
-    for position in numpy.flatnonzero(~keep).tolist():
+    repeated = numpy.flatnonzero(~keep)
+    report.identical_games_count += len(repeated)
+    for position in repeated[: REPORT_MAX_LINES - len(report.identical_games)].tolist():
         game, original = games[position], int(lines[first[position]])
         report.identical_games.append(
             LineMessage(

@@ -5,7 +5,7 @@ Set-based: one query per chunk of FIDE IDs, of names, of players' games; nothing
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -16,6 +16,7 @@ from players.names import name_key
 from tournaments.models import Game
 from tournaments.services.imports.plan import Person, PlannedGames
 from tournaments.services.imports.report import (
+    REPORT_MAX_LINES,
     ImportReport,
     LineMessage,
     PlayerEntry,
@@ -133,11 +134,21 @@ def _match_by_name(
     return None, ""
 
 
+#: A game as the check for stored games compares it: day (ordinal), white, black, result
+#: (a small code) and round (-1: none), in 40 bytes; the tuples and Counter it replaces took
+#: about 250 bytes a game (145 MB for a re-import of 580,000 games).
+_GAME_KEY = numpy.dtype(
+    [(name, numpy.int64) for name in ("day", "white", "black", "result", "round")]
+)
+
+
 def drop_stored_games(
     *, club: Club, rating_list: RatingList, games: PlannedGames, report: ImportReport
 ) -> PlannedGames:
     """The file's games minus those the club has stored already (same list, date,
-    players, result and round): a re-import in another format stores nothing twice."""
+    players, result and round): a re-import in another format stores nothing twice. Each
+    stored game drops one game of the file (a game played twice in a day, stored once,
+    leaves one in the file)."""
     if not len(games):
         return games
     # Each game's players' club ids, through the persons' (0: a player still to create).
@@ -152,28 +163,69 @@ def drop_stored_games(
     days = games.values("date")
     used = numpy.unique(games.column("date")[known]).tolist()
     first, last = min(days[i] for i in used), max(days[i] for i in used)
-    stored: Counter[tuple[Any, ...]] = Counter()
-    for chunk in _chunks(ids):
-        rows = Game.objects.filter(
-            club=club,
-            rating_list=rating_list,
-            date__range=(first, last),
-            white_id__in=chunk,
-        ).values_list("date", "white_id", "black_id", "result", "round")
-        stored.update(rows)
-    if not stored:
-        return games
-    keep = numpy.ones(len(games), dtype=bool)
-    planned = games.rows("date", "white", "black", "result", "round", "line")
-    for position, (day, white_person, black_person, result, round_, line) in enumerate(planned):
-        key = (day, white_person.player_id, black_person.player_id, result, round_)
-        if stored[key] > 0:
-            stored[key] -= 1
-            keep[position] = False
-            report.games_skipped.append(
-                LineMessage(line, f"{white_person.name} - {black_person.name} is stored already")
+    codes: dict[Any, int] = {}
+    stored = numpy.concatenate(
+        [
+            numpy.fromiter(
+                (
+                    (day.toordinal(), w, b, codes.setdefault(_text(result), len(codes)), _round(r))
+                    for day, w, b, result, r in Game.objects.filter(
+                        club=club,
+                        rating_list=rating_list,
+                        date__range=(first, last),
+                        white_id__in=chunk,
+                    ).values_list("date", "white_id", "black_id", "result", "round")
+                ),
+                dtype=_GAME_KEY,
             )
-    return games if keep.all() else games.select(keep)
+            for chunk in _chunks(ids)
+        ]
+    )
+    if not len(stored):
+        return games
+    planned = numpy.empty(len(games), dtype=_GAME_KEY)
+    planned["day"] = numpy.array([d.toordinal() for d in days], numpy.int64)[games.column("date")]
+    planned["white"], planned["black"] = white, black
+    results = [codes.setdefault(_text(r), len(codes)) for r in games.values("result")]
+    planned["result"] = numpy.array(results, numpy.int64)[games.column("result")]
+    rounds = [_round(r) for r in games.values("round")]
+    planned["round"] = numpy.array(rounds, numpy.int64)[games.column("round")]
+    drop = _matched(stored, planned) & known
+    if not drop.any():
+        return games
+    dropped = numpy.flatnonzero(drop)
+    report.games_skipped_count += len(dropped)
+    for position in dropped[: REPORT_MAX_LINES - len(report.games_skipped)].tolist():
+        game = games[position]
+        report.games_skipped.append(
+            LineMessage(game.line, f"{game.white.name} - {game.black.name} is stored already")
+        )
+    return games.select(~drop)
+
+
+def _text(value: Any) -> str:
+    """A result as stored: the enum's value (str() of a str enum is its name)."""
+    return str(getattr(value, "value", value))
+
+
+def _round(value: int | None) -> int:
+    return -1 if value is None else int(value)
+
+
+def _matched(stored: numpy.ndarray, planned: numpy.ndarray) -> numpy.ndarray:
+    """Which of ``planned`` a game of ``stored`` stands for: of the planned games with one
+    key, the first n in file order when n stored games have that key."""
+    keys, counts = numpy.unique(stored, return_counts=True)
+    groups, inverse = numpy.unique(planned, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    at = numpy.minimum(numpy.searchsorted(keys, groups), len(keys) - 1)
+    in_store = numpy.where(keys[at] == groups, counts[at], 0)
+    # Each planned game's rank among the planned games of its key, in file order.
+    order = numpy.argsort(inverse, kind="stable")
+    starts = numpy.searchsorted(inverse[order], numpy.arange(len(groups)))
+    rank = numpy.empty(len(planned), dtype=numpy.int64)
+    rank[order] = numpy.arange(len(planned)) - starts[inverse[order]]
+    return rank < in_store[inverse]
 
 
 def _birth_agrees(person: Person, row: _Row) -> bool:

@@ -69,6 +69,13 @@ class TournamentEntry:
     games: int
 
 
+#: A report lists at most this many entries of each per-game list (games not rated,
+#: identical game lines, games already stored); its ``*_count`` fields give the totals. A
+#: re-import of 580,000 games listed each one: hundreds of MB in the worker and in the
+#: job's row, for a list nobody reads to its end.
+REPORT_MAX_LINES = 1000
+
+
 @dataclass
 class ImportReport:
     """What an import did (or, in a dry run, would do). ``as_dict()`` gives the JSON."""
@@ -87,12 +94,15 @@ class ImportReport:
     match: str = "possible"
     games_created: int = 0
     games_not_rated: list[NotRatedEntry] = field(default_factory=list)
+    games_not_rated_count: int = 0
     #: Game lines identical to an earlier line of the file (PGN/CSV): possible duplicates,
     #: stored once unless ``keep_identical``.
     identical_games: list[LineMessage] = field(default_factory=list)
+    identical_games_count: int = 0
     keep_identical: bool = False
     #: Games of the file already stored (by an earlier import or by hand): not stored again.
     games_skipped: list[LineMessage] = field(default_factory=list)
+    games_skipped_count: int = 0
     byes: list[ByeEntry] = field(default_factory=list)
     warnings: list[LineMessage] = field(default_factory=list)
     errors: list[LineMessage] = field(default_factory=list)
@@ -144,13 +154,19 @@ def report_summary(report: Mapping[str, Any]) -> str:
     match = report.get("match", "possible")
     return (
         f"{'Dry run: ' if report['dry_run'] else ''}{names}: {verb} {report['games_created']} "
-        f"games ({len(report['games_not_rated'])} not rated), "
+        f"games ({_count(report, 'games_not_rated')} not rated), "
         f"{len(report['players_created'])} new players; "
         f"{len(report['players_matched'])} players matched "
         f"({len(report.get('possible_matches', []))} possible matches, "
         f"{'taken' if match == 'possible' else 'created anew'}); {len(report['byes'])} byes; "
-        f"{len(report['games_skipped'])} games already stored; "
-        f"{len(report.get('identical_games', []))} identical game lines"
+        f"{_count(report, 'games_skipped')} games already stored; "
+        f"{_count(report, 'identical_games')} identical game lines"
         f"{' kept' if report.get('keep_identical') else ' stored once'}; "
         f"{len(report['warnings'])} warnings."
     )
+
+
+def _count(report: Mapping[str, Any], name: str) -> int:
+    """The total of a per-game list (its first REPORT_MAX_LINES entries are listed); a
+    job's result stored before the totals has only the list."""
+    return int(report.get(f"{name}_count") or len(report.get(name, [])))

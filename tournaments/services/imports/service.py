@@ -107,12 +107,14 @@ def _parse_and_store(
     is in ``report``."""
     try:
         parsed: ParsedTournament | ParsedGames
+        # A TRF names at most 9,999 players (four-digit start numbers).
+        max_players: int = settings.IMPORT_MAX_PLAYERS
         if format == "trf":
             parsed = parse_trf(data, progress=progress)
         elif format == "pgn":
-            parsed = parse_pgn(data, progress=progress)
+            parsed = parse_pgn(data, progress=progress, max_players=max_players)
         else:
-            parsed = parse_games_csv(data, progress=progress)
+            parsed = parse_games_csv(data, progress=progress, max_players=max_players)
     except InterchangeError as error:
         report.errors = [LineMessage(e.line, e.message, e.other_line) for e in error.errors]
         report.error_code = "invalid"

@@ -36,6 +36,7 @@ from tournaments.services.imports.plan import (
     period_month,
 )
 from tournaments.services.imports.report import (
+    REPORT_MAX_LINES,
     ImportReport,
     LineMessage,
     NotRatedEntry,
@@ -291,6 +292,10 @@ class Store:
         self._item_lines = games.column("line")
         report.games_created = games_add(club=self.club, games=_GameItems(games, self.rating_list))
         rated = numpy.array(games.values("rated"), dtype=bool)[games.column("rated")]
+        not_rated = numpy.flatnonzero(~rated)
+        report.games_not_rated_count = len(not_rated)
+        listed = numpy.zeros(len(rated), dtype=bool)
+        listed[not_rated[:REPORT_MAX_LINES]] = True
         # Read from the columns of those games (a CSV's 20,000 forfeits: no planned game
         # made for each).
         report.games_not_rated = [
@@ -302,7 +307,7 @@ class Store:
                 result=result,
                 reason=note or "not rated",
             )
-            for line, round_, white, black, result, note in games.select(~rated).rows(
+            for line, round_, white, black, result, note in games.select(listed).rows(
                 "line", "round", "white", "black", "result", "note"
             )
         ]
