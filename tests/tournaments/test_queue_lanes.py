@@ -145,7 +145,7 @@ def test_the_deadline_interrupts_only_past_it_and_leaves_the_alarm_as_it_was() -
 def test_tasks_queued_before_the_lanes_are_moved_into_their_lanes() -> None:
     from django.apps import apps
 
-    migration = importlib.import_module("players.migrations.0034_queued_tasks_into_lanes")
+    migration = importlib.import_module("players.migrations.0035_queued_tasks_into_lanes")
     club, officer, period = club_with_games("upgraded")
     close = job_start(kind="close", club=club, by=officer, params={"period": period.pk})
     export = job_start(kind="history_export", club=club, by=officer, params={"list": 0})

@@ -41,7 +41,7 @@ def into_lanes(apps: Any, schema_editor: Any) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("players", "0033_rating_references_checked_per_statement"),
+        ("players", "0034_webhook_standard_signatures"),
         ("django_tasks_database", "0021_conditional_partial_index_ordering"),
     ]
 
