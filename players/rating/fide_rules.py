@@ -32,10 +32,14 @@ stands. Where the timeline is open or silent, the choice made here:
 - FIDE's adjustment of 1 March 2024 is not a rule set: it stays the list's own setting
   (``ListSettings.adjust_march_2024``).
 
-Per game (by its tournament's start): the 2650 exception to the 400-point cap and the
-rapid/blitz 600/2600 rule. Per player and period (by the period's month, the start of its
-games outside tournaments): K and the junior limit, the 700 rule, the floor and the
-first-rating formula.
+Per game (by its tournament's start): the 2650 exception to the 400-point cap, the
+rapid/blitz 600/2600 rule and the 2022-2024 cap in one game per event. Per player and
+period, by the latest start among the player's events of the period (a tournament's first
+day; the month's for games outside tournaments; for an unrated player, the pooled events'
+too): K and the junior limit, the 700 rule, the floor and the first-rating formula. So a
+tournament begun before a change keeps the old rules for whoever played only in it (or in
+events as old); a player who also played under the month's rules takes the month's, those
+of the list the close publishes (``elo_games.player_rule_days``).
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -13,6 +15,7 @@ from players.models import (
     KFactorChange,
     PlayerRating,
     RatingList,
+    RatingPeriod,
     RatingRun,
     Role,
 )
@@ -67,7 +70,7 @@ def k_override_set(
             .select_related("player")
             .get(pk=player_rating.pk)
         )
-        month = next_period_month(rating_list=rating_list)
+        month = _next_close_month(rating_list)
         state = engine.PlayerState(
             locked.rating, locked.rated_games, locked.player.birth_year, locked.reached_2400
         )
@@ -114,6 +117,26 @@ def k_override_set(
                 created_by_id=by.pk,
             )
     return locked
+
+
+def _next_close_month(rating_list: RatingList) -> datetime.date:
+    """The month of the next period to close, from which an override takes effect: after
+    the latest closed (or reopened) period; on a list that has never closed, its earliest
+    open period when that is before the current month (its games wait for that close)."""
+    month = next_period_month(rating_list=rating_list)
+    if (
+        RatingPeriod.objects.filter(rating_list=rating_list)
+        .exclude(status=RatingPeriod.Status.OPEN)
+        .exists()
+    ):
+        return month
+    earliest = (
+        RatingPeriod.objects.filter(rating_list=rating_list, status=RatingPeriod.Status.OPEN)
+        .order_by("month")
+        .values_list("month", flat=True)
+        .first()
+    )
+    return month if earliest is None else min(month, earliest)
 
 
 def _current_standard(player_rating: PlayerRating, rating_list: RatingList) -> int | None:

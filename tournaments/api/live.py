@@ -86,7 +86,14 @@ class LiveRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
         help_text="What the close would record (rated, first_rating, ...)."
     )
     state = StateObject(help_text="The system's figures in force (Glicko-2: rd, volatility).")
-    live_state = StateObject(help_text="The system's figures the close would publish.")
+    live_state = StateObject(
+        state_field="live_state", help_text="The system's figures the close would publish."
+    )
+    k_factor = serializers.IntegerField(
+        allow_null=True,
+        help_text="The K the close would record for the period (the 700 rule applied); "
+        "null: none (an unrated player, a system without K).",
+    )
     first_rating = serializers.SerializerMethodField(
         help_text="Unrated players short of a first rating: games so far and what is missing "
         "(else null)."

@@ -33,7 +33,7 @@ from players.rating.systems import RatingSystem
 from players.rating.systems.explain import PeriodFacts, State
 from players.selectors import published_generation_key, ratings_in_force
 from tournaments.game_details import GameDetail, explain_details, game_detail, tournament_starts
-from tournaments.models import Game
+from tournaments.models import Game, Tournament
 from tournaments.services.close import period_preview
 
 # Bumped when LiveList's shape changes: an entry of an older shape is never read back.
@@ -172,7 +172,18 @@ def _computed(rating_list: RatingList) -> LiveList:
     }
     system = rating_list.rating_system
     list_settings = rating_list.settings()
-    rows = [_row(c, players[c.player_id], system, list_settings, period.month) for c in shown]
+    # The period's tournaments' starts, which choose the rules of a way to a first rating.
+    began: dict[str, datetime.date] = {}
+    if any(c.event == PeriodEvent.NOT_YET_RATED for c in shown):
+        began = {
+            f"t{tid}": start
+            for tid, start in Tournament.objects.filter(
+                pk__in=games.values("tournament_id")
+            ).values_list("id", "start_date")
+        }
+    rows = [
+        _row(c, players[c.player_id], system, list_settings, period.month, began) for c in shown
+    ]
     return LiveList(
         list_id=rating_list.pk,
         period_id=period.pk,
@@ -189,13 +200,14 @@ def _row(
     system: RatingSystem,
     list_settings: Any,
     month: datetime.date,
+    began: dict[str, datetime.date],
 ) -> LiveRow:
     before, after = system.states_of(change)
     progress = system.first_rating_progress
     first_games: int | None = None
     missing = ""
     if change.event == PeriodEvent.NOT_YET_RATED and progress is not None:
-        first = progress(list_settings, month, change.pool_after)
+        first = progress(list_settings, month, change.pool_after, began)
         first_games, missing = first.games_counted, first.note
     player_id, name, title, federation, birth_year, sex, active = player
     return LiveRow(

@@ -58,8 +58,10 @@ EnteredState = Callable[[Mapping[str, object], ListSettings], State]
 
 # An unrated player's pool (a planned change's pool_after) -> how far they are from a
 # first rating (the live list's progress).
+# The last argument: this period's tournament events (``t<id>``) -> their start.
 FirstRatingProgress = Callable[
-    [ListSettings, datetime.date, Sequence[Mapping[str, Any]]], FirstRating
+    [ListSettings, datetime.date, Sequence[Mapping[str, Any]], Mapping[str, datetime.date]],
+    FirstRating,
 ]
 
 LinkedEvents = Callable[

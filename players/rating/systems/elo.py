@@ -15,7 +15,6 @@ import datetime
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
 
 from players.rating.adjustment import (
     ADJUSTED_LIST,
@@ -26,7 +25,6 @@ from players.rating.adjustment import (
 from players.rating.change import period_change
 from players.rating.classes import apply_floor
 from players.rating.fide_rules import BY_DATE
-from players.rating.first_rating import first_rating, first_rating_games
 from players.rating.k_factor import (
     JUNIOR_MAX_AGE,
     cap_k,
@@ -38,7 +36,6 @@ from players.rating.k_factor import (
 from players.rating.months import add_months, month_label
 from players.rating.period import (
     POOL_MONTHS,
-    SCORES,
     ListSettings,
     PeriodEvent,
     PeriodInputs,
@@ -49,16 +46,22 @@ from players.rating.period import (
 )
 from players.rating.rounding import round_half_away
 from players.rating.systems.elo_first import (
-    FirstRatingRule,
+    PENDING_K,
     first_rating_rule_of,
-    pool_event_began,
+    unchanged,
+    unrated_period,
 )
-from players.rating.systems.elo_games import ArraySums, Events, GroupKey, Sides, sort_games
+from players.rating.systems.elo_games import (
+    ArraySums,
+    GroupKey,
+    Sides,
+    player_rule_days,
+    sort_games,
+)
 from players.rating.types import (
     ExpectedMethod,
     GameInput,
     KFactor,
-    KReason,
     Number,
     PeriodSums,
     PlayerState,
@@ -112,14 +115,18 @@ class _Month:
     # rules by date applies FIDE's one-off raise to 100 below the standard rating.
     raising_to_standard: bool
     first_minimum: int
+    # The month's settings, which give every player's K for the next period.
+    month_settings: ListSettings
 
     @classmethod
-    def of(cls, inputs: PeriodInputs) -> _Month:
+    def of(cls, inputs: PeriodInputs, month_at: _Month | None = None) -> _Month:
+        """``month_at``: the month's, where ``inputs.settings`` are a player's own (an
+        older rule set, ``player_rule_days``): the month's per-game rules and next K."""
         settings, month = inputs.settings, inputs.month
         next_month = add_months(month, 1)
         return cls(
             settings=settings,
-            rules=settings.rules(),
+            rules=settings.rules() if month_at is None else month_at.rules,
             month=month,
             next_month=next_month,
             label=month_label(month),
@@ -131,6 +138,7 @@ class _Month:
                 and next_month == RAISED_TO_STANDARD_LIST
             ),
             first_minimum=settings.floor if settings.floor is not None else _LOWEST_RATING,
+            month_settings=settings if month_at is None else month_at.month_settings,
         )
 
 
@@ -159,12 +167,22 @@ def plan_period(
         array_finish = None
     sides, sums = sort_games(inputs, array_sums)
     starts = inputs.starts
-    in_arrays, planned = _finish_in_arrays(at, inputs, sides, sums, array_finish)
+    # Players whose events all began under older FIDE rules (a tournament spanning a
+    # rule change): their K rules, 700 rule, floor and first-rating formula are those.
+    by_start = {
+        pid: _Month.of(replace(inputs, settings=inputs.settings.for_month(day)), at)
+        for pid, day in player_rule_days(inputs).items()
+    }
+    in_arrays, planned = _finish_in_arrays(at, inputs, sides, sums, array_finish, by_start)
     if progress is not None and planned:
         progress(len(planned))
     rest = starts.keys() - in_arrays
     for index, player_id in enumerate(rest, start=1):
-        planned.append(_plan_player(at, player_id, starts[player_id], inputs, sides, sums))
+        planned.append(
+            _plan_player(
+                by_start.get(player_id, at), player_id, starts[player_id], inputs, sides, sums
+            )
+        )
         if progress is not None and index % 1000 == 0:
             progress(1000)
     if progress is not None and len(rest) % 1000:
@@ -195,9 +213,11 @@ def _finish_in_arrays(
     sides: Sides,
     sums: Mapping[int, PeriodSums],
     array_finish: ArrayFinish | None,
+    by_start: Mapping[int, _Month],
 ) -> tuple[set[int], list[tuple[PlannedChange, PlannedKChange | None]]]:
     """The players ``array_finish`` can plan: rated on the list with their own rating,
-    every game in the array sums, no K override now or next, no adjustment this month."""
+    every game in the array sums, no K override now or next, no adjustment this month,
+    rated under the month's rules (not ``by_start``)."""
     if array_finish is None or at.adjusting or at.raising_to_standard:
         return set(), []
     start_ratings = inputs.start_ratings
@@ -210,6 +230,7 @@ def _finish_in_arrays(
         and start.k_override is None
         and start.k_override_next is None
         and pid not in loop_players
+        and pid not in by_start
     ]
     # The array sums hand theirs over as arrays (period_sums.PlayerSums.columns).
     columns = getattr(sums, "columns", None)
@@ -261,11 +282,11 @@ def _plan_player(
             sides.rated.get(player_id, ()),
             sides.other_groups.get(player_id),
             at.rules,
-            at.settings.floor,
+            at.settings,
             sums.get(player_id),
         )
     else:
-        period = _unrated(
+        period = unrated_period(
             start,
             sides.new_events.get(player_id),
             at.label,
@@ -284,7 +305,7 @@ def _plan_player(
         )
         rating_after += adjustment
     k_next = k_for(
-        at.settings,
+        at.month_settings,
         PlayerState(
             rating_after, period.rated_games_after, start.birth_year, period.reached_2400_after
         ),
@@ -307,7 +328,9 @@ def _plan_player(
         k,
         k_next,
         still_junior_age=junior_age(
-            start.birth_year, period_year=at.next_month.year, max_age=junior_limit(at.settings)
+            start.birth_year,
+            period_year=at.next_month.year,
+            max_age=junior_limit(at.month_settings),
         ),
     )
     # An override set or lifted from the next month is in the K history already (the
@@ -317,43 +340,6 @@ def _plan_player(
     return change, PlannedKChange(player_id=player_id, old=k, new=k_next, reason=reason)
 
 
-# What _rated and _unrated leave to _plan_player: the next K, the last active month and
-# the adjustment are filled in there.
-_PENDING_K = KFactor(0, KReason.STANDARD)
-
-
-def _unchanged(
-    start: PlayerStart,
-    k: KFactor | None,
-    event: PeriodEvent,
-    *,
-    rating: int | None,
-    games: int = 0,
-    score: Fraction = Fraction(0),
-    pool: list[dict[str, Any]] | None = None,
-) -> PlannedChange:
-    """A player whose rating the period leaves as it was."""
-    rated = rating is not None
-    return PlannedChange(
-        player_id=0,
-        rating_before=rating,
-        rating_after=rating,
-        change=0 if rated else None,
-        change_unrounded=0 if rated else None,
-        k_factor=k.value if k is not None else None,
-        k_reason=k.reason if k is not None else "",
-        games=games,
-        score=score,
-        expected=0,
-        event=event,
-        rated_games_after=start.rated_games,
-        reached_2400_after=start.reached_2400,
-        pool_after=start.pool if pool is None else pool,
-        k_next=_PENDING_K,
-        last_active_month=None,
-    )
-
-
 def _rated(
     start: PlayerStart,
     own: int,
@@ -361,11 +347,16 @@ def _rated(
     games: Sequence[GameInput],
     others: Mapping[GroupKey, list[GameInput]] | None,
     rules: RatingRules,
-    floor: int | None,
+    settings: ListSettings,
     sums: PeriodSums | None = None,
 ) -> PlannedChange:
     """``sums``: the player's games already added up in arrays, all scored with ``own``;
-    ``games`` and ``others`` hold the rest."""
+    ``games`` and ``others`` hold the rest. ``rules``: the month's per-game rules;
+    ``settings``: the player's (the 700 rule and the floor of their events' start)."""
+    floor = settings.floor
+    cap_700 = settings.rules().cap_700
+    if rules.cap_700 != cap_700:
+        rules = replace(rules, cap_700=cap_700)
     if not others:
         result = period_change(
             rating=own, games=games, k=k.value, rules=rules, keep_lines=False, start=sums
@@ -380,9 +371,13 @@ def _rated(
         # and the single rounding still apply to the whole period.
         # A tournament begun under other FIDE rules (fide_rules) is scored with them.
         # In rating order: the float sums below then do not depend on the games' order.
+        # The 700 rule is the player's (their events' start), whatever a group's rules.
         groups = [
             (own, list(games), sums, rules),
-            *((r, g, None, rr or rules) for (r, rr), g in sorted(others.items(), key=_group)),
+            *(
+                (r, g, None, rules if rr is None else replace(rr, cap_700=cap_700))
+                for (r, rr), g in sorted(others.items(), key=_group)
+            ),
         ]
         count = sum(
             period_change(
@@ -390,7 +385,7 @@ def _rated(
             ).games_count
             for r, g, s, rr in groups
         )
-        k_used = cap_k(k.value, count) if rules.cap_700 else k.value
+        k_used = cap_k(k.value, count) if cap_700 else k.value
         parts = [
             period_change(rating=r, games=g, k=k_used, rules=rr, keep_lines=False, start=s)
             for r, g, s, rr in groups
@@ -400,7 +395,7 @@ def _rated(
         unrounded = sum(part.change_unrounded for part in parts)
         change = round_half_away(unrounded)
     if count == 0:
-        return _unchanged(start, k, PeriodEvent.NO_RATED_GAMES, rating=start.rating)
+        return unchanged(start, k, PeriodEvent.NO_RATED_GAMES, rating=start.rating)
     new_rating = apply_floor(own + change, floor)
     if new_rating is None:
         event = PeriodEvent.BELOW_FLOOR
@@ -421,7 +416,7 @@ def _rated(
         rated_games_after=start.rated_games + count,
         reached_2400_after=has_reached_2400(start.reached_2400, new_rating),
         pool_after=[],
-        k_next=_PENDING_K,
+        k_next=PENDING_K,
         last_active_month=None,
     )
 
@@ -429,70 +424,3 @@ def _rated(
 def _group(item: tuple[GroupKey, list[GameInput]]) -> tuple[int, str]:
     (rating, rules), _ = item
     return (rating, "" if rules is None else repr(rules))
-
-
-def _pool_game_order(game: list[Any]) -> tuple[Any, ...]:
-    opponent, score, played = game
-    return (opponent is None, opponent or 0, score, played)
-
-
-def _unrated(
-    start: PlayerStart,
-    events: Events | None,
-    label: str,
-    oldest_pool_month: str,
-    minimum: int,
-    rule_of: Callable[[Sequence[datetime.date]], FirstRatingRule] = lambda _: first_rating,
-) -> PlannedChange:
-    if not events:
-        return _unchanged(start, None, PeriodEvent.NO_RATED_GAMES, rating=None)
-    pool = [event for event in start.pool if event["month"] >= oldest_pool_month]
-    # Each event's start: this period's from its order key (a tournament's first day, or
-    # the month of the club games), earlier ones from their period.
-    began = [pool_event_began(event) for event in pool] + [order[0] for order, _ in events.values()]
-    rule = rule_of(began)
-    for key, (_, games) in sorted(events.items(), key=lambda item: item[1][0]):
-        # The database returns a period's games in no fixed order (an edited game moves);
-        # sorting keeps the stored pool identical however the games were entered.
-        games.sort(key=_pool_game_order)
-        pool.append({"event": key, "month": label, "games": games})
-    first = rule(
-        [
-            [GameInput(opp, SCORES[score], played) for opp, score, played in event["games"]]
-            for event in pool
-        ],
-        minimum=minimum,
-    )
-    if first.rating is not None:
-        return PlannedChange(
-            player_id=0,
-            rating_before=None,
-            rating_after=first.rating,
-            change=None,
-            change_unrounded=None,
-            k_factor=None,
-            k_reason="",
-            games=first.games_counted,
-            score=first.score,
-            expected=0,
-            event=PeriodEvent.FIRST_RATING,
-            rated_games_after=start.rated_games + first.games_counted,
-            reached_2400_after=has_reached_2400(start.reached_2400, first.rating),
-            pool_after=[],
-            k_next=_PENDING_K,
-            last_active_month=None,
-        )
-    this_period = first_rating_games(
-        GameInput(opp, SCORES[score], played)
-        for _, games in events.values()
-        for opp, score, played in games
-    )
-    return _unchanged(
-        start,
-        None,
-        PeriodEvent.NOT_YET_RATED,
-        rating=None,
-        games=len(this_period),
-        score=sum((score for _, score in this_period), Fraction(0)),
-        pool=pool,
-    )

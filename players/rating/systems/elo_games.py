@@ -30,13 +30,12 @@ from players.rating.period import (
     own_rating_for_game,
     view_month,
 )
+from players.rating.systems.elo_first import Events, pool_event_began
 from players.rating.types import CountedDifference, GameInput, PeriodSums, RatingRules
 
 # A group of a player's games scored apart: the own rating it uses, and the rules (None:
 # the period's). ``Sides.rated`` holds the group (period-start rating, None).
 GroupKey = tuple[int, "RatingRules | None"]
-# A period's events of an unrated player: event key -> (order key, [[opponent, score, played]]).
-Events = dict[str, tuple[tuple[Any, ...], list[list[Any]]]]
 # Where the arrays (period_sums.table_sums) put most games: sums by player, and the
 # positions of the games they leave to the loop.
 ArraySums = Callable[..., tuple[Mapping[int, PeriodSums], list[int]]]
@@ -81,6 +80,51 @@ def period_rules(
             if began < month and (rules := settings.for_month(began).rules()) != month_rules
         },
     )
+
+
+def player_rule_days(inputs: PeriodInputs) -> dict[int, datetime.date]:
+    """FIDE's rules by date for a player's whole period (section 10 of the rules
+    reference: an event keeps the rules of its start): the players whose events this
+    period (and, unrated, their pooled events) all began under an older FIDE rule set
+    than the month's -> the latest of those starts, whose rule set gives them K and its
+    rules, the 700 rule, the floor and the first-rating formula. A player with an event
+    begun this month (games outside tournaments included) takes the month's.
+
+    Empty, after one look at the tournaments, unless a tournament begun in an earlier
+    month spans a change of rules."""
+    settings, month = inputs.settings, inputs.month
+    if settings.fide_rules is None:
+        return {}
+    month_set = settings.for_month(month).rule_set
+    older = {
+        tid: began
+        for tid, (began, _) in inputs.tournaments.items()
+        if began < month and settings.for_month(began).rule_set != month_set
+    }
+    if not older:
+        return {}
+    games = inputs.games
+    touched: set[int] = set()
+    for white, black, tid in zip(games.white, games.black, games.tournament, strict=True):
+        if tid in older:
+            touched.add(white)
+            touched.add(black)
+    latest: dict[int, datetime.date] = {}
+    for white, black, result, rated, tid in zip(*games, strict=True):
+        if not (rated and GAME_RESULTS[result][2]) or not (white in touched or black in touched):
+            continue
+        began = month if tid is None else min(inputs.tournaments[tid][0], month)
+        for player in (white, black):
+            if player in touched and began > latest.get(player, datetime.date.min):
+                latest[player] = began
+    days: dict[int, datetime.date] = {}
+    for player, day in latest.items():
+        start = inputs.starts.get(player)
+        if start is not None and inputs.start_ratings.get(player) is None:
+            day = max([day, *(pool_event_began(event) for event in start.pool)])
+        if settings.for_month(day).rule_set != month_set:
+            days[player] = day
+    return days
 
 
 class PlayerGame(NamedTuple):

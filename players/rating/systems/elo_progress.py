@@ -22,14 +22,25 @@ _LOWEST_RATING = 0
 
 
 def first_rating_progress(
-    settings: ListSettings, month: datetime.date, pool: Sequence[Mapping[str, Any]]
+    settings: ListSettings,
+    month: datetime.date,
+    pool: Sequence[Mapping[str, Any]],
+    began: Mapping[str, datetime.date] | None = None,
 ) -> FirstRating:
     """The first-rating formula over ``pool`` (a planned change's ``pool_after``) under
-    the rules of ``month``: ``rating`` None with a ``note`` saying what is missing (too
-    few games against rated opponents, or below the minimum)."""
-    at = settings.for_month(month)
+    the rules the close rates it with: those of the latest start among its events (FIDE's
+    rules by date, ``elo_games.player_rule_days``), the month's at the latest, with their
+    floor. ``began``: an event's key -> its tournament's start, for this period's
+    tournaments (an event not named began on the first day of its period's month).
+    ``rating`` None with a ``note`` saying what is missing (too few games against rated
+    opponents, or below the minimum)."""
+    starts = [
+        min((began or {}).get(str(event["event"])) or pool_event_began(event), month)
+        for event in pool
+    ]
+    at = settings.for_month(max(starts, default=month))
     minimum = at.floor if at.floor is not None else _LOWEST_RATING
-    rule = first_rating_rule_of(at, [pool_event_began(event) for event in pool])
+    rule = first_rating_rule_of(at, starts)
     events = [
         [GameInput(opponent, SCORES[score], played) for opponent, score, played in event["games"]]
         for event in pool
