@@ -248,9 +248,17 @@ def _json_lines_selected(
         f"SELECT {_json_expression(table, user_model)} "  # noqa: S608 - names from the model, values bound
         f"FROM ({sql}) AS t ({aliases})"
     )
-    with connection.chunked_cursor() as cursor:
+    with (
+        connection.chunked_cursor() as cursor,
+        ThreadPoolExecutor(max_workers=1, thread_name_prefix="archive-fetch") as pool,
+    ):
         cursor.execute(statement, params)
-        while rows := cursor.fetchmany(_FETCH):
+        # The next rows are asked for before these are joined: the server builds them
+        # meanwhile instead of waiting for the next FETCH (a third of the export's time
+        # was the two taking turns). Only this thread uses the cursor between the calls.
+        ahead = pool.submit(cursor.fetchmany, _FETCH)
+        while rows := ahead.result():
+            ahead = pool.submit(cursor.fetchmany, _FETCH)
             text = "\n".join(map(itemgetter(0), rows)) + "\n"
             yield text.encode("utf-8"), len(rows)
 
