@@ -196,7 +196,7 @@ def insert_rows_returning_ids(
     if connection.vendor == "postgresql":
         if not rows:
             return []
-        ids: list[int] = _ids_taken(model, len(rows)).tolist()
+        ids: list[int] = ids_taken(model, len(rows)).tolist()
         insert_rows(
             model, [pk.name, *fields], ((key, *row) for key, row in zip(ids, rows, strict=True))
         )
@@ -266,7 +266,7 @@ def insert_columns(
     # constants (one value each).
     values: dict[
         str, tuple[numpy.ndarray[Any, Any] | None, Sequence[Any] | numpy.ndarray[Any, Any]]
-    ] = {pk.column: (None, _ids_taken(model, size))}
+    ] = {pk.column: (None, ids_taken(model, size))}
     adapters = dict(cols.adapters)
     for position, (field, (codes, distinct)) in enumerate(zip(cols.named, columns, strict=True)):
         adapt = adapters.get(position)
@@ -416,7 +416,7 @@ def _copy_constants(cols: _Columns) -> Iterator[tuple[models.Field[Any, Any], An
             yield field, field.get_default()
 
 
-def _ids_taken(model: type[models.Model], count: int) -> numpy.ndarray[Any, Any]:
+def ids_taken(model: type[models.Model], count: int) -> numpy.ndarray[Any, Any]:
     """PostgreSQL: ``count`` new ids from the table's sequence, in order. The sequence is
     named first: ``nextval(pg_get_serial_sequence(...))`` looked it up again for every id
     (0.3 s for 100,000, against 0.06 s for the name given)."""

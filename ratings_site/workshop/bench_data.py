@@ -4,6 +4,8 @@
 ``generate`` makes a club whose standard list has the given numbers of players and games
 in one month (October 2026), or in each of ``months`` months ending with it (the replay
 benchmark's year), from one seeded random stream: the same seed gives the same rows.
+With ``audit=True`` the players and games also get the audit rows an import writes for
+them (the club archive's benchmark: a club's audit trail is half its rows).
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from django.utils import timezone
 from tqdm import tqdm
 
 from players import rating as engine
-from players.bulk import insert_rows
+from players.bulk import history_rows_copy, insert_rows
 from players.models import Club, Player, PlayerRating, RatingList, RatingPeriod, add_months
+from players.models.audit import Via
 from players.services import club_create, k_for
 from tournaments.models import Game
 
@@ -28,7 +31,7 @@ RESULTS = ["1-0"] * 36 + ["0-1"] * 30 + ["1/2-1/2"] * 32 + ["+-", "-+"]
 
 
 def generate(
-    *, players: int, games: int, seed: int, quiet: bool, months: int = 1
+    *, players: int, games: int, seed: int, quiet: bool, months: int = 1, audit: bool = False
 ) -> tuple[RatingList, Any]:
     """A club with ``players`` players and ``games`` games in October 2026, or in each of
     the ``months`` months up to it, each in its own open period."""
@@ -58,6 +61,9 @@ def generate(
             month=month,
         )
     bar.close()
+    if audit:
+        history_rows_copy(Player.objects.filter(club=club), via=Via.IMPORT, user_id=user.pk)
+        history_rows_copy(Game.objects.filter(club=club), via=Via.IMPORT, user_id=user.pk)
     return rating_list, user
 
 

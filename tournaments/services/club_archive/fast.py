@@ -1,0 +1,63 @@
+"""The restore's hot paths, measured on a 20,000-player club of two years (2.5 million
+rows; docs/benchmarks.md, "Club archives"), as helpers the restore calls.
+
+Each helper does what the restore did before, faster; none decides what a reference may
+name (that is the restore's).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import connection, models
+
+from players.bulk import ids_taken
+from tournaments.services.club_archive.tables import _EXCLUDED, _club_path
+
+
+@functools.cache
+def is_club_table(model: type[models.Model]) -> bool:
+    """Whether ``model``'s rows are a club's (and carried by the archive): found once per
+    model. Asked for every reference of every row, the search through the foreign keys
+    was 43% of a restore's time."""
+    return _club_path(model) is not None and not issubclass(model, _EXCLUDED)
+
+
+def lines_decode(lines: Sequence[bytes]) -> list[Any]:
+    """A chunk of an archive's lines (each one JSON value and its line break) decoded in
+    one call of the decoder: one ``json.loads`` per line spent more in the call (the
+    encoding sniffed, the decoder set up) than in the decoding.
+
+    Raises ``ValueError`` (``json.JSONDecodeError``) for a chunk that does not decode to
+    one JSON value a line (an empty line, a line of two values, a value across lines);
+    the caller, which names the table and the line, then decodes the chunk line by line
+    to find which. Lines that split one value into two and join two into one in the same
+    chunk decode to as many values as lines: each is still a value the restore checks
+    as it checks every row."""
+    values = json.loads(b"[" + b",".join(lines) + b"]")
+    if len(values) != len(lines):
+        raise json.JSONDecodeError("not one JSON value a line", "", 0)
+    return values  # type: ignore[no-any-return]
+
+
+def ids_reserve(model: type[models.Model], count: int) -> list[int]:
+    """PostgreSQL: ``count`` new ids of ``model``'s table, in ascending order, from its
+    sequence named once (``players.bulk.ids_taken``), as ``_reserve`` gave them with a
+    lookup of the sequence per id."""
+    if connection.vendor != "postgresql":
+        raise NotImplementedError("ids_reserve is for PostgreSQL; SQLite has _reserve")
+    return sorted(ids_taken(model, count).tolist())
+
+
+def server_parses(field: models.Field[Any, Any]) -> bool:
+    """Whether the archive's text of this field's values goes to PostgreSQL's COPY as it
+    is: dates, times and datetimes in ISO 8601, Decimals and UUIDs as strings are what
+    the server's own input reads. ``to_python`` of each was a tenth of a restore; a value
+    the server cannot read fails the COPY with a ``DataError`` naming the column (the
+    restore turns it into its one-line message)."""
+    return connection.vendor == "postgresql" and isinstance(
+        field, models.DateField | models.TimeField | models.DecimalField | models.UUIDField
+    )
