@@ -10,13 +10,10 @@ module runs in well under a minute.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
 from hypothesis import HealthCheck, Phase, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -37,17 +34,6 @@ CHECKS = [
     content_type_conformance,
     response_schema_conformance,
 ]
-
-
-@pytest.fixture
-def keep_test_connection() -> Iterator[None]:
-    """Django closes the connection at the end of every WSGI request when it sees a
-    transaction open (the test's); its own test client disconnects these handlers too."""
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    yield
-    request_started.connect(close_old_connections)
-    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
