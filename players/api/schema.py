@@ -14,6 +14,8 @@ from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
 
 from players.models import Role
+from players.selectors.records import MONTH_PATTERN
+from players.services.lists import SLUG as LIST_SLUG
 
 
 class ErrorDetailSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -91,7 +93,8 @@ class ClubAutoSchema(AutoSchema):
             return super().get_filter_backends()
         # A view that applies its filter set itself names the backend that documents it.
         backends = getattr(self.view, "schema_filter_backends", None)
-        return list(backends if backends is not None else self.view.filter_backends)
+        view: Any = self.view
+        return list(backends if backends is not None else view.filter_backends)
 
     def _get_pagination_parameters(self) -> list[dict[str, Any]]:
         paginator = getattr(self.view, "paginator", None)
@@ -156,7 +159,12 @@ ARRAY_BOUNDS: dict[tuple[str, str], dict[str, int]] = {
     ("CalculateInRequest", "games"): {"minItems": 1, "maxItems": 100},
     ("Glicko2InRequest", "games"): {"maxItems": 100},
 }
-PERIOD_PATTERN = r"^\d{4}-\d{2}$"
+ID_FILTERS = ("player", "object")
+# Path slugs: a club's (a SlugField of 50), a list's (players.services.lists.SLUG).
+PATH_PATTERNS = {
+    "club": r"^[-a-zA-Z0-9_]{1,50}$",
+    "list": f"^{LIST_SLUG.pattern}$",
+}
 
 
 def declare_bounds(
@@ -170,9 +178,25 @@ def declare_bounds(
                 schema = parameter.get("schema", {})
                 if parameter["in"] == "path" and schema.get("type") == "integer":
                     schema.setdefault("minimum", 1)
+                if parameter["in"] == "path" and parameter["name"] in PATH_PATTERNS:
+                    schema["pattern"] = PATH_PATTERNS[parameter["name"]]
                 if parameter["name"] == "period" and schema.get("type") == "string":
-                    schema.setdefault("pattern", PERIOD_PATTERN)
+                    schema["pattern"] = MONTH_PATTERN
+                # A filter naming a row by id (?player=, ?object=).
+                if parameter["name"] in ID_FILTERS and parameter["in"] == "query":
+                    schema.update(type="integer", minimum=1)
+                # django-filter's choices of "true"/"false" come out as a boolean whose
+                # enum holds strings: the server takes the strings.
+                if schema.get("type") == "boolean" and "enum" in schema:
+                    schema["type"] = "string"
+                if "enum" in schema and "type" not in schema:
+                    schema["type"] = "string"
     schemas = result.get("components", {}).get("schemas", {})
+    webhook = schemas.get("WebhookInRequest", {}).get("properties", {})
+    if webhook:
+        webhook["events"]["minItems"] = 1
+    if "RatingListCreateRequest" in schemas:
+        schemas["RatingListCreateRequest"]["properties"]["slug"]["pattern"] = PATH_PATTERNS["list"]
     for (component, field), bounds in ARRAY_BOUNDS.items():
         if component in schemas:
             schemas[component]["properties"][field].update(bounds)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client, override_settings
 
+from players.selectors.records import MONTH_PATTERN
 from tests.api.conftest import World, assert_error_shape, client_for
 
 PERIODS = "/api/v1/clubs/north/lists/standard/periods/"
@@ -48,7 +49,7 @@ def test_live_list_declares_its_filters_and_pages(schema: dict[str, Any]) -> Non
 def test_limits_are_declared(schema: dict[str, Any]) -> None:
     close = parameters(schema, "/api/v1/clubs/{club}/lists/{list}/periods/{period}/close/", "post")
     assert (close["wait"]["minimum"], close["wait"]["maximum"]) == (0, 30)
-    assert close["period"]["pattern"] == r"^\d{4}-\d{2}$"
+    assert close["period"]["pattern"] == MONTH_PATTERN
     games = schema["components"]["schemas"]["CalculateInRequest"]["properties"]["games"]
     assert games["minItems"] == 1
     bulk = schema["components"]["schemas"]["GameCreateRequest"]["oneOf"][1]
@@ -128,3 +129,10 @@ def test_an_api_path_lacking_its_slash_is_still_redirected(world: World) -> None
     response = Client().get("/api/v1/clubs/north/players")
     assert response.status_code == 301
     assert response["Location"] == "/api/v1/clubs/north/players/"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", ["2026-13", "0000-01", "2026-1", " 2026-01"])
+def test_a_month_outside_the_pattern_is_refused(world: World, value: str) -> None:
+    viewer = client_for(world.north.users["viewer"])
+    refused(viewer.get("/api/v1/clubs/north/games/", {"period": value}), "period")
