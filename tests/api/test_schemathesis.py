@@ -25,6 +25,9 @@ from players.models import ApiToken as AuthToken
 from ratings_site.wsgi import application
 from tests.api.conftest import World
 
+# Hundreds of generated requests.
+pytestmark = pytest.mark.slow
+
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
 # Positive and negative data (both modes, schemathesis' default), without query parameters
 # the schema does not name: the server ignores an unknown parameter, as DRF does (a named
