@@ -4,10 +4,13 @@ error page (or Django's) elsewhere."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.urls import Resolver404, resolve
 from django.utils.translation import gettext
 from django.views import defaults as django_defaults
+from django.views.decorators.csrf import csrf_exempt
 
 from players.api.base import error_body
 from ratings_site.api import SERVER_ERROR, TOO_LARGE, too_large_message
@@ -66,4 +69,22 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     """handler404: under /api/ an address no view answers is a 404 in the error shape."""
     if not request.path_info.startswith("/api/"):
         return django_defaults.page_not_found(request, exception)
+    return error_answer(request, status=404, code="not_found", message="Not found.")
+
+
+# Nothing to protect: it answers 404 whatever is sent (a POST without a CSRF token too).
+@csrf_exempt
+def api_not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """The last route under /api/: an address no API view answers. handler404 is not
+    called with DEBUG on (Django draws its HTML page instead), so the API's error shape
+    needs a route. A path that only lacks its slash is redirected as APPEND_SLASH would
+    (this route matching it stops CommonMiddleware from doing so)."""
+    path = request.path_info
+    if settings.APPEND_SLASH and not path.endswith("/") and request.method in ("GET", "HEAD"):
+        try:
+            match = resolve(path + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not api_not_found:
+            return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
     return error_answer(request, status=404, code="not_found", message="Not found.")

@@ -9,6 +9,7 @@ from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from ratings_site.errors import api_not_found
 from ratings_site.health import healthz
 
 urlpatterns = [
@@ -28,6 +29,7 @@ urlpatterns = [
     # The split view serves Swagger UI's start-up script as a file: the
     # Content-Security-Policy allows no inline script.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    re_path(r"^api/(?P<rest>.*)$", api_not_found),
     path("", include("ratings_site.pages.urls")),
     path("", include("tournaments.urls_exports")),
 ]

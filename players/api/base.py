@@ -29,6 +29,7 @@ from players.api.cache import (
 from players.api.parsers import JSONParser
 from players.api.renderers import JSONRenderer
 from players.api.schema import ClubAutoSchema
+from players.errors import invalid_field
 from players.models import Club, Role, list_kind_choices, list_presets
 from players.selectors import club_get_visible, require_role
 
@@ -43,6 +44,28 @@ class Pagination(PageNumberPagination):
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 500
+
+    def get_page_size(self, request: Request) -> int:
+        """``?page_size=``: a whole number from 1 to 500, else a 400 naming it (DRF's
+        answers a page of the default size to ``?page_size=ten``)."""
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is None:
+            return self.page_size
+        if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= self.max_page_size:
+            raise invalid_field(
+                self.page_size_query_param, f"A whole number from 1 to {self.max_page_size}."
+            )
+        return int(raw)
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters: list[dict[str, Any]] = super().get_schema_operation_parameters(view)
+        bounds = {
+            self.page_query_param: {"minimum": 1},
+            self.page_size_query_param: {"minimum": 1, "maximum": self.max_page_size},
+        }
+        for parameter in parameters:
+            parameter["schema"].update(bounds.get(parameter["name"], {}))
+        return parameters
 
 
 class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]

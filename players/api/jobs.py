@@ -32,11 +32,13 @@ from players.selectors import job_get_visible, job_wait, require_role
 from players.services.jobs import JOB_KINDS
 
 WAIT_DEFAULT = 10
+# What an export job's file is served as: a club archive, a list's history.
+DOWNLOAD_MEDIA_TYPES = ("application/zip", "text/csv")
 WAIT_MAX = 30
 
 WAIT_PARAM = OpenApiParameter(
     "wait",
-    int,
+    {"type": "integer", "minimum": 0, "maximum": WAIT_MAX},
     OpenApiParameter.QUERY,
     description=f"Seconds to wait for the job (default {WAIT_DEFAULT}, at most {WAIT_MAX}; "
     "0: answer at once). Finished in time: the job's own answer; else 202 and the job.",
@@ -71,13 +73,13 @@ class JobOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
 def parse_wait(request: Request) -> float:
     """``?wait=``, checked before the job starts: bad input stores nothing."""
     raw = request.query_params.get("wait")
-    if raw is None or raw == "":
+    if raw is None:
         return WAIT_DEFAULT
-    try:
-        value = int(raw)
-    except ValueError:
-        raise invalid_field("wait", "A whole number of seconds.") from None
-    if not 0 <= value <= WAIT_MAX:
+    # An empty ?wait= is no number: refused, not read as the default.
+    if not raw.isascii() or not raw.isdigit():
+        raise invalid_field("wait", "A whole number of seconds.")
+    value = int(raw)
+    if value > WAIT_MAX:
         raise invalid_field("wait", f"Between 0 and {WAIT_MAX} seconds.")
     return value
 
@@ -151,14 +153,16 @@ class JobDownloadView(GenericAPIView):  # type: ignore[type-arg]
         tags=["jobs"],
         operation_id="jobs_download",
         parameters=[OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH)],
-        # One media type per answer (the generated clients take one): a club export's
-        # file is a zip, served as application/zip, which the description says.
+        # The media types the file is served as, both bytes: a generator that maps
+        # application/zip to bytes (docs/reference/api.md) hands either back undecoded.
         responses={
-            (200, "text/csv"): OpenApiResponse(
-                OpenApiTypes.STR,
-                description="The job's file: CSV (a list's history export), or a zip "
-                "(application/zip) for a club export (clubs_export), to the club's owners.",
+            (200, media_type): OpenApiResponse(
+                OpenApiTypes.BINARY,
+                description="The job's file: a zip (application/zip) for a club export "
+                "(clubs_export), to the club's owners; CSV (text/csv; charset=utf-8) for a "
+                "list's history export.",
             )
+            for media_type in DOWNLOAD_MEDIA_TYPES
         },
     )
     def get(self, request: Request, id: str) -> HttpResponse:

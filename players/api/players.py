@@ -367,6 +367,7 @@ class PlayerHistoryView(PlayerObjectMixin):
     starts (``entry``: the rating entered or seeded, and why)."""
 
     published_get = True
+    paged_get = True
     ordering_fields = ["period__month"]
 
     def get_queryset(self) -> QuerySet[RatingChange]:

@@ -14,6 +14,8 @@ from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
 
 from players.models import Role
+from players.selectors.records import MONTH_PATTERN
+from players.services.lists import SLUG as LIST_SLUG
 
 
 class ErrorDetailSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -80,6 +82,26 @@ class ClubAutoSchema(AutoSchema):
         operation["description"] = f"{text}\n\n{sentence}" if text else sentence
         return operation
 
+    def _answers_a_page(self) -> bool:
+        """A GET whose answer is a page of its own shape (``paged_get``: a history with its
+        entry, the live list with its header): drf-spectacular declares the page and filter
+        parameters only for answers it sees as lists."""
+        return self.method == "GET" and bool(getattr(self.view, "paged_get", False))
+
+    def get_filter_backends(self) -> list[Any]:
+        if not self._answers_a_page():
+            return super().get_filter_backends()
+        # A view that applies its filter set itself names the backend that documents it.
+        backends = getattr(self.view, "schema_filter_backends", None)
+        view: Any = self.view
+        return list(backends if backends is not None else view.filter_backends)
+
+    def _get_pagination_parameters(self) -> list[dict[str, Any]]:
+        paginator = getattr(self.view, "paginator", None)
+        if not self._answers_a_page() or paginator is None:
+            return super()._get_pagination_parameters()  # type: ignore[no-untyped-call,no-any-return]
+        return paginator.get_schema_operation_parameters(self.view)  # type: ignore[no-any-return]
+
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses: dict[str, Any] = super()._get_response_bodies(direction)
         statuses: tuple[int, ...] = getattr(self.view, "error_statuses", DEFAULT_ERRORS)
@@ -129,3 +151,53 @@ class TokenScheme(KnoxTokenScheme):  # type: ignore[no-untyped-call]
     """Our token check is knox's with a "last used" stamp: the same scheme."""
 
     target_class = "players.api.authentication.TokenAuthentication"
+
+
+# Request arrays whose length the server checks (DRF's ListField keeps min_length and
+# max_length out of its validators, where drf-spectacular looks): component, field, bounds.
+ARRAY_BOUNDS: dict[tuple[str, str], dict[str, int]] = {
+    ("CalculateInRequest", "games"): {"minItems": 1, "maxItems": 100},
+    ("Glicko2InRequest", "games"): {"maxItems": 100},
+}
+ID_FILTERS = ("player", "object")
+# Path slugs: a club's (a SlugField of 50), a list's (players.services.lists.SLUG).
+PATH_PATTERNS = {
+    "club": r"^[-a-zA-Z0-9_]{1,50}$",
+    "list": f"^{LIST_SLUG.pattern}$",
+}
+
+
+def declare_bounds(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: the limits the server enforces on parameters
+    every view shares: ids are from 1 (a path's integer), a period is ``YYYY-MM``."""
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                schema = parameter.get("schema", {})
+                if parameter["in"] == "path" and schema.get("type") == "integer":
+                    schema.setdefault("minimum", 1)
+                if parameter["in"] == "path" and parameter["name"] in PATH_PATTERNS:
+                    schema["pattern"] = PATH_PATTERNS[parameter["name"]]
+                if parameter["name"] == "period" and schema.get("type") == "string":
+                    schema["pattern"] = MONTH_PATTERN
+                # A filter naming a row by id (?player=, ?object=).
+                if parameter["name"] in ID_FILTERS and parameter["in"] == "query":
+                    schema.update(type="integer", minimum=1)
+                # django-filter's choices of "true"/"false" come out as a boolean whose
+                # enum holds strings: the server takes the strings.
+                if schema.get("type") == "boolean" and "enum" in schema:
+                    schema["type"] = "string"
+                if "enum" in schema and "type" not in schema:
+                    schema["type"] = "string"
+    schemas = result.get("components", {}).get("schemas", {})
+    webhook = schemas.get("WebhookInRequest", {}).get("properties", {})
+    if webhook:
+        webhook["events"]["minItems"] = 1
+    if "RatingListCreateRequest" in schemas:
+        schemas["RatingListCreateRequest"]["properties"]["slug"]["pattern"] = PATH_PATTERNS["list"]
+    for (component, field), bounds in ARRAY_BOUNDS.items():
+        if component in schemas:
+            schemas[component]["properties"][field].update(bounds)
+    return result

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -29,7 +30,10 @@ WEBHOOK_PARAM = OpenApiParameter(
     "webhook", int, OpenApiParameter.PATH, description="The webhook's id."
 )
 DELIVERY_PARAM = OpenApiParameter(
-    "id", str, OpenApiParameter.PATH, description="The delivery's id (X-Ratings-Delivery)."
+    "id",
+    OpenApiTypes.UUID,
+    OpenApiParameter.PATH,
+    description="The delivery's id (X-Ratings-Delivery).",
 )
 
 

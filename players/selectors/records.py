@@ -4,6 +4,7 @@ closed period published, the players' histories and likely duplicate records."""
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass
 
 from django.db.models import (
@@ -65,11 +66,18 @@ def player_k_history(*, player: Player, rating_list: RatingList) -> QuerySet[KFa
     ).order_by("effective_month", "id")
 
 
+# A month as the API writes it: what the schema declares and parse_month takes (years
+# 0001-9999, months 01-12; no space, no single digit).
+MONTH_PATTERN = r"^(000[1-9]|00[1-9]\d|0[1-9]\d{2}|[1-9]\d{3})-(0[1-9]|1[0-2])$"
+
+
 def parse_month(value: str, *, field: str = "period") -> datetime.date:
     """``YYYY-MM`` -> the first day of that month; ValidationFailed naming ``field``."""
     try:
-        parsed = datetime.datetime.strptime(value.strip(), "%Y-%m").date()  # noqa: DTZ007
-    except (ValueError, AttributeError):
+        if not re.fullmatch(MONTH_PATTERN, value):
+            raise ValueError(value)
+        parsed = datetime.datetime.strptime(value, "%Y-%m").date()  # noqa: DTZ007
+    except (ValueError, TypeError):
         raise ValidationFailed(
             f"{field}: {value!r} is not a month written YYYY-MM.",
             fields={field: ["Write the month as YYYY-MM."]},

@@ -243,7 +243,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
-        "rest_framework.filters.OrderingFilter",
+        "players.api.ordering.StrictOrderingFilter",
     ],
     "DEFAULT_PARSER_CLASSES": ["players.api.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": [
@@ -284,6 +284,8 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "players.api.schema.document_other_errors",
+        "players.api.schema.declare_bounds",
+        "tournaments.api.tournaments.declare_bulk_bounds",
     ],
     # One name per choice set used by several serializers.
     "ENUM_NAME_OVERRIDES": {

@@ -21,7 +21,8 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.management import call_command
-from django.db import connection
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections, connection
 from django.test import override_settings
 from rest_framework.test import APIClient
 
@@ -237,3 +238,14 @@ def db_snapshot() -> dict[str, list[str]]:
             cursor.execute(f"SELECT {columns} FROM {table}")  # noqa: S608 - a model's own table
             snapshot[model._meta.label] = sorted(repr(row) for row in cursor.fetchall())
     return snapshot
+
+
+@pytest.fixture
+def keep_test_connection() -> Iterator[None]:
+    """Django closes the connection at the end of every WSGI request when it sees a
+    transaction open (the test's); its own test client disconnects these handlers too."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)

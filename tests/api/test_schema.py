@@ -85,11 +85,16 @@ def test_a_browser_gets_json_from_every_read(world: World) -> None:
 
 def test_every_answer_has_one_media_type(schema: dict) -> None:
     """One response in two media types (JSON and CSV) breaks generated clients: a CSV has
-    an operation of its own (tests/api/test_generated_client.py)."""
+    an operation of its own (tests/api/test_generated_client.py). A file served in several
+    media types (a job's download: zip or CSV) is bytes in each, one type to a client."""
     for path, operations in schema["paths"].items():
         for method, operation in operations.items():
             for code, response in operation["responses"].items():
-                assert len(response.get("content", {"": None})) == 1, (method, path, code)
+                content = response.get("content", {"": {}})
+                binary = {"type": "string", "format": "binary"}
+                if all(media.get("schema") == binary for media in content.values()):
+                    continue
+                assert len(content) == 1, (method, path, code)
 
 
 def test_no_field_is_a_union_of_types(schema: dict) -> None:

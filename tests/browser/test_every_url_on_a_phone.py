@@ -51,6 +51,7 @@ NOT_PAGES = {
     "admin/": "Django's admin: its own responsive layout, walked by test_admin_browser.py",
     "api/v1/": "the API answers JSON, not pages (its shapes are tests/api's)",
     "api/schema/": "the OpenAPI document (YAML), not a page",
+    "api/(": "the API's last route: the JSON 404 of an address no API view answers",
     "healthz": "the health check answers JSON for the load balancer, not a page",
     "favicon.ico": "a redirect to the site's icon (an image)",
 }

@@ -16,6 +16,7 @@ from typing import Any
 import django_filters
 from django.db.models import QuerySet
 from django.utils.translation import gettext, gettext_noop
+from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiResponse,
@@ -188,8 +189,11 @@ class LiveListBase(ListScopedView):
 
     published_get = True
     filterset_class = LiveFilter
-    # The rows are the service's, not a queryset's: the view applies the filter set.
+    # The rows are the service's, not a queryset's: the view applies the filter set, and
+    # the schema documents it as django-filter's backend would.
     filter_backends: list[Any] = []
+    schema_filter_backends = [DjangoFilterBackend]
+    paged_get = True
 
     def get_queryset(self) -> QuerySet[Player]:
         if self.is_schema_view:
@@ -272,6 +276,8 @@ class LiveCSVView(CSVOnlyView, LiveListBase):
     """The live list as CSV: every row, not paginated. Not published."""
 
     renderer_classes = [LiveCSVRenderer]
+    # Every row in one file: no page parameters to declare.
+    pagination_class = None  # type: ignore[assignment]
 
     @extend_schema(
         operation_id="ratings_live_csv",

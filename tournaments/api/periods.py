@@ -45,6 +45,7 @@ from players.selectors import (
     rating_list_get,
     rules_rated_under,
 )
+from players.selectors.records import MONTH_PATTERN
 from players.services import job_start
 from tournaments.api.ratings_csv import CSVOnlyView, RatingsCSVRenderer, csv_stream
 from tournaments.selectors import periods_with_counts
@@ -52,7 +53,7 @@ from tournaments.services import check_month_over, period_open, period_preview
 from tournaments.services.results import changes_body
 
 PERIOD_PARAM = OpenApiParameter(
-    "period", str, OpenApiParameter.PATH, pattern=r"^\d{4}-\d{2}$", description="YYYY-MM."
+    "period", str, OpenApiParameter.PATH, pattern=MONTH_PATTERN, description="YYYY-MM."
 )
 
 
@@ -100,7 +101,7 @@ class PeriodOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class PeriodOpenSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    period = serializers.RegexField(r"^\d{4}-\d{2}$", help_text="YYYY-MM.")
+    period = serializers.RegexField(MONTH_PATTERN, help_text="YYYY-MM.")
 
 
 class CloseInSerializer(serializers.Serializer):  # type: ignore[type-arg]

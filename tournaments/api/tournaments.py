@@ -226,9 +226,23 @@ class ClubGameBulkInSerializer(serializers.ListSerializer):  # type: ignore[type
     child = ClubGameInSerializer()
 
 
+def declare_bulk_bounds(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: a bulk create's array holds 1 to
+    ``MAX_BULK_GAMES`` games (a ListSerializer's bounds are not validators, where
+    drf-spectacular looks for them)."""
+    request_schema = result.get("components", {}).get("schemas", {}).get("GameCreateRequest")
+    for option in (request_schema or {}).get("oneOf", []):
+        if option.get("type") == "array":
+            option.update(minItems=1, maxItems=MAX_BULK_GAMES)
+    return result
+
+
 class GameFilter(django_filters.FilterSet):  # type: ignore[misc]
     list = django_filters.CharFilter(field_name="rating_list__slug")
-    period = django_filters.CharFilter(method="filter_period", label="YYYY-MM.")
+    # Unstripped: " 2026-01" is refused as the schema's pattern says.
+    period = django_filters.CharFilter(method="filter_period", label="YYYY-MM.", strip=False)
     player = django_filters.NumberFilter(
         method="filter_player",
         label="A player id (either side).",
