@@ -11,6 +11,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from players.models import Club
+from players.names import display_name
 from ratings_site.pages.tournaments import TournamentView
 from ratings_site.templatetags.club_pages import _fill, arrow, player_url_prefix, title_badge
 from ratings_site.templatetags.ratings import in_quarters, points
@@ -43,6 +44,7 @@ def standings_rows(view: TournamentView, club: Club) -> SafeString:
             row.standing.tiebreaks.direct_encounter,
         )
     )
+    order = view.tournament.rating_list.name_order
     parts = []
     for row in view.rows:
         t = row.standing.tiebreaks
@@ -57,7 +59,7 @@ def standings_rows(view: TournamentView, club: Club) -> SafeString:
                 title_badge(row.player.title),
                 prefix,
                 row.player.pk,
-                row.player.name,
+                display_name(row.player.name, order),
                 "–" if row.rating is None else row.rating,
                 points(t.score, decimals),
                 points(t.buchholz_cut1, decimals),
@@ -92,12 +94,16 @@ def crosstable_rows(view: TournamentView, club: Club) -> SafeString:
         "H": gettext("Round %(number)s: half-point bye"),
         "Z": gettext("Round %(number)s: zero-point bye"),
     }
+    order = view.tournament.rating_list.name_order
     parts = []
     for number, row in enumerate(view.rows, start=view.first_number):
         cells = []
         for cell in row.cells:
             if cell.opponent is not None:
-                title = against % {"number": cell.round, "name": cell.opponent.name}
+                title = against % {
+                    "number": cell.round,
+                    "name": display_name(cell.opponent.name, order),
+                }
                 cells.append(_fill(_CELL, title, cell.opponent_rank, cell.colour, cell.mark))
             else:
                 title = byes.get(cell.bye, no_game) % {"number": cell.round}
@@ -108,7 +114,7 @@ def crosstable_rows(view: TournamentView, club: Club) -> SafeString:
                 number,
                 prefix,
                 row.player.pk,
-                row.player.name,
+                display_name(row.player.name, order),
                 mark_safe("".join(cells)),  # noqa: S308 - each cell went through _fill
                 points(row.standing.tiebreaks.score),
             )

@@ -204,7 +204,7 @@ def test_byes_count_in_the_standings_and_show_in_the_crosstable(client: Client) 
     standings = rows_of(response, "standings")
     rossi = next(row for row in standings if "Rossi" in row)
     # Rank, name, rating, then points.
-    assert rossi.startswith("7 Rossi, Marco 2205 3 "), rossi
+    assert rossi.startswith("7 Marco Rossi 2205 3 "), rossi
     html = response.content.decode()
     assert "Round 6: pairing-allocated bye" in html
     assert "Round 3: half-point bye" in html
