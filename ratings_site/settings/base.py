@@ -389,7 +389,22 @@ LOGGING = {
         },
         "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
+    "filters": {
+        # The queue's INFO lines (each task started and finished) would flood `make run`'s
+        # console: with DEBUG on, only its warnings and errors show unless QUEUE_LOG_LEVEL
+        # says otherwise; in production its INFO lines ("Starting worker ...") are kept.
+        "queue_level": {
+            "()": "ratings_site.log_filters.QueueLevel",
+            "level": env_str("QUEUE_LOG_LEVEL", "WARNING" if DEBUG else "INFO"),
+        }
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["queue_level"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }
 
