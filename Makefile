@@ -26,6 +26,7 @@ install: $(VENV)/.base
 install-dev: $(VENV)/.dev
 
 run: $(VENV)/.base
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py ensure_database
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_demo --if-empty --site http://$(HOST)
 	DEBUG=$${DEBUG:-1} SITE_URL=$${SITE_URL:-http://$(HOST)} $(BIN)/python manage.py runsite $(HOST)
