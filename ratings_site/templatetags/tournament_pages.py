@@ -10,7 +10,7 @@ from django import template
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from players.models import Club
+from players.models import Club, RatingPeriod
 from players.names import display_name
 from ratings_site.pages.tournaments import TournamentView
 from ratings_site.templatetags.club_pages import _fill, arrow, player_url_prefix, title_badge
@@ -45,11 +45,16 @@ def standings_rows(view: TournamentView, club: Club) -> SafeString:
         )
     )
     order = view.tournament.rating_list.name_order
+    # An open period is said once, beside its link above the table, not on every row (on
+    # a phone each row's note took four lines).
+    open_period = view.period is not None and view.period.status != RatingPeriod.Status.CLOSED
     parts = []
     for row in view.rows:
         t = row.standing.tiebreaks
-        if row.change is not None:
-            change: object = arrow(row.change)
+        if row.change is None and open_period:
+            change: object = "–"
+        elif row.change is not None:
+            change = arrow(row.change)
         else:
             change = mark_safe(f'<span class="muted">{_escape(row.change_note or "–")}</span>')  # noqa: S308 - escaped
         parts.append(
