@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.core import mail
 from django.test import Client
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from players.models import RatingList, Role
@@ -27,6 +28,7 @@ DAY = datetime.date(2026, 3, 7)
 def world(order: str) -> dict[str, Any]:
     owner = make_owner()
     owner.email = "owner@example.org"
+    owner.is_staff = True  # the admin's preview of the close
     owner.save()
     club = make_club(owner)
     club.public = True
@@ -62,6 +64,15 @@ def world(order: str) -> dict[str, Any]:
 
 def places(w: dict[str, Any], capture: Any) -> dict[str, str]:
     """Every place Pedro is named, by name of the place."""
+    officer = Client()
+    officer.force_login(w["owner"])
+    period = period_of(w["club"], "2026-03")
+    preview = officer.post(
+        reverse("admin:players_ratingperiod_changelist"),
+        {"action": "preview_period", "_selected_action": [period.pk]},
+        follow=True,
+    )
+    assert 'id="preview-table"' in preview.content.decode()
     with capture(execute=True):
         period_close(period=period_of(w["club"], "2026-03"), by=w["owner"])
     pedro, anna, cup = w["pedro"], w["anna"], w["cup"]
@@ -81,6 +92,7 @@ def places(w: dict[str, Any], capture: Any) -> dict[str, str]:
         "member home": signed_in.get("/accounts/").content.decode(),
         "API games": api.get("/api/v1/clubs/club/games/").content.decode(),
         "e-mail": next(m.body for m in mail.outbox if m.to == ["pedro@example.org"]),
+        "admin preview": preview.content.decode(),
         "list history CSV": list_history_csv(rating_list=cup.rating_list),
     }
 
