@@ -26,14 +26,15 @@ install: $(VENV)/.base
 install-dev: $(VENV)/.dev
 
 run: $(VENV)/.base
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py ensure_database
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_demo --if-empty --site http://$(HOST)
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runsite $(HOST)
+	DEBUG=$${DEBUG:-1} SITE_URL=$${SITE_URL:-http://$(HOST)} $(BIN)/python manage.py runsite $(HOST)
 
 # One more job worker, of every lane (beside `make run`, or beside a plain runserver);
 # `LANE=files make worker` for one lane (docs/queue.md).
 worker: $(VENV)/.base
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py worker --no-reload --queue-name "$${LANE:-*}"
+	DEBUG=$${DEBUG:-1} SITE_URL=$${SITE_URL:-http://$(HOST)} $(BIN)/python manage.py worker --no-reload --queue-name "$${LANE:-*}"
 
 # Production on one machine: check the settings, collect the static files, migrate, then
 # gunicorn (deploy/gunicorn.conf.py) and a worker per lane until Ctrl-C or TERM (deploy/start.sh).
@@ -84,7 +85,7 @@ check: lint typecheck
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	DJANGO_SETTINGS_MODULE=ratings_site.settings.production \
 	SECRET_KEY=$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(64))') \
-	ALLOWED_HOSTS=ratings.example.org \
+	ALLOWED_HOSTS=ratings.example.org SITE_URL=https://ratings.example.org \
 	$(BIN)/python manage.py check --deploy --fail-level WARNING
 	$(BIN)/mkdocs build --strict --quiet
 

@@ -76,6 +76,18 @@ def test_commands_are_found_in_the_task_pages() -> None:
         assert page in found, f"{page} shows no command to run"
 
 
+def test_commands_use_the_projects_python_as_a_fresh_checkout_has_it() -> None:
+    """``python manage.py`` fails unless the virtual environment is active (``python`` is
+    not the venv's, or not there at all): the pages say ``.venv/bin/python``."""
+    bare = [
+        f"{page.relative_to(DOCS)}: {command}"
+        for page in pages_with_commands()
+        for command in commands_of(page.read_text(encoding="utf-8"))
+        if re.search(r"(^|[\s;|&(])python\s", command)
+    ]
+    assert bare == []
+
+
 def test_continuation_lines_are_one_command() -> None:
     text = "```console\n$ echo a \\\n  b\nout\n$ echo c\n```\n```sh\n$ not run\n```\n"
     assert commands_of(text) == ["echo a \\\n  b", "echo c"]
@@ -99,7 +111,13 @@ def _environment(database: Path) -> dict[str, str]:
         # The demo's open month is today's in the site's TIME_ZONE (UTC); the pages' `date`
         # must name the same month at midnight on the first too.
         TZ="UTC",
-        PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
+        # No virtual environment on PATH: a reader who did not activate one has none, so
+        # the pages name `.venv/bin/python` (the workdir's .venv is this one).
+        PATH=os.pathsep.join(
+            part
+            for part in env.get("PATH", "").split(os.pathsep)
+            if part and Path(part).resolve() != Path(sys.executable).parent.resolve()
+        ),
         PYTHONPATH=str(ROOT),
     )
     return env
@@ -159,6 +177,8 @@ def workdir(tmp_path: Path) -> Iterator[Path]:
     # Files the examples write (exports, backups) land here, not in the checkout.
     (tmp_path / "manage.py").symlink_to(ROOT / "manage.py")
     (tmp_path / "docs").symlink_to(DOCS)
+    # As in a checkout after `make run`: the virtual environment this test runs in.
+    (tmp_path / ".venv").symlink_to(Path(sys.executable).parent.parent)
     return tmp_path
 
 

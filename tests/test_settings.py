@@ -133,6 +133,7 @@ def test_email_url_reaches_the_settings() -> None:
             "PATH": "/usr/bin:/bin",
             "SECRET_KEY": "k" * 20 + "abcdefghijklmnopqrstuvwxyz0123456789",
             "EMAIL_URL": "smtp+tls://mailer:pw@mail.example.org:587",
+            "SITE_URL": "https://ratings.example.org",
         },
         capture_output=True,
         text=True,
@@ -146,7 +147,7 @@ def _import_production(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     code = "import ratings_site.settings.production"
     return subprocess.run(
         [sys.executable, "-c", code],
-        env={"PATH": "/usr/bin:/bin", **env},
+        env={"PATH": "/usr/bin:/bin", "SITE_URL": "https://ratings.example.org", **env},
         capture_output=True,
         text=True,
         check=False,
@@ -210,3 +211,19 @@ def test_a_pooled_process_serves_from_the_pool() -> None:
         check=True,
     )
     assert done.stdout.split()[-2:] == ["200", "ConnectionPool"], done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_production_settings_refuse_to_start_without_the_sites_address() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", "import ratings_site.settings.production"],
+        env={
+            "PATH": "/usr/bin:/bin",
+            "SECRET_KEY": "k" * 20 + "abcdefghijklmnopqrstuvwxyz0123456789",
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode != 0
+    assert "SITE_URL must be set" in result.stderr

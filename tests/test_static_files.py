@@ -25,7 +25,11 @@ def test_production_settings_choose_the_hashing_storage_before_any_collectstatic
     code = "import ratings_site.settings.production as s; print(s.STORAGES['staticfiles'])"
     result = subprocess.run(
         [sys.executable, "-c", code],
-        env={"PATH": "/usr/bin:/bin", "SECRET_KEY": "k" * 20 + "abcdefghijklmnopqrstuvwxyz0123"},
+        env={
+            "PATH": "/usr/bin:/bin",
+            "SECRET_KEY": "k" * 20 + "abcdefghijklmnopqrstuvwxyz0123",
+            "SITE_URL": "https://ratings.example.org",
+        },
         capture_output=True,
         text=True,
         check=False,

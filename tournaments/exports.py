@@ -203,7 +203,7 @@ def list_history_csv(
         rows.append(
             (
                 change.player_id,
-                change.player.name,
+                display_name(change.player.name, rating_list.name_order),
                 _history_row(change, rating_list.slug, rating_list.rating_system),
             )
         )

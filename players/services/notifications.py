@@ -20,6 +20,7 @@ from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import ngettext
 
 from players.errors import NotFoundError, invalid_field
 from players.models import (
@@ -29,6 +30,7 @@ from players.models import (
     RatingEmails,
     RatingRun,
 )
+from players.names import display_name
 from players.selectors import User
 
 logger = logging.getLogger(__name__)
@@ -99,10 +101,9 @@ class _Line:
         diff = ""
         if self.before is not None and self.after is not None:
             diff = f" ({self.after - self.before:+d})"
-        return (
-            f"{self.period}: {shown(self.before)} -> {shown(self.after)}{diff}, "
-            f"{self.games} rated game(s)"
-        )
+        return f"{self.period}: {shown(self.before)} -> {shown(self.after)}{diff}, " + ngettext(
+            "%(count)d rated game", "%(count)d rated games", self.games
+        ) % {"count": self.games}
 
 
 def _linked(list_id: int) -> dict[int, tuple[int, str, str]]:
@@ -193,7 +194,7 @@ def _message(run: RatingRun, name: str, email: str, user: int, lines: list[_Line
     what = "was corrected (replayed)" if replay else "is closed"
     body = "\n".join(
         [
-            f"Hello {name},",
+            f"Hello {display_name(name, run.rating_list.name_order)},",
             "",
             f"The {list_label} list of {club_name} {what}. Your published rating:",
             "",

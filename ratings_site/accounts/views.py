@@ -22,6 +22,7 @@ from players.errors import DomainError, PermissionDeniedError
 from players.models import Role
 from players.selectors import member_home as member_home_data
 from players.selectors import roles_by_club
+from players.selectors.names import with_shown_names
 from players.services import api_token_create, api_token_revoke, invitation_open
 from ratings_site.accounts.notifications import RatingEmailsForm
 from ratings_site.lockout import lockout_clear_username
@@ -85,6 +86,7 @@ def _home(
     request: HttpRequest, *, form: TokenForm, new_token: str = "", status: int = 200
 ) -> HttpResponse:
     home = member_home_data(user=request.user)  # type: ignore[arg-type]
+    with_shown_names(home.players)
     officer_clubs = [
         club_id
         for club_id, role in roles_by_club(request.user).items()

@@ -107,6 +107,12 @@ class TournamentView:
     average_rating: int | None
     page: Page[Standing] | None = None  # which part of the standings ``rows`` are
     players: int = 0  # in the whole tournament
+    played: int = 0  # the last round with a game or a bye
+
+    @property
+    def final(self) -> bool:
+        """Every round the event has was played: the standings are final."""
+        return self.played >= self.rounds
 
     @property
     def first_number(self) -> int:
@@ -132,6 +138,7 @@ class Ranking:
     in_force: dict[int, int | None]
     own_start: dict[int, int | None]
     average: int | None
+    played: int = 0  # the last round with a game or a bye
 
 
 def tournament_for_page(*, club: Club, tournament_id: int) -> Tournament:
@@ -272,7 +279,10 @@ def _compute_ranking(tournament: Tournament) -> Ranking:
     rated = [r for r in (in_force.get(_pid(s.player)) for s in ranked) if r is not None]
     average = engine.round_half_away(Fraction(sum(rated), len(rated))) if rated else None
     packed = [_packed(standing) for standing in ranked]
-    return Ranking(rounds, packed, round_of, len(games), period_id, in_force, own_start, average)
+    last_round = max([0, *round_of.values(), *(bye[1] for bye in byes)])
+    return Ranking(
+        rounds, packed, round_of, len(games), period_id, in_force, own_start, average, last_round
+    )
 
 
 def _pid(key: Hashable) -> int:
@@ -367,6 +377,8 @@ def tournament_view(
         found.average,
         page=page,
         players=len(found.ranked),
+        # A Ranking cached before the field existed reads as played in full.
+        played=getattr(found, "played", 0) or found.rounds,
     )
 
 

@@ -15,6 +15,7 @@ from players.charts import PHONE, history_chart
 from players.errors import ValidationFailed
 from players.models import Club, Player
 from players.selectors import membership_role, rules_rated_under
+from players.selectors.names import with_shown_names
 from ratings_site.pages.base import error_page, published_club_page, with_member_parts
 from ratings_site.pages.forms import (
     LIST_FILTERS,
@@ -341,5 +342,5 @@ def player_search(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return error_page(request, ValidationFailed(f"q: {form.errors['q'][0]}"))
     q = form.cleaned_data["q"]
-    found = players_search(user=request.user, q=q)
+    found = with_shown_names(players_search(user=request.user, q=q))
     return render(request, "pages/player_search.html", {"form": form, "q": q, "players": found})

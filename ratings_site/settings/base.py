@@ -94,6 +94,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "ratings_site.context_processors.name_order",
             ],
         },
     },
@@ -432,7 +433,22 @@ LOGGING = {
         },
         "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
+    "filters": {
+        # The queue's INFO lines (each task started and finished) would flood `make run`'s
+        # console: with DEBUG on, only its warnings and errors show unless QUEUE_LOG_LEVEL
+        # says otherwise; in production its INFO lines ("Starting worker ...") are kept.
+        "queue_level": {
+            "()": "ratings_site.log_filters.QueueLevel",
+            "level": env_str("QUEUE_LOG_LEVEL", "WARNING" if DEBUG else "INFO"),
+        }
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["queue_level"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }
 

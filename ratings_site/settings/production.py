@@ -17,6 +17,15 @@ DEBUG = env_bool("DEBUG", default=False)
 if DEBUG:
     raise ImproperlyConfigured("DEBUG must be off in production.")
 
+# E-mails and webhook bodies link to the site on this address (a worker has no request to
+# take it from); the development default (http://localhost:8000) would send members there.
+SITE_URL = env_str("SITE_URL", "").rstrip("/")
+if not SITE_URL.startswith(("https://", "http://")):
+    raise ImproperlyConfigured(
+        "SITE_URL must be set to the address members reach the site on "
+        "(https://ratings.example.org): e-mails and webhooks link to it."
+    )
+
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
 # Load balancers probe over plain HTTP inside the network.

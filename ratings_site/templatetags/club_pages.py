@@ -154,7 +154,9 @@ _GAME_CELLS = (
 )
 
 
-def _game_cells(detail: PeriodGames, club: Club, player: Player) -> list[SafeString]:
+def _game_cells(
+    detail: PeriodGames, club: Club, player: Player, name_order: str = ""
+) -> list[SafeString]:
     """The cells of a period's game lines every system shows (date, event, opponent with
     a link to the two players' head-to-head page, colour, result, the opponent's rating
     used), built in one pass; the system's fragment adds what the game meant."""
@@ -164,6 +166,10 @@ def _game_cells(detail: PeriodGames, club: Club, player: Player) -> list[SafeStr
     every_game = gettext("%(player)s against %(opponent)s: every game")
     colours = {"white": gettext("white"), "black": gettext("black")}
     unrated = gettext("unrated")
+
+    def named(name: str) -> str:
+        return display_name(name, name_order) if name_order else name
+
     cells = []
     for g in detail.games:
         game = g.game
@@ -182,8 +188,8 @@ def _game_cells(detail: PeriodGames, club: Club, player: Player) -> list[SafeStr
                     prefix,
                     player.pk,
                     g.opponent.pk,
-                    every_game % {"player": player.name, "opponent": g.opponent.name},
-                    g.opponent.name,
+                    every_game % {"player": named(player.name), "opponent": named(g.opponent.name)},
+                    named(g.opponent.name),
                     colours.get(g.colour, g.colour),
                     score(g.score),
                     unrated if g.opponent_rating is None else g.opponent_rating,
@@ -243,6 +249,7 @@ def history_rows(
     club: Club,
     kind: str,
     system: RatingSystem,
+    name_order: object = "",
 ) -> SafeString:
     """The player's periods on one list, each followed by its games in a <details>; the
     period row and the game lines through the list's rating system's fragments
@@ -258,6 +265,8 @@ def history_rows(
             "Before a first rating, games are pooled (FIDE 8.2) rather than scored one by one."
         ),
     )
+    name_order = str(name_order)
+    shown = display_name(player.name, name_order) if name_order else player.name
     parts: list[str] = []
     for change, detail in history:
         label = change.period.label
@@ -299,7 +308,13 @@ def history_rows(
             {
                 "system": system,
                 "detail": detail,
-                "rows": list(zip(_game_cells(detail, club, player), detail.games, strict=True)),
+                "rows": list(
+                    zip(
+                        _game_cells(detail, club, player, str(name_order)),
+                        detail.games,
+                        strict=True,
+                    )
+                ),
             }
         )
         parts.append(
@@ -308,7 +323,7 @@ def history_rows(
                 span,
                 gettext("Games of %(period)s (%(count)s)")
                 % {"period": label, "count": len(detail.games)},
-                gettext("%(name)s's games in %(period)s") % {"name": player.name, "period": label},
+                gettext("%(name)s's games in %(period)s") % {"name": shown, "period": label},
                 mark_safe(lines),  # noqa: S308 - rendered by the template engine (escaped)
                 note,
             )

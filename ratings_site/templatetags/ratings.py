@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from django import template
 
+from players.names import display_name
 from ratings_site.pages.engine_text import engine_text as translate_engine_text
 from ratings_site.pages.engine_text import plain_number
 
@@ -88,3 +89,9 @@ def points(value: Figure, decimals: bool = False) -> str:
 def engine_text(value: str) -> str:
     """An engine sentence (a note, a K reason, a summary) in the page's language."""
     return translate_engine_text(str(value))
+
+
+@register.filter
+def named(name: str, order: object) -> str:
+    """A person's name in ``order`` (a list's or the club's ``name_order``; blank: as stored)."""
+    return display_name(name, str(order)) if order else name

@@ -10,7 +10,8 @@ from django import template
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from players.models import Club
+from players.models import Club, RatingPeriod
+from players.names import display_name
 from ratings_site.pages.tournaments import TournamentView
 from ratings_site.templatetags.club_pages import _fill, arrow, player_url_prefix, title_badge
 from ratings_site.templatetags.ratings import in_quarters, points
@@ -43,11 +44,17 @@ def standings_rows(view: TournamentView, club: Club) -> SafeString:
             row.standing.tiebreaks.direct_encounter,
         )
     )
+    order = view.tournament.rating_list.name_order
+    # An open period is said once, beside its link above the table, not on every row (on
+    # a phone each row's note took four lines).
+    open_period = view.period is not None and view.period.status != RatingPeriod.Status.CLOSED
     parts = []
     for row in view.rows:
         t = row.standing.tiebreaks
-        if row.change is not None:
-            change: object = arrow(row.change)
+        if row.change is None and open_period:
+            change: object = "–"
+        elif row.change is not None:
+            change = arrow(row.change)
         else:
             change = mark_safe(f'<span class="muted">{_escape(row.change_note or "–")}</span>')  # noqa: S308 - escaped
         parts.append(
@@ -57,7 +64,7 @@ def standings_rows(view: TournamentView, club: Club) -> SafeString:
                 title_badge(row.player.title),
                 prefix,
                 row.player.pk,
-                row.player.name,
+                display_name(row.player.name, order),
                 "–" if row.rating is None else row.rating,
                 points(t.score, decimals),
                 points(t.buchholz_cut1, decimals),
@@ -92,12 +99,16 @@ def crosstable_rows(view: TournamentView, club: Club) -> SafeString:
         "H": gettext("Round %(number)s: half-point bye"),
         "Z": gettext("Round %(number)s: zero-point bye"),
     }
+    order = view.tournament.rating_list.name_order
     parts = []
     for number, row in enumerate(view.rows, start=view.first_number):
         cells = []
         for cell in row.cells:
             if cell.opponent is not None:
-                title = against % {"number": cell.round, "name": cell.opponent.name}
+                title = against % {
+                    "number": cell.round,
+                    "name": display_name(cell.opponent.name, order),
+                }
                 cells.append(_fill(_CELL, title, cell.opponent_rank, cell.colour, cell.mark))
             else:
                 title = byes.get(cell.bye, no_game) % {"number": cell.round}
@@ -108,7 +119,7 @@ def crosstable_rows(view: TournamentView, club: Club) -> SafeString:
                 number,
                 prefix,
                 row.player.pk,
-                row.player.name,
+                display_name(row.player.name, order),
                 mark_safe("".join(cells)),  # noqa: S308 - each cell went through _fill
                 points(row.standing.tiebreaks.score),
             )

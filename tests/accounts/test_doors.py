@@ -296,6 +296,7 @@ def test_production_settings_serve_a_page_without_collectstatic(tmp_path: Path) 
         "SECRET_KEY": "k" * 20 + "abcdefghijklmnopqrstuvwxyz0123456789",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
         "ALLOWED_HOSTS": "testserver",
+        "SITE_URL": "https://ratings.example.org",
     }
     assert not (ROOT / "staticfiles" / "staticfiles.json").exists() or os.environ.get("CI")
     result = subprocess.run(

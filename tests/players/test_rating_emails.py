@@ -63,7 +63,8 @@ def test_each_linked_member_gets_one_email_with_an_unsubscribe_link(
     assert sorted(by_address) == ["alice@example.org", "bob@example.org", "carol@example.org"]
     alice = by_address["alice@example.org"]
     assert "2026-10: 1500 -> " in alice.body
-    assert "1 rated game(s)" in alice.body
+    assert ", 1 rated game\n" in alice.body
+    assert "game(s)" not in alice.body
     assert "https://ratings.example/clubs/club/lists/standard/periods/2026-10/" in alice.body
     assert alice.subject == "Club club: Standard rating for 2026-10"
     link = re.fullmatch(

@@ -322,10 +322,11 @@ MAX_QUERIES = {
     "sorted": 7,
     "site_search": 2,
     # One more since the live block: which lists the player has games on that no close
-    # has rated yet.
-    "player": 11,
+    # has rated yet. One more for the order the club shows names in (its first list's).
+    "player": 12,
     "clubs": 1,
-    "h2h": 6,
+    # One more for the order the club shows names in (its first list's), as on "player".
+    "h2h": 7,
     "tournaments": 4,
     # The first visit computes the event's ranking (games, byes, period, ratings in force),
     # kept for the later pages and visits, then reads the page's players' games and byes.

@@ -13,6 +13,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from players.models import Player, RatingChange
+from players.services.clubs import club_published_changed
 from tests.tournaments.helpers import close, make_club, make_owner, make_player
 from tournaments.models import Tournament
 from tournaments.services import games_create_bulk, tournament_create
@@ -145,7 +146,9 @@ def test_forfeits_and_absences_in_the_crosstable(client: Client) -> None:
     c_row = next(r for r in rows if "Player C" in r)
     assert a_row.endswith("w + 2½")  # a forfeit win in round 4
     assert c_row.endswith("– 1")  # no game in round 4
-    assert "period not closed yet" in text(response)
+    # Said once beside the period's link, not on each standings row.
+    assert text(response).count("not closed yet") == 1
+    assert "not closed yet: the rating changes show once it is" in text(response)
 
 
 def test_pages_link_the_tournament_and_its_downloads(client: Client) -> None:
@@ -204,7 +207,7 @@ def test_byes_count_in_the_standings_and_show_in_the_crosstable(client: Client) 
     standings = rows_of(response, "standings")
     rossi = next(row for row in standings if "Rossi" in row)
     # Rank, name, rating, then points.
-    assert rossi.startswith("7 Rossi, Marco 2205 3 "), rossi
+    assert rossi.startswith("7 Marco Rossi 2205 3 "), rossi
     html = response.content.decode()
     assert "Round 6: pairing-allocated bye" in html
     assert "Round 3: half-point bye" in html
@@ -260,3 +263,18 @@ def test_a_page_of_a_large_field_reads_its_own_games_alone(
     assert len(games) == 1, games
     assert " IN (" in games[0]
     assert len(second.captured_queries) < len(first.captured_queries)
+
+
+def test_standings_are_final_only_once_every_round_is_played(client: Client) -> None:
+    tournament, _players = event(closed=False)
+    page = text(client.get(f"/clubs/club/tournaments/{tournament.pk}/"))
+    assert "Final standings:" in page
+    # The same three rounds of an event that has five: two are still to come.
+    Tournament.objects.filter(pk=tournament.pk).update(rounds=5)
+    club_published_changed(club_id=tournament.club_id)  # the cached ranking is replaced
+    page = text(client.get(f"/clubs/club/tournaments/{tournament.pk}/"))
+    assert "Final standings" not in page
+    assert "Standings after round 3 of 5:" in page
+    # The open period is said once, not on every row.
+    rows = rows_of(client.get(f"/clubs/club/tournaments/{tournament.pk}/"), "standings")
+    assert all("not closed" not in row for row in rows)

@@ -210,3 +210,47 @@ def test_txt_list_is_fides_layout_and_reads_back_through_import_fide_list(
     }
     assert read_back == expected
     assert expected
+
+
+def tournament_fields(club_id: int) -> tuple[Any, ...]:
+    t = Tournament.objects.get(club_id=club_id)
+    return (t.name, t.city, t.start_date, t.end_date, t.rounds)
+
+
+@pytest.mark.parametrize("kind", ["pgn", "trf"])
+def test_an_export_read_back_keeps_the_tournaments_fields(world: ImportWorld, kind: str) -> None:
+    """Name, city (PGN's Site, TRF's 022), dates and rounds. Before: a PGN read back lost
+    the city (its Site was not read)."""
+    tournament = Tournament.objects.get(club=world.club)
+    assert tournament.city
+    fresh = build_import_world("fresh")
+    if kind == "pgn":
+        text = tournament_pgn(tournament=tournament)
+        report = import_pgn(
+            club=fresh.club, rating_list="standard", data=text.encode(), by=fresh.arbiter
+        )
+    else:
+        text = tournament_trf(tournament=tournament)
+        report = import_trf(
+            club=fresh.club, rating_list="standard", data=text.encode(), by=fresh.arbiter
+        )
+    assert report.errors == []
+    assert tournament_fields(fresh.club.pk) == tournament_fields(world.club.pk)
+
+
+def test_a_pgn_events_city_is_its_first_games_site(world: ImportWorld) -> None:
+    """Games of one event that name no place ("?") leave the city to those that do."""
+    text = (
+        '[Event "Cup"]\n[Site "?"]\n[Date "2026.03.01"]\n[Round "1"]\n[White "A, B"]\n'
+        '[Black "C, D"]\n[Result "1-0"]\n\n1-0\n\n'
+        '[Event "Cup"]\n[Site "Lisbon POR"]\n[Date "2026.03.02"]\n[Round "2"]\n[White "C, D"]\n'
+        '[Black "A, B"]\n[Result "0-1"]\n\n0-1\n\n'
+        '[Event "Cup"]\n[Site "Porto"]\n[Date "2026.03.03"]\n[Round "3"]\n[White "A, B"]\n'
+        '[Black "C, D"]\n[Result "1-0"]\n\n1-0\n'
+    )
+    fresh = build_import_world("sites")
+    report = import_pgn(
+        club=fresh.club, rating_list="standard", data=text.encode(), by=fresh.arbiter
+    )
+    assert report.errors == []
+    assert Tournament.objects.get(club=fresh.club).city == "Lisbon POR"

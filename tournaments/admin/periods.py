@@ -37,6 +37,7 @@ from players.models import (
     Role,
     translated_choices,
 )
+from players.names import display_name
 from players.services import job_start
 from tournaments import services
 from tournaments.selectors import periods_close_outlook
@@ -164,7 +165,7 @@ class RatingPeriodAdmin(ClubScopedAdmin):
             "opts": self.opts,
             "period": period,
             "preview": preview,
-            "rows": preview_rows(preview),
+            "rows": preview_rows(preview, name_order=period.rating_list.name_order),
             "k_changes": preview_k_changes(preview),
             "can_close": period.status == RatingPeriod.Status.OPEN,
             "not_over": not period.month_over(),
@@ -309,8 +310,9 @@ def _number(value: Any, places: int = 2) -> str:
     return f"{float(value):.{places}f}"
 
 
-def preview_rows(plan: services.PeriodPlan) -> list[PreviewRow]:
-    """The plan's changes, with player names (one query) and labels, best rating first."""
+def preview_rows(plan: services.PeriodPlan, *, name_order: str = "") -> list[PreviewRow]:
+    """The plan's changes, with player names (one query, in the list's ``name_order``) and
+    labels, best rating first."""
     names = dict(
         Player.objects.filter(pk__in=[c.player_id for c in plan.changes]).values_list("pk", "name")
     )
@@ -318,7 +320,9 @@ def preview_rows(plan: services.PeriodPlan) -> list[PreviewRow]:
     events = dict(translated_choices(RatingChange.Event))
     rows = [
         PreviewRow(
-            player=names.get(c.player_id, str(c.player_id)),
+            player=display_name(names[c.player_id], name_order)
+            if name_order and c.player_id in names
+            else names.get(c.player_id, str(c.player_id)),
             rating_before=c.rating_before,
             rating_after=c.rating_after,
             change=c.change,

@@ -21,6 +21,7 @@ from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
 from players.errors import NotFoundError
 from players.models import RatingPeriod, Role, translated_choices
+from players.names import display_name
 from players.selectors import parse_month
 from tournaments.models import Game, Result, Tournament
 from tournaments.selectors import games_for_club, tournaments_for_club
@@ -173,6 +174,19 @@ class TournamentDetailView(TournamentRows):
 # -- games ------------------------------------------------------------------------------------
 
 
+class ShownNameField(serializers.CharField):
+    """A player's name in the order the game's list shows it (the list's ``name_order``),
+    as on the pages: a TRF import's "Alves, Pedro" is "Pedro Alves" on a given-first list."""
+
+    def __init__(self, *, side: str, **kwargs: Any) -> None:
+        self.side = side
+        super().__init__(source="*", **kwargs)
+
+    def to_representation(self, value: Any) -> str:
+        player = getattr(value, self.side)
+        return display_name(player.name, value.rating_list.name_order)
+
+
 class ClubGameOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     id = serializers.IntegerField()
     list = serializers.CharField(source="rating_list.slug")
@@ -182,9 +196,9 @@ class ClubGameOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
     date = serializers.DateField()
     white = serializers.IntegerField(source="white_id", help_text="Player id.")
-    white_name = serializers.CharField(source="white.name")
+    white_name = ShownNameField(side="white")
     black = serializers.IntegerField(source="black_id", help_text="Player id.")
-    black_name = serializers.CharField(source="black.name")
+    black_name = ShownNameField(side="black")
     result = serializers.ChoiceField(choices=translated_choices(Result))
     tournament = serializers.IntegerField(source="tournament_id", allow_null=True)
     round = serializers.IntegerField(allow_null=True)

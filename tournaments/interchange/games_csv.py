@@ -263,7 +263,7 @@ class _Values:
             time_control = texts[time_text] = time_text.strip()
         result, rated, note = outcome
         # ParsedGame's fields but line: round, date, white, black, result, rated, note,
-        # tournament, time_control, other_line.
+        # tournament, time_control, other_line, site (a CSV has none).
         return (
             round_no,
             day,
@@ -275,6 +275,7 @@ class _Values:
             tournament,
             time_control,
             None,
+            "",
         )
 
 

@@ -316,8 +316,12 @@ class _Values:
         time_control = texts.get(time_text)
         if time_control is None:
             time_control = texts[time_text] = _known(time_text)
+        site_text = get("Site", "")
+        site = texts.get(site_text)
+        if site is None:
+            site = texts[site_text] = _known(site_text)
         # ParsedGame's fields but line: round, date, white, black, result, rated, note,
-        # tournament, time_control, other_line.
+        # tournament, time_control, other_line, site.
         return (
             self._rounds[round_text],
             day,
@@ -329,6 +333,7 @@ class _Values:
             tournament,
             time_control,
             None,
+            site,
         )
 
     def _learn(self, headers: dict[str, str], game: ParsedGame) -> None:
@@ -415,6 +420,7 @@ def _game(
         line=line,
         tournament=_known(headers.get("Event", "")),
         time_control=_known(headers.get("TimeControl", "")),
+        site=_known(headers.get("Site", "")),
     )
 
 

@@ -123,6 +123,8 @@ class ParsedGame:
     time_control: str = ""
     #: The other line that describes the same game (TRF only: the opponent's line).
     other_line: int | None = None
+    #: Where it was played as the file gives it (PGN's Site; "" when none).
+    site: str = ""
 
     def fields_but_line(self) -> tuple[Any, ...]:
         """Every field but ``line``, in declaration order: a row of
@@ -138,6 +140,7 @@ class ParsedGame:
             self.tournament,
             self.time_control,
             self.other_line,
+            self.site,
         )
 
 

@@ -39,6 +39,7 @@ def test_production_settings_leave_the_workshop_out() -> None:
             "DJANGO_SETTINGS_MODULE": "ratings_site.settings.production",
             "SECRET_KEY": "k" * 20 + "abcdefghijklmnopqrstuvwxyz0123456789",
             "ALLOWED_HOSTS": "ratings.example.org",
+            "SITE_URL": "https://ratings.example.org",
         },
         capture_output=True,
         text=True,

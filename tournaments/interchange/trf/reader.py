@@ -200,7 +200,7 @@ _BATCH = 4096
 
 _GAME_FIELDS = (
     *("round", "date", "white", "black", "result", "rated", "note"),
-    *("tournament", "time_control", "other_line"),
+    *("tournament", "time_control", "other_line", "site"),
 )
 
 
@@ -321,7 +321,8 @@ def _paired_at_once(
         values[name] = [refs[start_no] for start_no in starts]
     for field, name in enumerate(("result", "rated", "note")):
         distinct(name, outcome, [value[field] for _, value in outcomes])
-    for name, value in (("tournament", tournament), ("time_control", time_control)):
+    # A TRF's place is its tournament's (022), not each game's.
+    for name, value in (("tournament", tournament), ("time_control", time_control), ("site", "")):
         columns[name] = numpy.zeros(len(rows), dtype=numpy.int32)
         values[name] = [value]
     columns["other_line"] = position[second].astype(numpy.int32)
@@ -419,6 +420,7 @@ def _pair_up(
                     tournament,
                     time_control,
                     other.line,
+                    "",
                 )
             )
         if len(rows) >= _BATCH:

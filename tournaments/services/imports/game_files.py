@@ -153,6 +153,14 @@ def _tournaments(
     most_rounds = numpy.zeros(count, numpy.int64)
     numpy.maximum.at(most_rounds, of, rounds[games.column("round")[in_event]])
     lines = games.column("line")
+    # Each event's place: the first of its games' sites the file gives (PGN's Site).
+    sites = games.values("site")
+    site_of = games.column("site")
+    has_site = numpy.array([bool(text) for text in sites] or [False], bool)[site_of]
+    sited = in_event[has_site[in_event]][::-1]
+    # Assigned last to first: a repeated index keeps the last write, the event's first site.
+    first_site = numpy.full(count, -1, numpy.int64)
+    first_site[event[sited]] = site_of[sited]
     tournaments = []
     # The events' numbers follow the file: the first spelling of each is met in order.
     for index, name in enumerate(event_names):
@@ -168,7 +176,7 @@ def _tournaments(
                 start_date=date.fromordinal(int(first_day[index])),
                 end_date=date.fromordinal(int(last_day[index])),
                 rounds=figures if 0 < figures <= MAX_ROUNDS else None,
-                city="",
+                city=clean_name(sites[first_site[index]])[:100] if first_site[index] >= 0 else "",
                 digest=event_digest,
                 first_line=int(lines[first[index]]),
             )
