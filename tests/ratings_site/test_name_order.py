@@ -19,7 +19,14 @@ from players.models import RatingList, Role
 from players.services import membership_set, player_update
 from tests.tournaments.helpers import make_club, make_owner, make_player, period_of, play
 from tournaments.exports import list_history_csv
-from tournaments.services import period_close, tournament_create
+from tournaments.models import Game
+from tournaments.services import (
+    game_update,
+    list_replay,
+    period_close,
+    period_reopen,
+    tournament_create,
+)
 
 pytestmark = pytest.mark.django_db
 DAY = datetime.date(2026, 3, 7)
@@ -116,3 +123,26 @@ def test_every_place_names_a_player_as_the_list_does(
     assert "Spring Cup" in found["tournament page"]
     assert anna in found["tournament page"]
     assert anna in found["head to head"]
+
+
+@pytest.mark.parametrize(
+    ("order", "pedro"), [("given_surname", "Pedro Alves"), ("surname_given", "Alves, Pedro")]
+)
+def test_a_replay_report_names_players_as_the_list_does(order: str, pedro: str) -> None:
+    w = world(order)
+    period = period_of(w["club"], "2026-03")
+    period_close(period=period, by=w["owner"])
+    period_reopen(period=period, by=w["owner"])
+    game = Game.objects.get(white=w["pedro"])
+    game_update(game=game, by=w["owner"], result="0-1")
+    run = list_replay(rating_list=period.rating_list, by=w["owner"])
+    lines = run.report.splitlines()[1:]
+    assert lines, run.report
+    assert all(
+        line.startswith(("Pedro Alves", "Anna Berg", "Alves, Pedro", "Berg, Anna"))
+        for line in lines
+    )
+    assert any(line.startswith(pedro) for line in lines), run.report
+    assert {"given_surname": "Alves, Pedro", "surname_given": "Pedro Alves"}[
+        order
+    ] not in run.report

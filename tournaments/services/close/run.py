@@ -34,6 +34,7 @@ from players.models import (
     Role,
     month_label,
 )
+from players.names import display_name
 from players.rating.period import PeriodInputs, PeriodPlan, UnknownPlayers
 from players.rating.systems import system_for
 from players.selectors import User, require_role
@@ -311,11 +312,12 @@ def list_replay(
             periods=[p.label for p in targets],
         )
         report = ReplayReport(
-            names=dict(
-                PlayerRating.objects.filter(rating_list=locked_list).values_list(
-                    "player_id", "player__name"
-                )
-            )
+            names={
+                player_id: display_name(name, locked_list.name_order)
+                for player_id, name in PlayerRating.objects.filter(
+                    rating_list=locked_list
+                ).values_list("player_id", "player__name")
+            }
         )
         # Where a replay spends its time, summed over its periods (as a close records).
         seconds = dict.fromkeys(("retire", "read", "compute", "write", "report"), 0.0)
