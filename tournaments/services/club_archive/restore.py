@@ -158,6 +158,7 @@ class _Restorer:
         self.memberships: list[tuple[str, str]] = []
         self.club_old: int | None = None
         self.resecreted: set[str] = set()
+        self._plans: dict[str, fast.RowPlan] = {}
 
     def club_id(self) -> tuple[int, int]:
         """The archive's club: its id in the file and here."""
@@ -236,28 +237,31 @@ class _Restorer:
         columns: list[str],
         checks: dict[str, Callable[[Any], Any]],
     ) -> Any:
-        unknown = next((n for n in row if n not in entry.fields), None)
-        if unknown is not None:
+        plan = self._plans.get(table.label)
+        if plan is None:
+            plan = self._plans[table.label] = fast.RowPlan.of(table, entry.fields, columns, checks)
+        if not plan.fields.issuperset(row):
+            unknown = next(n for n in row if n not in plan.fields)
             raise ArchiveError(f"{table.label} line {line}, field {shown(unknown)}: not a column.")
-        if table.model is Club:
+        if plan.club:
             self._club_row(line, row)
         out: list[Any] = []
-        for n in columns:
+        get = row.get
+        for n, check in plan.checks:
             try:
-                value = checks[n](row.get(n))
+                value = check(get(n))
             except Refused as refused:
                 raise ArchiveError(f"{table.label} line {line}, field {n}: {refused}.") from None
             if value is _SKIP:
                 return _SKIP
             out.append(value)
-        pk = table.model._meta.pk
-        assert pk is not None
-        if _is_auto(pk) and _whole(row.get(pk.name)):
-            self.ids.written(table.model, row[pk.name])
-        if table.label == Membership._meta.label_lower:
+        if plan.pk is not None and _whole(get(plan.pk)):
+            self.ids.written(table.model, row[plan.pk])
+        if plan.membership:
             # Taken (and counted), but written as the owner's role or an invitation.
             self.memberships.append((row["user"], row["role"]))
-        self._rename_club(table, columns, row, out)
+        if plan.renamed:
+            self._rename_club(table, columns, row, out)
         return out
 
     def _club_row(self, line: int, row: dict[str, Any]) -> None:
