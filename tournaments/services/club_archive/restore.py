@@ -477,7 +477,7 @@ def _first_line(error: Exception) -> str:
 
 
 def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return type(value) is int  # JSON's whole numbers (not bools)
 
 
 def _field(table: Table, name: str) -> models.Field[Any, Any]:

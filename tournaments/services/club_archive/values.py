@@ -28,10 +28,11 @@ def _is_int(value: Any) -> bool:
 
 
 def old_id(value: Any) -> int:
-    """An id as the archive writes them: a whole number."""
-    if not _is_int(value):
+    """An id as the archive writes them: a whole number (JSON's, so exactly an int: not a
+    bool; the exact type test is a third of the two ``isinstance``, called per reference)."""
+    if type(value) is not int:
         raise Refused(f"{shown(value)} is not an id")
-    return int(value)
+    return value
 
 
 # The forms the archive writes (ISO 8601, plain decimals, UUIDs), for a column whose text
