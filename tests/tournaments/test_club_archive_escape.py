@@ -365,3 +365,49 @@ def test_an_edited_archive_is_refused_or_stays_in_its_club(
     assert snapshot(slug) == before
     # Whoever the archive names, no one but an owner the operator names holds a role.
     assert not Membership.objects.filter(club__slug=slug).exists()
+
+
+@pytest.mark.parametrize(
+    ("label", "field", "value"),
+    [
+        # What PostgreSQL's own input reads but no row could be read back as (the server
+        # parses these columns' text itself there: club_archive/fast.server_parses).
+        ("players.ratingperiod", "month", "infinity"),
+        ("players.ratingperiod", "month", "today"),
+        ("players.ratingperiod", "month", "10000-01-01"),
+        ("players.ratingperiod", "month", "2026-01-01 BC"),
+        ("players.ratingperiod", "month", ["2026-01-01"]),
+        ("players.ratingchange", "score", "NaN"),
+        ("players.ratingchange", "score", True),
+    ],
+)
+def test_a_date_or_decimal_not_in_the_archives_form_is_refused(
+    two_clubs: tuple[Club, Club, bytes], label: str, field: str, value: Any
+) -> None:
+    _, _, data = two_clubs
+    data = rewritten(data, {label: each(lambda r: r.update({field: value}))})
+    before = snapshot("copy")
+    with pytest.raises(ArchiveError, match=rf"^file: {label} line 1, field {field}: .* is not a "):
+        restore(data)
+    assert snapshot("copy") == before
+
+
+@pytest.mark.parametrize(
+    ("label", "field", "value"),
+    [
+        ("players.ratingperiod", "month", "2026-02-30"),
+        ("players.ratingperiod", "month", "2026-13-01"),
+    ],
+)
+def test_a_well_formed_value_the_column_cannot_hold_is_one_line(
+    two_clubs: tuple[Club, Club, bytes], label: str, field: str, value: Any
+) -> None:
+    """Checked by the field (SQLite) or by the server's own input (PostgreSQL, a DataError):
+    either way one line naming the table, and nothing written."""
+    _, _, data = two_clubs
+    data = rewritten(data, {label: each(lambda r: r.update({field: value}))})
+    before = snapshot("copy")
+    with pytest.raises(ArchiveError, match=rf"^file: {label}[: ]") as refused:
+        restore(data)
+    assert "\n" not in str(refused.value)
+    assert snapshot("copy") == before

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db import connection, models
 
+from tournaments.services.club_archive.fast import ids_reserve
 from tournaments.services.club_archive.values import Refused
 
 
@@ -50,17 +51,13 @@ class Ids:
 
 def _reserve(model: type[models.Model], n: int) -> list[int]:
     """``n`` ids of ``model``'s table that no other row will take, in ascending order."""
+    if connection.vendor == "postgresql":
+        return ids_reserve(model, n)  # the sequence named once, not per id
     pk = model._meta.pk
     assert pk is not None
     table = model._meta.db_table
     quote = connection.ops.quote_name
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(
-                "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
-                [quote(table), pk.column, n],
-            )
-            return sorted(row[0] for row in cursor.fetchall())
         if connection.vendor == "sqlite":
             # AUTOINCREMENT tables: the next id is above both the recorded sequence and the
             # largest id; raising the sequence keeps ids never inserted (a deleted player's

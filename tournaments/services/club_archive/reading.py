@@ -22,6 +22,7 @@ from django.core.validators import validate_slug
 
 from players.errors import invalid_field
 from players.models import RESERVED_SLUGS, Club
+from tournaments.services.club_archive import fast
 from tournaments.services.club_archive.export import _migrations
 from tournaments.services.club_archive.tables import (
     CHUNK,
@@ -192,28 +193,39 @@ def verify(zf: zipfile.ZipFile, manifest: Manifest) -> None:
 def row_chunks(zf: zipfile.ZipFile, entry: Entry) -> Iterator[list[tuple[int, dict[str, Any]]]]:
     """The member's rows as (line number, row), ``CHUNK`` rows or ``MAX_CHUNK_BYTES`` at a
     time; a line that is too long, is not JSON or is not an object is refused by number."""
-    chunk: list[tuple[int, dict[str, Any]]] = []
+    lines: list[bytes] = []
     size = 0
     number = 0
     with zf.open(entry.file) as member:
         while line := member.readline(MAX_LINE_BYTES + 1):
             number += 1
-            where = f"{entry.model} line {number}"
             if not line.endswith(b"\n"):
-                raise ArchiveError(f"{where}: longer than {MAX_LINE_BYTES} bytes or cut off.")
-            try:
-                row = json.loads(line)
-            except (ValueError, RecursionError):
-                raise ArchiveError(f"{where}: not JSON.") from None
-            if not isinstance(row, dict):
-                raise ArchiveError(f"{where}: a row must be a JSON object.")
-            chunk.append((number, row))
+                raise ArchiveError(
+                    f"{entry.model} line {number}: longer than {MAX_LINE_BYTES} bytes or cut off."
+                )
+            lines.append(line)
             size += len(line)
-            if len(chunk) == CHUNK or size >= MAX_CHUNK_BYTES:
-                yield chunk
-                chunk, size = [], 0
-    if chunk:
-        yield chunk
+            if len(lines) == CHUNK or size >= MAX_CHUNK_BYTES:
+                yield _decoded(entry, number - len(lines) + 1, lines)
+                lines, size = [], 0
+    if lines:
+        yield _decoded(entry, number - len(lines) + 1, lines)
+
+
+def _decoded(entry: Entry, first: int, lines: list[bytes]) -> list[tuple[int, dict[str, Any]]]:
+    try:
+        rows = fast.lines_decode(lines)
+    except (ValueError, RecursionError):
+        rows = []
+        for number, line in enumerate(lines, first):  # which line: decoded one at a time
+            try:
+                rows.append(json.loads(line))
+            except (ValueError, RecursionError):
+                raise ArchiveError(f"{entry.model} line {number}: not JSON.") from None
+    for number, row in enumerate(rows, first):
+        if not isinstance(row, dict):
+            raise ArchiveError(f"{entry.model} line {number}: a row must be a JSON object.")
+    return list(enumerate(rows, first))
 
 
 def check_schema(manifest: Manifest, tables: dict[str, Table]) -> None:

@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from django.apps import apps
-from django.db import DatabaseError, models, transaction
+from django.db import DatabaseError, DataError, models, transaction
 
 from players.bulk import insert_rows
 from players.errors import invalid_field
 from players.models import Club, Membership
 from players.services import club_published_changed
+from tournaments.services.club_archive import fast
 from tournaments.services.club_archive.ids import Ids
 from tournaments.services.club_archive.members import fresh_secret, members_restore
 from tournaments.services.club_archive.reading import (
@@ -36,7 +37,6 @@ from tournaments.services.club_archive.reading import (
     zip_errors_refused,
 )
 from tournaments.services.club_archive.tables import (
-    _EXCLUDED,
     _JSON_REFERENCES,
     _PLAIN_REFERENCES,
     _RESECRETED,
@@ -44,7 +44,6 @@ from tournaments.services.club_archive.tables import (
     LEFT_OUT,
     ArchiveError,
     Table,
-    _club_path,
     _related,
     _user_model,
     club_tables,
@@ -108,8 +107,9 @@ def club_import(
             except DatabaseError as error:
                 # What the checks above cannot see (a unique pair of columns, a check
                 # constraint): the whole transaction is gone, nothing is written.
-                reason = str(error).strip().splitlines()[0] if str(error).strip() else ""
-                raise ArchiveError(f"The rows break a rule of this database: {reason}") from None
+                raise ArchiveError(
+                    f"The rows break a rule of this database: {_first_line(error)}"
+                ) from None
     report.seconds = time.monotonic() - started
     return report
 
@@ -158,6 +158,7 @@ class _Restorer:
         self.memberships: list[tuple[str, str]] = []
         self.club_old: int | None = None
         self.resecreted: set[str] = set()
+        self._plans: dict[str, fast.RowPlan] = {}
 
     def club_id(self) -> tuple[int, int]:
         """The archive's club: its id in the file and here."""
@@ -213,6 +214,10 @@ class _Restorer:
                     insert_rows(model, columns, values)
                 except ValueError as error:  # a column the file lacks and the table needs
                     raise ArchiveError(f"{label}: {error}") from None
+                except DataError as error:
+                    # A value the server's own input refused (the text of a date or a
+                    # Decimal it parses itself: fast.server_parses); nothing is written.
+                    raise ArchiveError(f"{label}: {_first_line(error)}") from None
             count += len(values)
             if progress is not None:
                 progress(len(rows))
@@ -232,28 +237,31 @@ class _Restorer:
         columns: list[str],
         checks: dict[str, Callable[[Any], Any]],
     ) -> Any:
-        unknown = next((n for n in row if n not in entry.fields), None)
-        if unknown is not None:
+        plan = self._plans.get(table.label)
+        if plan is None:
+            plan = self._plans[table.label] = fast.RowPlan.of(table, entry.fields, columns, checks)
+        if not plan.fields.issuperset(row):
+            unknown = next(n for n in row if n not in plan.fields)
             raise ArchiveError(f"{table.label} line {line}, field {shown(unknown)}: not a column.")
-        if table.model is Club:
+        if plan.club:
             self._club_row(line, row)
         out: list[Any] = []
-        for n in columns:
+        get = row.get
+        for n, check in plan.checks:
             try:
-                value = checks[n](row.get(n))
+                value = check(get(n))
             except Refused as refused:
                 raise ArchiveError(f"{table.label} line {line}, field {n}: {refused}.") from None
             if value is _SKIP:
                 return _SKIP
             out.append(value)
-        pk = table.model._meta.pk
-        assert pk is not None
-        if _is_auto(pk) and _whole(row.get(pk.name)):
-            self.ids.written(table.model, row[pk.name])
-        if table.label == Membership._meta.label_lower:
+        if plan.pk is not None and _whole(get(plan.pk)):
+            self.ids.written(table.model, row[plan.pk])
+        if plan.membership:
             # Taken (and counted), but written as the owner's role or an invitation.
             self.memberships.append((row["user"], row["role"]))
-        self._rename_club(table, columns, row, out)
+        if plan.renamed:
+            self._rename_club(table, columns, row, out)
         return out
 
     def _club_row(self, line: int, row: dict[str, Any]) -> None:
@@ -295,7 +303,9 @@ class _Restorer:
             return lambda value: self._nullable(
                 value, f.null, lambda v: self.ids.get(plain, old_id(v))
             )
-        check = value_check(f)
+        # PostgreSQL reads the archive's ISO text itself: the value is checked for its form
+        # only (fast.server_parses), not converted.
+        check = value_check(f, parse=not fast.server_parses(f))
         json_refs = {
             key: _model(target_label)
             for (model_label, n), refs in _JSON_REFERENCES.items()
@@ -424,8 +434,9 @@ class _Restorer:
             club_id=club_id, memberships=self.memberships, users=self.users, owner=owner
         )
 
-    def _is_club_table(self, model: type[models.Model]) -> bool:
-        return _club_path(model) is not None and not issubclass(model, _EXCLUDED)
+    @staticmethod
+    def _is_club_table(model: type[models.Model]) -> bool:
+        return fast.is_club_table(model)
 
     def _referenced(self, table: Table) -> bool:
         """Whether other rows name this table's ids (its ids must then be mapped)."""
@@ -460,8 +471,13 @@ class _Restorer:
                 out[columns.index(n)] = new
 
 
+def _first_line(error: Exception) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
 def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return type(value) is int  # JSON's whole numbers (not bools)
 
 
 def _field(table: Table, name: str) -> models.Field[Any, Any]:

@@ -4,6 +4,8 @@ anything else is refused by the caller with the table, the line and the field.""
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -26,13 +28,45 @@ def _is_int(value: Any) -> bool:
 
 
 def old_id(value: Any) -> int:
-    """An id as the archive writes them: a whole number."""
-    if not _is_int(value):
+    """An id as the archive writes them: a whole number (JSON's, so exactly an int: not a
+    bool; the exact type test is a third of the two ``isinstance``, called per reference)."""
+    if type(value) is not int:
         raise Refused(f"{shown(value)} is not an id")
-    return int(value)
+    return value
 
 
-def _typed(f: models.Field[Any, Any]) -> Callable[[Any], Any]:
+# The forms the archive writes (ISO 8601, plain decimals, UUIDs), for a column whose text
+# the database parses itself: PostgreSQL also reads 'infinity', 'today', 'epoch', years
+# past 9999 and dates before Christ, which a stored row could not be read back as.
+_DIGITS = r"-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?"
+_TIME = r"\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?"
+_DATE = r"\d{4}-\d{2}-\d{2}"
+_FORMS: list[tuple[type[models.Field[Any, Any]], re.Pattern[str]]] = [
+    (models.DateTimeField, re.compile(rf"{_DATE}[T ]{_TIME}(?:Z|[+-]\d{{2}}(?::?\d{{2}})?)?")),
+    (models.DateField, re.compile(_DATE)),
+    (models.TimeField, re.compile(_TIME)),
+    (models.DecimalField, re.compile(_DIGITS)),
+    (models.UUIDField, re.compile(r"[0-9a-fA-F]{8}-?(?:[0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}")),
+]
+
+
+def _as_text(f: models.Field[Any, Any]) -> Callable[[Any], Any]:
+    """A value left for the database to parse: checked for its form only."""
+    form = next(pattern for kind, pattern in _FORMS if isinstance(f, kind)).fullmatch
+    number = isinstance(f, models.DecimalField)
+    what = f.get_internal_type()
+
+    def text(value: Any) -> Any:
+        if type(value) is str and value.isascii() and form(value):
+            return value
+        if number and (type(value) is int or (type(value) is float and math.isfinite(value))):
+            return value
+        raise Refused(f"{shown(value)} is not a {what} value")
+
+    return text
+
+
+def _typed(f: models.Field[Any, Any], parse: bool = True) -> Callable[[Any], Any]:
     if isinstance(f, models.BooleanField):
         return _of(bool, "true or false")
     if isinstance(f, models.IntegerField | models.AutoField):
@@ -49,6 +83,8 @@ def _typed(f: models.Field[Any, Any]) -> Callable[[Any], Any]:
     if isinstance(f, models.FloatField):
         return _of((int, float), "a number", exclude_bool=True)
     if isinstance(f, models.DateField | models.TimeField | models.DecimalField | models.UUIDField):
+        if not parse:
+            return _as_text(f)
         to_python = f.to_python
 
         def converted(value: Any) -> Any:
@@ -87,9 +123,11 @@ def _of(kinds: Any, what: str, *, exclude_bool: bool = False) -> Callable[[Any],
     return check
 
 
-def value_check(f: models.Field[Any, Any]) -> Callable[[Any], Any]:
-    """A function that returns the value the column stores, or raises Refused."""
-    typed = _typed(f)
+def value_check(f: models.Field[Any, Any], *, parse: bool = True) -> Callable[[Any], Any]:
+    """A function that returns the value the column stores, or raises Refused. With
+    ``parse`` false, a date, time, Decimal or UUID is returned as the archive's text, its
+    form checked, for a database that parses it itself (``fast.server_parses``)."""
+    typed = _typed(f, parse)
     allowed = {str(key) for key, _ in f.flatchoices} if f.choices else None
     null = f.null
     blank = f.blank
