@@ -87,6 +87,10 @@ def _row(rank: int, name: str, score: Fraction, sb: Fraction) -> SimpleNamespace
     )
 
 
+#: The tournament of the views below: its list shows names given first, no period yet.
+GIVEN_FIRST = SimpleNamespace(rating_list=SimpleNamespace(name_order="given_surname"))
+
+
 def _cells(html: str) -> str:
     return " ".join(re.findall(r">([^<>]*)<", html))
 
@@ -95,10 +99,12 @@ def test_standings_write_sonneborn_berger_like_the_points() -> None:
     """Before: SB "3.25" beside "8½" in the same table."""
     club = Club(slug="riverside", name="Riverside")
     view = SimpleNamespace(
+        tournament=GIVEN_FIRST,
+        period=None,
         rows=[
             _row(1, "Ann", Fraction(17, 2), Fraction(13, 4)),
             _row(2, "Bob", Fraction(8), Fraction(49, 2)),
-        ]
+        ],
     )
     html = standings_rows(view, club)
     cells = _cells(html)
@@ -114,10 +120,12 @@ def test_standings_write_sonneborn_berger_like_the_points() -> None:
 def test_standings_finer_than_a_quarter_are_decimals_throughout() -> None:
     club = Club(slug="riverside", name="Riverside")
     view = SimpleNamespace(
+        tournament=GIVEN_FIRST,
+        period=None,
         rows=[
             _row(1, "Ann", Fraction(17, 2), Fraction(13, 8)),
             _row(2, "Bob", Fraction(8), Fraction(3, 2)),
-        ]
+        ],
     )
     with translation.override("en"):
         cells = _cells(standings_rows(view, club))
