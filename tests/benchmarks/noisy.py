@@ -94,7 +94,9 @@ def layout(name: str, log: Path, **extra: str) -> Iterator[None]:
     if name == "runsite":
         # make run's last step, as it is: the development server and its lane workers.
         commands = [[sys.executable, "manage.py", "runsite", f"127.0.0.1:{_free_port()}"]]
-        env.update(DEBUG="1")
+        # With DEBUG on the queue's INFO lines are hidden from the console, the workers'
+        # "Starting worker" among them, which is how this waits for the lanes.
+        env.update(DEBUG="1", QUEUE_LOG_LEVEL="INFO")
     else:
         env.update(GUNICORN_BIND=f"127.0.0.1:{_free_port()}", GUNICORN_WORKERS="2")
         commands = [["bash", "deploy/start.sh"]]
