@@ -21,7 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ratings_site.settings.development")
 django.setup()
 
-from django.contrib.auth import get_user_model  # noqa: E402 - after django.setup()
+from django.conf import settings  # noqa: E402 - after django.setup()
+from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402
 from django.urls import reverse  # noqa: E402
@@ -38,7 +39,14 @@ from players.models import (  # noqa: E402
 from tournaments import services  # noqa: E402
 from tournaments.models import Game, Tournament  # noqa: E402
 
-IMMEDIATE = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+# Every lane of the queue, as the settings name them: a task of a lane the backend does not
+# list is refused when its module is imported.
+IMMEDIATE = {
+    "default": {
+        "BACKEND": "django_tasks.backends.immediate.ImmediateBackend",
+        "QUEUES": list(settings.JOBS_LANES),
+    }
+}
 JANUARY = datetime.date(2026, 1, 1)
 
 
