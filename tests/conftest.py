@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from django.conf import settings as django_settings
 from django.db import connection
 from django.test import override_settings
 from hypothesis import settings
 
-LANES = ["rating", "replays", "files", "deliveries"]
+# The queue's lanes as the settings name them (a task of a lane not listed is refused).
+LANES = list(django_settings.JOBS_LANES)
 IMMEDIATE_TASKS = {
     "default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend", "QUEUES": LANES}
 }
