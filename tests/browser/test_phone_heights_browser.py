@@ -2,7 +2,7 @@
 are at most 3,000 px tall, and at a desktop's width their content is all there.
 
 The club: 40 rated players; one of them (the "regular") has played a monthly event every
-month for 28 months; the last month holds a seven-round, 40-player Swiss. What repeats is
+month for 28 months, and two rapid games a month (a second list's history); the last month holds a seven-round, 40-player Swiss. What repeats is
 folded or condensed on a phone (the crosstable in a <details>, the standings on one line
 a player, older periods and events folded), never removed: a desktop shows all of it, and
 the folds open without JavaScript.
@@ -19,9 +19,10 @@ import pytest
 from django.contrib.auth.models import AbstractBaseUser
 
 from players.models import Club, Player
+from players.services import player_create
 from tests.browser.conftest import SCREENSHOTS
 from tests.pages_data import crowd_name
-from tests.tournaments.helpers import close, make_club, make_owner, make_player
+from tests.tournaments.helpers import close, make_club, make_owner
 from tournaments.models import Tournament
 from tournaments.services import games_create_bulk, tournament_create
 
@@ -72,7 +73,17 @@ def build_event(owner: AbstractBaseUser) -> Event:
     club.public = True
     club.save(update_fields=["name", "public"])
     players = [
-        make_player(club, owner, _name(i), 2300 - i * 21, rated_games=60) for i in range(PLAYERS)
+        player_create(
+            club=club,
+            by=owner,
+            name=_name(i),
+            birth_year=1980,
+            ratings=[
+                {"list": kind, "rating": 2300 - i * 21, "rated_games": 60}
+                for kind in ("standard", "rapid")
+            ],
+        )
+        for i in range(PLAYERS)
     ]
     regular = players[7]
     for index in range(HISTORY_MONTHS - 1):
@@ -104,8 +115,20 @@ def build_event(owner: AbstractBaseUser) -> Event:
                     "round": number,
                 }
             )
+        # And two rapid games a month, outside any event: a second list's history.
+        games += [
+            {
+                "list": "rapid",
+                "date": datetime.date(year, month, 27),
+                "white": regular if number % 2 else players[(index + number * 11) % 7],
+                "black": players[(index + number * 11) % 7] if number % 2 else regular,
+                "result": RESULTS[(index * 2 + number) % len(RESULTS)],
+            }
+            for number in (1, 2)
+        ]
         games_create_bulk(club=club, by=owner, games=games)
         close(club, owner, f"{year}-{month:02d}")
+        close(club, owner, f"{year}-{month:02d}", kind="rapid")
     year, month = _month(HISTORY_MONTHS - 1)
     swiss = tournament_create(
         club=club,
@@ -232,12 +255,22 @@ def test_every_player_page_fits_a_phone_and_a_long_history_is_all_there(
     )
     too_tall = {name: h for name, h in heights.items() if h > MAX_PHONE_HEIGHT}
     assert not too_tall, f"player pages taller than {MAX_PHONE_HEIGHT} px: {too_tall}"
+    # On the phone the K history is folded, and opens without JavaScript.
+    phone.goto(f"{base}/{event.regular.pk}/")
+    fold = phone.locator("details.k-history-fold").first
+    assert fold.get_attribute("open") is None
+    assert not fold.locator("table.k-history").is_visible()
+    fold.locator(":scope > summary").click()
+    assert fold.locator("table.k-history").is_visible()
 
     # On a desktop the regular's whole history is on the page: every period and event.
     desktop.goto(f"{base}/{event.regular.pk}/")
     print(f"{event.regular.name} at 1366 px: {_height(desktop)} px tall")
     _shot(desktop, "desktop-player-long-history")
-    assert desktop.locator("table.history tr.period-row").count() == HISTORY_MONTHS
+    # Both lists' periods (the rapid list has no period in the Swiss's month).
+    assert desktop.locator("table.history tr.period-row").count() == 2 * HISTORY_MONTHS - 1
+    assert desktop.locator("table.k-history").first.is_visible()
     assert desktop.locator("table.events tbody tr").count() == HISTORY_MONTHS
-    desktop.locator("details.older-periods > summary").first.click()
+    for summary in desktop.locator("details.older-periods > summary").all():
+        summary.click()
     assert desktop.locator("table.history tr.period-row").last.is_visible()
