@@ -9,10 +9,15 @@ JSON) and sends a few thousand rows per statement (SQLite) or streams them with 
 their model default (``auto_now``/``auto_now_add`` fields the current time), so a field the
 tracker adds later with a default needs no change here. Rows kept as columns (an import's
 games) go through :func:`insert_columns`, which writes their audit rows in the same pass.
+
+Between its chunks a COPY (PostgreSQL) calls the pause its caller set (:func:`between_chunks`):
+a job of a lane that gives way waits there while more urgent jobs run
+(players/services/job_lanes.py, docs/queue.md).
 """
 
 from __future__ import annotations
 
+import contextvars
 import datetime
 import gc
 import json
@@ -29,6 +34,29 @@ from psycopg import pq
 from psycopg.adapt import PyFormat, Transformer
 
 from players.models.audit import audit_user_id, audit_via
+
+_pause: contextvars.ContextVar[Callable[[], None] | None] = contextvars.ContextVar(
+    "bulk_pause", default=None
+)
+
+
+@contextmanager
+def between_chunks(pause: Callable[[], None]) -> Iterator[None]:
+    """Call ``pause`` between the chunks of every COPY inside the block (and before each
+    audit ``INSERT ... SELECT``): it may wait, the write's transaction (and a COPY in
+    progress) held open meanwhile, the database server idle for it."""
+    token = _pause.set(pause)
+    try:
+        yield
+    finally:
+        _pause.reset(token)
+
+
+def _between_chunks() -> None:
+    pause = _pause.get()
+    if pause is not None:
+        pause()
+
 
 # Bound parameters per statement: SQLite allows 32,766, PostgreSQL 65,535.
 _MAX_PARAMETERS = 30_000
@@ -382,6 +410,7 @@ def _copy_columns(
     with _copy(table, names, binary=True) as copy:
         copy.write(_BINARY_HEADER)
         for start in range(0, size, _COPY_CHUNK):
+            _between_chunks()
             end = min(size, start + _COPY_CHUNK)
             parts = [
                 tables[column][codes[start:end]].tolist()
@@ -467,6 +496,8 @@ def _copy_rows(model: type[models.Model], cols: _Columns, rows: Iterable[Sequenc
     with _copy(model._meta.db_table, cols.columns) as copy:
         write = copy.write_row
         for row in rows:
+            if not count % _COPY_CHUNK:
+                _between_chunks()
             count += 1
             if json_columns:
                 values = list(row)
@@ -514,6 +545,7 @@ def copy_text(
         for line in lines:
             chunk.append(line)
             if len(chunk) >= batch:
+                _between_chunks()
                 copy.write("".join(chunk))
                 count += len(chunk)
                 chunk = []
@@ -572,6 +604,7 @@ def history_rows_copy(
         f"({', '.join(columns + [quote(c) for c in extra])}) "
         f"SELECT sub.*, %s, %s, %s, NULL, %s FROM ({select_sql}) sub"
     )
+    _between_chunks()
     with connection.cursor() as cursor:
         cursor.execute(sql, [timezone.now(), history_type, user_id, via, *params])
         count: int = cursor.rowcount

@@ -12,20 +12,28 @@ A deadline is a wall-clock bound on one job, counted from its start in a worker:
 deadline a SIGALRM interrupts the job's thread (the worker's main thread) with
 ``JobDeadlineExceeded``, the work's transaction rolls back, and the job fails with a message
 that says so.
+
+A lane may give way to more urgent lanes (``JOBS_GIVE_WAY``): between the chunks of its
+job's COPY writes the job waits while a job of those lanes runs. The workers' niceness
+orders their own CPU, not the database server's, where a neighbour's 580,000-game COPY and
+an officer's close otherwise share the cores as equals.
 """
 
 from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
 from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connections
 from django_tasks.base import TASK_MIN_PRIORITY
 
+from players.bulk import between_chunks
 from players.models import Job
 
 #: The lanes (queue names). Webhook deliveries and e-mails are queued by their own tasks
@@ -36,6 +44,10 @@ FILES = "files"
 DELIVERIES = "deliveries"
 
 DEADLINE_EXCEEDED = "deadline_exceeded"
+
+# How often a job that gives way asks whether more urgent work runs: one indexed query a
+# twentieth of a second at most, nothing beside the COPY chunks between which it asks.
+GIVE_WAY_CHECK_SECONDS = 0.05
 
 
 def lane_priority(*, club_id: int, kinds: Iterable[str], job_id: str) -> int:
@@ -100,3 +112,68 @@ def job_deadline(kind: str) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+class GiveWay:
+    """The pause between a job's COPY chunks (``players.bulk.between_chunks``): while a job
+    of the ``urgent`` kinds runs, wait; ``budget`` seconds of waiting in all, so that a
+    rating lane never idle (or a job left running by a dead worker) cannot starve this one."""
+
+    def __init__(self, urgent: list[str], budget: float) -> None:
+        self.urgent = urgent
+        self.budget = budget
+        self.waited = 0.0
+        self._next_check = 0.0
+        self._db: Any = None
+
+    def _urgent_running(self) -> bool:
+        # A connection of its own: the job's is inside a COPY here, which takes no query.
+        if self._db is None:
+            self._db = connections.create_connection(DEFAULT_DB_ALIAS)
+        table = self._db.ops.quote_name(Job._meta.db_table)
+        with self._db.cursor() as cursor:
+            cursor.execute(
+                f"SELECT EXISTS (SELECT 1 FROM {table} WHERE status = %s AND kind = ANY(%s))",  # noqa: S608 - our own table
+                [Job.Status.RUNNING, list(self.urgent)],
+            )
+            row = cursor.fetchone()
+        return bool(row and row[0])
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def __call__(self) -> None:
+        now = time.monotonic()
+        if now < self._next_check or self.waited >= self.budget:
+            return
+        began = now
+        while self._urgent_running() and self.waited + (now - began) < self.budget:
+            time.sleep(GIVE_WAY_CHECK_SECONDS)
+            now = time.monotonic()
+        self.waited += now - began
+        self._next_check = now + GIVE_WAY_CHECK_SECONDS
+
+
+def urgent_lanes(lane: str) -> tuple[str, ...]:
+    """The lanes that ``lane`` gives way to (``JOBS_GIVE_WAY``)."""
+    lanes: Mapping[str, Iterable[str]] = settings.JOBS_GIVE_WAY
+    return tuple(lanes.get(lane, ()))
+
+
+@contextmanager
+def give_way(urgent: list[str]) -> Iterator[GiveWay | None]:
+    """Inside the block, COPY writes pause between chunks while a job of the ``urgent``
+    kinds runs (at most ``JOBS_GIVE_WAY_MAX_SECONDS`` in all). Yields the pause (its
+    ``waited`` seconds), or None where there is nothing to give way to."""
+    budget = float(settings.JOBS_GIVE_WAY_MAX_SECONDS)
+    if not urgent or budget <= 0:
+        yield None
+        return
+    pause = GiveWay(urgent, budget)
+    try:
+        with between_chunks(pause):
+            yield pause
+    finally:
+        pause.close()

@@ -56,8 +56,10 @@ from players.services.job_lanes import (
     FILES,
     RATING,
     JobDeadlineExceeded,
+    give_way,
     job_deadline,
     lane_priority,
+    urgent_lanes,
 )
 
 logger = logging.getLogger(__name__)
@@ -255,9 +257,15 @@ def job_run(*, job_id: str) -> None:
         try:
             # A worker's job has a deadline; one run inside a web request (the immediate
             # backend) has the request's own bounds, and the web server's signals.
-            bounded = job_deadline(job.kind) if _queue_is_transactional() else nullcontext()
-            with bounded:
+            in_worker = _queue_is_transactional()
+            bounded = job_deadline(job.kind) if in_worker else nullcontext()
+            # A worker's job of a lane that gives way pauses its COPY writes while a job of
+            # a more urgent lane runs (docs/queue.md); a request's job does not wait.
+            polite = give_way(_urgent_kinds(job.kind)) if in_worker else nullcontext()
+            with bounded, polite as pause:
                 fields = _execute(job, progress)
+            if pause is not None and pause.waited:
+                logger.info("Job %s (%s) gave way %.1f s", job.pk, job.kind, pause.waited)
         except JobDeadlineExceeded as late:
             fields = _past_deadline(job, late)
     mine = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts)
@@ -275,6 +283,14 @@ def job_run(*, job_id: str) -> None:
             job_event(FINISHED, str(job.pk))
     if stored != 1:
         logger.warning("Job %s was taken back while it ran; its answer is dropped.", job_id)
+
+
+def _urgent_kinds(kind: str) -> list[str]:
+    """The job kinds that a job of ``kind`` gives way to: those of the lanes its lane
+    names in ``JOBS_GIVE_WAY``."""
+    spec = JOB_KINDS.get(kind)
+    lanes = urgent_lanes(spec.lane) if spec is not None else ()
+    return [other.name for other in JOB_KINDS.values() if other.lane in lanes]
 
 
 def _execute(job: Job, progress: JobProgress) -> dict[str, Any]:

@@ -347,6 +347,13 @@ JOBS_DEADLINE_SECONDS = {
 JOBS_HEARTBEAT_SECONDS = env_float("JOBS_HEARTBEAT_SECONDS", 2.0)
 JOBS_LEASE_SECONDS = env_float("JOBS_LEASE_SECONDS", 30.0)
 JOBS_MAX_ATTEMPTS = int(env_float("JOBS_MAX_ATTEMPTS", 2))
+# A lane that gives way to others: between the chunks of its jobs' COPY writes a job of
+# "files" or "replays" waits while a job of the "rating" lane runs, so an officer's close
+# gets the database server's cores rather than sharing them with a neighbour's 580,000-game
+# import (the workers' niceness does not reach the server's backends). At most
+# JOBS_GIVE_WAY_MAX_SECONDS of waiting per job, which counts against its deadline; 0: never.
+JOBS_GIVE_WAY = {"files": ("rating",), "replays": ("rating",)}
+JOBS_GIVE_WAY_MAX_SECONDS = env_float("JOBS_GIVE_WAY_MAX_SECONDS", 120.0)
 # The niceness (0-19) a `manage.py worker` runs its jobs at: background work yields the
 # CPU to the web on a machine they share (a big close took the pages' share of the cores
 # at 0); on an idle machine it costs nothing. `manage.py worker --nice N` overrides it.

@@ -88,6 +88,7 @@ def _closes(periods: list[RatingPeriod], user: Any) -> list[dict[str, Any]]:
             {
                 "pickup": (job.started - job.created).total_seconds(),
                 "run": (job.finished - job.started).total_seconds(),
+                "started": job.started.timestamp(),
             }
         )
     return figures
@@ -144,7 +145,7 @@ def _layout_run(
     }
     with layout(name, tmp / f"{name}.log", **limits):
         alone = _closes(quiet[:CLOSES], user)
-        began = time.monotonic()
+        began, noise_epoch = time.monotonic(), time.time()
         noise = _noise(noisy, user, files, hook)
         time.sleep(1)  # the noise's workers have taken their first jobs
         crowded = _closes(quiet[CLOSES:], user)
@@ -170,8 +171,14 @@ def _layout_run(
         "crowded_run_seconds": round(crowded_run, 3),
         "ratio": round(crowded_run / alone_run, 3),
         "max_ratio": round(max(c["run"] for c in crowded) / alone_run, 3),
+        # Each close under the noise: seconds after the noise was queued, its run time.
+        "crowded_runs": [
+            [round(c["started"] - noise_epoch, 1), round(c["run"], 3)] for c in crowded
+        ],
         "quiet_phase_seconds": round(quiet_seconds, 1),
-        "noise": {key: _job_figure(job) for key, job in jobs.items() if not key[-1].isdigit()},
+        "noise": {
+            key: _job_figure(job, noise_epoch) for key, job in jobs.items() if not key[-1].isdigit()
+        },
         "imports_succeeded": sum(
             job.status == Job.Status.SUCCEEDED for key, job in jobs.items() if key[-1].isdigit()
         ),
@@ -180,10 +187,11 @@ def _layout_run(
     }
 
 
-def _job_figure(job: Job) -> dict[str, Any]:
+def _job_figure(job: Job, epoch: float) -> dict[str, Any]:
     seconds = (job.finished - job.started).total_seconds() if job.started and job.finished else None
     return {
         "status": job.status,
+        "started_after": job.started and round(job.started.timestamp() - epoch, 1),
         "seconds": seconds and round(seconds, 1),
         "error": (job.error or {}).get("message", "")[:120],
     }
