@@ -82,6 +82,9 @@ def env_database(name: str, *, default: str) -> dict[str, object]:
             "init_command": "PRAGMA journal_mode=WAL",
             "transaction_mode": "IMMEDIATE",
         }
+        # Django's backend, whose table rebuilds keep the triggers that name the table
+        # (ratings_site/sqlite_backend/base.py).
+        config["ENGINE"] = "ratings_site.sqlite_backend"
     return dict(config)
 
 

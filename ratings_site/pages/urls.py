@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("calculator/", views.calculator, name="calculator"),
     path("calculator/glicko2/", views.calculator_glicko2, name="calculator-glicko2"),
+    path("calculator/systems/", views.calculator_systems, name="calculator-systems"),
     path("clubs/", views.clubs_index, name="clubs"),
     path("players/", views.player_search, name="player-search"),
     path("clubs/<slug:club>/", views.club_home, name="club"),

@@ -17,6 +17,7 @@ from players.models import Club, Player
 from players.selectors import membership_role, rules_rated_under
 from players.selectors.names import with_shown_names
 from ratings_site.pages.base import error_page, published_club_page, with_member_parts
+from ratings_site.pages.calculator_systems import SystemCalculatorForm, calculate, system_choices
 from ratings_site.pages.forms import (
     LIST_FILTERS,
     CalculatorForm,
@@ -126,6 +127,37 @@ def calculator_glicko2(request: HttpRequest) -> HttpResponse:
         request,
         "pages/calculator_glicko2.html",
         {"form": form, "games": games, "result": body},
+        status=200 if valid else 400,
+    )
+
+
+SYSTEMS_INPUT = {
+    "rating": "1500",
+    "games-TOTAL_FORMS": "2",
+    "games-INITIAL_FORMS": "0",
+    "games-0-opponent_rating": "1600",
+    "games-0-result": "1",
+    "games-1-opponent_rating": "1450",
+    "games-1-result": "0.5",
+}
+
+
+@require_safe
+def calculator_systems(request: HttpRequest) -> HttpResponse:
+    """The calculator's "every system" mode: one month under any system of the registry
+    (a GET form: it writes nothing, and a result has an address to share)."""
+    data = request.GET if "system" in request.GET else None
+    form = SystemCalculatorForm(data or {**SYSTEMS_INPUT, "system": system_choices()[0][0]})
+    games = GameFormSet(data or SYSTEMS_INPUT, prefix="games")
+    valid = form.is_valid() and games.is_valid()
+    result = calculate(form, games) if valid else None
+    if data is not None and "add_game" in data:
+        rows = [g.cleaned_data if g.is_valid() else {} for g in games.forms]
+        games = GameFormSet(initial=[*rows, {"result": "1"}], prefix="games")
+    return render(
+        request,
+        "pages/calculator_systems.html",
+        {"form": form, "games": games, "result": result},
         status=200 if valid else 400,
     )
 

@@ -6,8 +6,8 @@ a test template directory).
 
 Nothing of the product changes for it. What a real system needs, counted from this
 test (docs/howto-rating-system.md): its engine module (``plan`` and ``explain`` below), a
-registry line (the ``RatingSystem(...)`` below), a migration for the list's choices and
-check constraint (the fixture's constraint swap stands in for it), and template
+registry line (the ``RatingSystem(...)`` below), the migration ``makemigrations`` writes for
+the list's choices and check constraint (the fixture's constraint swap stands in for it), and template
 fragments where the defaults do not fit (the test template directory below).
 """
 
@@ -140,8 +140,9 @@ def score_only(db: None) -> Iterator[RatingSystem]:
     """The toy in the registry and the list's choices for one test. The database's check
     of the list's system is what a system's own migration widens: here it is dropped
     inside the test's transaction on PostgreSQL (the rollback restores it), and SQLite is
-    told to skip CHECK constraints for the test (a table rebuild would fight its
-    triggers)."""
+    told to skip CHECK constraints for the test (its schema editor cannot run inside the
+    test's transaction). A real system's migration, as ``makemigrations`` writes it, is
+    followed by tests/test_howtos.py."""
     field = RatingList._meta.get_field("system")
     SYSTEMS[NAME] = SCORE_ONLY
     choices = field.choices

@@ -17,7 +17,6 @@ from django.test import Client
 from django.utils import translation
 
 from players.errors import ValidationFailed
-from players.migrations._sqlite_rebuild import rebuilt_under_triggers
 from players.models import RatingChange, RatingList, list_kind_values, translated_choices
 from players.rating import (
     KReason,
@@ -45,13 +44,14 @@ def _kind_check(values: list[str]) -> models.CheckConstraint:
 def _migrate_kind_check(values: list[str]) -> None:
     """What the migration of a new kind does (docs/howto-list-kind.md), run through the
     migration operations themselves: the list's kind check replaced by one over
-    ``values``, SQLite's table rebuild wrapped as ``rebuilt_under_triggers`` wraps it.
-    The model's own check follows (as the kind's row changes it at import)."""
+    ``values`` as ``makemigrations`` writes it, with no wrapper: SQLite rebuilds the
+    table under the games' triggers (ratings_site/sqlite_backend keeps them). The model's
+    own check follows (as the kind's row changes it at import)."""
     state = ProjectState.from_apps(apps)
-    operations = rebuilt_under_triggers(
+    operations = [
         migrations.RemoveConstraint("ratinglist", CONSTRAINT),
         migrations.AddConstraint("ratinglist", _kind_check(values)),
-    )
+    ]
     with connection.schema_editor() as editor:
         for operation in operations:
             after = state.clone()

@@ -1,0 +1,1 @@
+"""Django's SQLite backend, whose table rebuilds keep the schema's triggers (base.py)."""
