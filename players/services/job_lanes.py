@@ -131,10 +131,12 @@ class GiveWay:
         if self._db is None:
             self._db = connections.create_connection(DEFAULT_DB_ALIAS)
         table = self._db.ops.quote_name(Job._meta.db_table)
+        # IN with a placeholder per kind: SQLite has no ``= ANY(array)``.
+        kinds = ", ".join(["%s"] * len(self.urgent))
         with self._db.cursor() as cursor:
             cursor.execute(
-                f"SELECT EXISTS (SELECT 1 FROM {table} WHERE status = %s AND kind = ANY(%s))",  # noqa: S608 - our own table
-                [Job.Status.RUNNING, list(self.urgent)],
+                f"SELECT EXISTS (SELECT 1 FROM {table} WHERE status = %s AND kind IN ({kinds}))",  # noqa: S608 - our own table, placeholders
+                [Job.Status.RUNNING, *self.urgent],
             )
             row = cursor.fetchone()
         return bool(row and row[0])
