@@ -85,6 +85,11 @@ def env_database(name: str, *, default: str) -> dict[str, object]:
         # Django's backend, whose table rebuilds keep the triggers that name the table
         # (ratings_site/sqlite_backend/base.py).
         config["ENGINE"] = "ratings_site.sqlite_backend"
+        # Tests keep Django's in-memory database (one per pytest-xdist process).
+        # pytest-django knows an SQLite test database only by Django's own ENGINE name:
+        # with ours it gave every process a file named after the path, "test_/.../db.sqlite3_gw1",
+        # which SQLite cannot open. Named, ":memory:" is left as it is.
+        config["TEST"] = {**dict(config.get("TEST") or {}), "NAME": ":memory:"}
     return dict(config)
 
 
