@@ -19,16 +19,18 @@ LAST_USED_RESOLUTION = datetime.timedelta(minutes=1)
 TOKEN_TTL = datetime.timedelta(days=30)
 
 
-def api_token_create(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
-    """A new token for ``user``; returns the row and the token itself, which is shown once
-    (only its hash is stored)."""
+def api_token_create(
+    *, user: AbstractBaseUser, name: str, expiry: datetime.timedelta | None = TOKEN_TTL
+) -> tuple[ApiToken, str]:
+    """A new token for ``user``, valid for ``expiry`` (None: no end); returns the row and
+    the token itself, which is shown once (only its hash is stored)."""
     name = name.strip()
     if not name:
         raise invalid_field("name", "Give the token a name, e.g. the script that uses it.")
     if len(name) > 100:
         raise invalid_field("name", "At most 100 characters.")
     with transaction.atomic(durable=True):
-        token, raw = ApiToken.objects.create(user=user, expiry=TOKEN_TTL, name=name)
+        token, raw = ApiToken.objects.create(user=user, expiry=expiry, name=name)
     return token, raw
 
 

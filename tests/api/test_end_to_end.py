@@ -208,6 +208,31 @@ def test_tokens_are_stored_hashed_and_expire_in_30_days() -> None:
     assert abs(stored.expiry - (timezone.now() + timedelta(days=30))) < timedelta(minutes=1)
 
 
+def test_signing_in_writes_the_token_through_the_token_service(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The sign-in view writes no row itself: the token service does (its name and the
+    configured lifetime passed in), as for every other token."""
+    from datetime import timedelta
+
+    from players.api import auth
+    from players.services import tokens
+
+    calls: list[dict[str, Any]] = []
+
+    def recorded(**kwargs: Any) -> Any:
+        calls.append(kwargs)
+        return tokens.api_token_create(**kwargs)
+
+    monkeypatch.setattr(auth, "api_token_create", recorded)
+    make_user("gina")
+    response = APIClient().post("/api/v1/auth/token/", {"username": "gina", "password": PASSWORD})
+    assert response.status_code == 200
+    assert [(c["user"].username, c["name"], c["expiry"]) for c in calls] == [
+        ("gina", "Signed in through the API", timedelta(days=30))
+    ]
+
+
 def test_expired_token_is_refused() -> None:
     from datetime import timedelta
 
