@@ -26,6 +26,7 @@ from players.models import (
 from players.names import NameOrder, display_name, surname_first
 from players.rating.systems import RatingSystem
 from players.selectors import (
+    current_rows,
     latest_closed_period,
     parse_month,
     published_list,
@@ -145,7 +146,7 @@ def list_export(*, rating_list: RatingList, period: RatingPeriod, format: str) -
 def history_rows(*, player: Player) -> list[HistoryRow]:
     """Every closed period of the player on every list, oldest first."""
     changes = (
-        RatingChange.objects.filter(player=player, current=True)
+        current_rows(player=player)
         .select_related("period", "rating_list")
         .order_by("period__month", "rating_list__kind", "rating_list__slug")
     )
@@ -194,7 +195,7 @@ def list_history_csv(
     """Every row every close of the list published (the current ones: what a replay
     replaced is left out), by player, oldest period first."""
     changes = (
-        RatingChange.objects.filter(rating_list=rating_list, current=True)
+        current_rows(rating_list=rating_list)
         .select_related("period", "player")
         .order_by("player__name", "player_id", "period__month")
     )

@@ -22,13 +22,12 @@ from players.errors import ConflictError, DomainError
 from players.models import (
     Job,
     PlayerRating,
-    RatingChange,
     RatingList,
     RatingPeriod,
     RatingRun,
     Role,
 )
-from players.selectors import parse_month
+from players.selectors import current_rows, parse_month
 from players.services import JobOutcome, JobProgress, job_kind, job_payload
 from players.services.job_lanes import FILES, RATING, REPLAYS
 from tournaments.exports import list_history_csv
@@ -256,7 +255,7 @@ def fide_list_job(job: Job, progress: JobProgress) -> JobOutcome:
 )
 def history_export_job(job: Job, progress: JobProgress) -> JobOutcome:
     rating_list = RatingList.objects.select_related("club").get(pk=job.params["list"])
-    progress.total = RatingChange.objects.filter(rating_list=rating_list, current=True).count()
+    progress.total = current_rows(rating_list=rating_list).count()
     text = list_history_csv(rating_list=rating_list, progress=progress.advance)
     progress.done = progress.total
     name = f"{rating_list.club.slug}-{rating_list.kind}-history.csv"

@@ -17,8 +17,8 @@ from django.views.decorators.http import require_safe
 
 from players.api.cache import cached_or_claimed, published_entry
 from players.errors import DomainError, NotFoundError
-from players.models import Club, Player
-from players.selectors import club_get_visible, rating_list_get
+from players.models import Club
+from players.selectors import club_get_visible, club_players, rating_list_get
 from tournaments.exports import (
     export_period,
     history_csv,
@@ -26,7 +26,7 @@ from tournaments.exports import (
     tournament_pgn,
     tournament_trf,
 )
-from tournaments.models import Tournament
+from tournaments.selectors import tournament_in_club
 
 _CONTENT_TYPES = {
     "csv": "text/csv; charset=utf-8",
@@ -112,7 +112,7 @@ def _list_file(request: HttpRequest, the_club: Club, list: str, format: str) -> 
 @machine_format
 def player_history_download(request: HttpRequest, club: str, id: int) -> HttpResponse:
     the_club = _club(request, club)
-    player = Player.objects.filter(club=the_club, pk=id).first()
+    player = club_players(club=the_club).filter(pk=id).first()
     if player is None:
         raise Http404("No such player in this club.")
     return _download(history_csv(player=player), f"{the_club.slug}-player-{id}-history.csv", "csv")
@@ -125,7 +125,7 @@ def tournament_download(
 ) -> HttpResponse:
     """The tournament as TRF16 (``export.trf``) or PGN headers (``export.pgn``)."""
     the_club = _club(request, club)
-    tournament = Tournament.objects.filter(club=the_club, pk=id).first()
+    tournament = tournament_in_club(club=the_club, tournament_id=id).first()
     if tournament is None:
         raise Http404("No such tournament in this club.")
     try:

@@ -37,6 +37,7 @@ from players.models import (
 )
 from players.rating.systems import SYSTEMS
 from players.rating.systems.explain import StateField
+from players.selectors import every_list, published_rows
 from players.services import PLAYER_FIELDS
 
 
@@ -284,7 +285,7 @@ class PlayerAdmin(AuditedAdmin):
         """The lists of the clubs where the user may add players (cached on the request)."""
         cached: list[RatingList] | None = getattr(request, "_player_entry_lists", None)
         if cached is None:
-            cached = list(self.scoped_choices(RatingList.objects.select_related("club"), request))
+            cached = list(self.scoped_choices(every_list(), request))
             request._player_entry_lists = cached  # type: ignore[attr-defined]
         return cached
 
@@ -392,7 +393,7 @@ def rating_history_svg(series: Mapping[str, Sequence[tuple[datetime.date, int]]]
 def player_rating_series(player: Player) -> dict[str, list[tuple[datetime.date, int]]]:
     """The player's published ratings by month on each list, from current change rows."""
     rows = (
-        RatingChange.objects.filter(player=player, current=True, rating_after__isnull=False)
+        published_rows(player=player)
         .select_related("period", "rating_list")
         .order_by("rating_list__kind", "period__month")
     )

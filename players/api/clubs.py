@@ -46,7 +46,13 @@ from players.models import (
 )
 from players.names import NameOrder
 from players.rating.systems import SYSTEMS
-from players.selectors import club_members, clubs_visible_to, rating_list_get, roles_by_club
+from players.selectors import (
+    club_lists,
+    club_members,
+    clubs_visible_to,
+    rating_list_get,
+    roles_by_club,
+)
 
 CLUB_PARAM = OpenApiParameter("club", str, OpenApiParameter.PATH, description="The club's slug.")
 LIST_PARAM = OpenApiParameter(
@@ -397,7 +403,7 @@ class RatingListListView(ClubScopedView):
     def get_queryset(self) -> QuerySet[RatingList]:
         if self.is_schema_view:
             return RatingList.objects.none()
-        return RatingList.objects.filter(club=self.club).order_by("kind", "slug")
+        return club_lists(club=self.club).order_by("kind", "slug")
 
     @extend_schema(operation_id="lists_list", responses=RatingListOutSerializer(many=True))
     def get(self, request: Request, club: str) -> Response:

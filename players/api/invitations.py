@@ -21,6 +21,7 @@ from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
 from players.errors import NotFoundError
 from players.models import Invitation, InvitationStatus, Role
+from players.selectors import club_invitations
 
 
 class InvitationOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -52,12 +53,6 @@ class InvitationInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     role = serializers.ChoiceField(choices=Role.choices)
 
 
-def invitations_of(club_id: int) -> QuerySet[Invitation]:
-    return Invitation.objects.filter(club_id=club_id).select_related(
-        "user", "created_by", "accepted_by"
-    )
-
-
 @extend_schema(tags=["members"], parameters=[CLUB_PARAM])
 class InvitationListView(ClubScopedView):
     roles = {"GET": Role.OWNER, "POST": Role.OWNER}
@@ -67,7 +62,7 @@ class InvitationListView(ClubScopedView):
     def get_queryset(self) -> QuerySet[Invitation]:
         if self.is_schema_view:
             return Invitation.objects.none()
-        return invitations_of(self.club.pk).order_by("-created", "-id")
+        return club_invitations(club_id=self.club.pk).order_by("-created", "-id")
 
     @extend_schema(operation_id="invitations_list", responses=InvitationOutSerializer(many=True))
     def get(self, request: Request, club: str) -> Response:
@@ -108,7 +103,7 @@ class InvitationDetailView(ClubScopedView):
     extra_error_statuses = {"DELETE": (409,)}
 
     def invitation(self, id: int) -> Invitation:
-        invitation = invitations_of(self.club.pk).filter(pk=id).first()
+        invitation = club_invitations(club_id=self.club.pk).filter(pk=id).first()
         if invitation is None:
             raise NotFoundError(f"No invitation {id} in {self.club.name}.")
         return invitation

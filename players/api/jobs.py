@@ -28,7 +28,7 @@ from players.api.renderers import JSONRenderer
 from players.api.schema import ClubAutoSchema
 from players.errors import NotFoundError, invalid_field
 from players.models import Job
-from players.selectors import job_get_visible, job_wait, require_role
+from players.selectors import job_get_visible, job_output, job_wait, require_role
 from players.services.jobs import JOB_KINDS
 
 WAIT_DEFAULT = 10
@@ -172,7 +172,7 @@ class JobDownloadView(GenericAPIView):  # type: ignore[type-arg]
         kind = JOB_KINDS.get(job.kind)
         if kind is not None:
             require_role(request.user, job.club, kind.role)
-        output = Job.objects.filter(pk=job.pk).values_list("output", flat=True).first()
+        output = job_output(job=job)
         if job.status != Job.Status.SUCCEEDED or output is None:
             raise NotFoundError("This job has no file (yet).")
         name = job.output_name or f"job-{job.pk}.csv"

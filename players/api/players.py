@@ -33,7 +33,6 @@ from players.errors import NotFoundError, invalid_field
 from players.models import (
     KFactorChange,
     Player,
-    PlayerRating,
     RatingChange,
     RatingList,
     Role,
@@ -42,11 +41,13 @@ from players.models import (
 )
 from players.rating import ListKind
 from players.selectors import (
+    club_lists,
     membership_role,
     player_history,
     player_k_history,
     player_ratings_for_list,
     players_for_club,
+    rated_states,
     rating_list_get,
 )
 
@@ -192,7 +193,7 @@ def _club_lists(request: Any) -> QuerySet[RatingList]:
     if request is None:
         return RatingList.objects.none()
     club = request.parser_context["kwargs"].get("club")
-    return RatingList.objects.filter(club__slug=club)
+    return club_lists(club=club)
 
 
 class PlayerFilter(django_filters.FilterSet):  # type: ignore[misc]
@@ -222,7 +223,7 @@ class PlayerFilter(django_filters.FilterSet):  # type: ignore[misc]
         return queryset
 
     def _rated_on(self) -> Exists:
-        rated = PlayerRating.objects.filter(player=OuterRef("pk"), rating__isnull=False)
+        rated = rated_states(player=OuterRef("pk"))
         chosen = self.form.cleaned_data.get("list")
         if chosen is not None:
             rated = rated.filter(rating_list=chosen)
@@ -281,7 +282,7 @@ class PlayerObjectMixin(ClubScopedView):
         slug = query.validated_data["list"]
         # A query parameter, not a path: an unknown list is bad input (400), as before
         # lists had slugs.
-        rating_list = RatingList.objects.filter(club=self.club, slug=slug).first()
+        rating_list = club_lists(club=self.club).filter(slug=slug).first()
         if rating_list is None:
             raise invalid_field("list", f"{self.club.name} has no list {slug!r}.")
         return self.player(self.kwargs["id"]), rating_list

@@ -24,6 +24,7 @@ from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
 from players.errors import NotFoundError
 from players.models import WEBHOOK_EVENTS, Role, Webhook, WebhookDelivery
+from players.selectors import club_webhooks, delivery_get, webhook_deliveries, webhook_get
 
 ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The webhook's id.")
 WEBHOOK_PARAM = OpenApiParameter(
@@ -119,21 +120,13 @@ class WebhookScopedView(ClubScopedView):
     roles = {"GET": Role.OWNER, "POST": Role.OWNER, "PATCH": Role.OWNER, "DELETE": Role.OWNER}
 
     def webhook(self, id: int) -> Webhook:
-        hook = (
-            Webhook.objects.select_related("club", "created_by")
-            .filter(club=self.club, pk=id)
-            .first()
-        )
+        hook = webhook_get(club=self.club, webhook_id=id)
         if hook is None:
             raise NotFoundError(f"No webhook {id} in {self.club.name}.")
         return hook
 
     def delivery(self, webhook: int, id: Any) -> WebhookDelivery:
-        found = (
-            WebhookDelivery.objects.select_related("webhook", "webhook__club")
-            .filter(webhook=self.webhook(webhook), pk=id)
-            .first()
-        )
+        found = delivery_get(webhook=self.webhook(webhook), delivery_id=id)
         if found is None:
             raise NotFoundError(f"No delivery {id} of webhook {webhook}.")
         return found
@@ -146,7 +139,7 @@ class WebhookListView(WebhookScopedView):
     def get_queryset(self) -> QuerySet[Webhook]:
         if self.is_schema_view:
             return Webhook.objects.none()
-        return Webhook.objects.filter(club=self.club).select_related("created_by").order_by("id")
+        return club_webhooks(club=self.club).select_related("created_by").order_by("id")
 
     @extend_schema(operation_id="webhooks_list", responses=WebhookOutSerializer(many=True))
     def get(self, request: Request, club: str) -> Response:
@@ -218,7 +211,7 @@ class DeliveryListView(WebhookScopedView):
         if self.is_schema_view:
             return WebhookDelivery.objects.none()
         hook = self.webhook(self.kwargs["id"])
-        return WebhookDelivery.objects.filter(webhook=hook).order_by("-created", "-id")
+        return webhook_deliveries(webhook=hook).order_by("-created", "-id")
 
     @extend_schema(
         operation_id="webhook_deliveries_list", responses=DeliveryOutSerializer(many=True)

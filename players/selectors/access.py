@@ -6,13 +6,34 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from players.errors import NotFoundError, PermissionDeniedError
-from players.models import ApiToken, Club, Membership, Player, Role
+from players.models import ApiToken, Club, Invitation, Membership, Player, Role
 
 User = AbstractBaseUser | AnonymousUser
+
+
+def user_by_username(*, username: str) -> Any:
+    """The account named ``username`` (None: no such account)."""
+    return get_user_model()._default_manager.filter(username=username).first()
+
+
+def first_superuser() -> Any:
+    """The oldest superuser (None: none): whom a command acts as when not told."""
+    return get_user_model()._default_manager.filter(is_superuser=True).order_by("pk").first()
+
+
+def club_first_owner(*, club: Club) -> Membership | None:
+    """The club's oldest owner membership, with its user."""
+    return (
+        Membership.objects.filter(club=club, role=Role.OWNER)
+        .select_related("user")
+        .order_by("id")
+        .first()
+    )
 
 
 def is_superuser(user: User | None) -> bool:
@@ -68,6 +89,13 @@ def club_get_visible(*, user: User | None, slug: str) -> Club:
 
 def club_members(*, club: Club) -> QuerySet[Membership]:
     return Membership.objects.filter(club=club).select_related("user").order_by("user__username")
+
+
+def club_invitations(*, club_id: int) -> QuerySet[Invitation]:
+    """The club's invitations with who was invited, who invited and who accepted."""
+    return Invitation.objects.filter(club_id=club_id).select_related(
+        "user", "created_by", "accepted_by"
+    )
 
 
 def roles_by_club(user: User | None) -> dict[int, Role]:

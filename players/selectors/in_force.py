@@ -14,11 +14,11 @@ from django.db.models import Q, QuerySet
 from players.models import (
     FirstRatingPolicy,
     PlayerRating,
-    RatingChange,
     RatingList,
     RatingPeriod,
 )
 from players.rating import ListKind
+from players.selectors.published import current_rows
 
 InForceKey = tuple[int, datetime.date]
 # The list the others fall back on: the club's list named "standard".
@@ -120,7 +120,7 @@ class _Published:
     ) -> None:
         sources.discard(None)
         if sources:
-            rows = RatingChange.objects.filter(period_id__in=sources, current=True)
+            rows = current_rows(period_id__in=sources)
             if players is not None:
                 rows = rows.filter(player_id__in=players)
             for period_id, player_id, rating in rows.order_by().values_list(

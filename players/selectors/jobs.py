@@ -65,6 +65,13 @@ def job_wait(*, job: Job, seconds: float) -> Job:
 _SAFETY_READ_SECONDS = 1.0
 
 
+def job_output(*, job: Job) -> bytes | None:
+    """The file a job produced (None: none), read on its own: the job rows that every
+    other read passes around leave it out."""
+    output = Job.objects.filter(pk=job.pk).values_list("output", flat=True).first()
+    return None if output is None else bytes(output)
+
+
 def _reread(job: Job) -> Job:
     return Job.objects.defer("payload", "output").get(pk=job.pk)
 

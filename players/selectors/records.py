@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import (
     BooleanField,
@@ -22,6 +24,7 @@ from players.models import (
     Club,
     KFactorChange,
     Player,
+    PlayerMerge,
     PlayerRating,
     RatingChange,
     RatingList,
@@ -30,6 +33,12 @@ from players.models import (
     inactive_cutoff,
 )
 from players.names import LikelyDuplicate, PersonKey, likely_duplicates
+from players.selectors.published import (
+    closed_periods,
+    current_rows,
+    k_changes_in_force,
+    published_rows,
+)
 
 
 def published_generation_key(slug: str) -> str:
@@ -39,8 +48,75 @@ def published_generation_key(slug: str) -> str:
     return f"published:generation:{slug}"
 
 
+def clubs_by_name() -> QuerySet[Club]:
+    """Every club, by name: for callers that scope them to a user (the admin's forms)."""
+    return Club.objects.order_by("name")
+
+
+def club_by_slug(*, slug: str) -> Club | None:
+    return Club.objects.filter(slug=slug).first()
+
+
+def every_list() -> QuerySet[RatingList]:
+    """Every club's lists with their club: for callers that scope them to a user."""
+    return RatingList.objects.select_related("club")
+
+
+def lists_of_clubs(*, clubs: QuerySet[Club]) -> QuerySet[RatingList]:
+    return RatingList.objects.filter(club__in=clubs)
+
+
+def player_names(*, ids: Iterable[int]) -> dict[int, str]:
+    """Player id -> name, in one query."""
+    return dict(Player.objects.filter(pk__in=list(ids)).values_list("pk", "name"))
+
+
+def club_lists(*, club: Club | str) -> QuerySet[RatingList]:
+    """The club's rating lists (``club``: the club, or its slug)."""
+    if isinstance(club, str):
+        return RatingList.objects.filter(club__slug=club)
+    return RatingList.objects.filter(club=club)
+
+
+def club_players(*, club: Club | str) -> QuerySet[Player]:
+    """The club's players (``club``: the club, or its slug)."""
+    if isinstance(club, str):
+        return Player.objects.filter(club__slug=club)
+    return Player.objects.filter(club=club)
+
+
+def players_in_clubs(*, clubs: QuerySet[Club]) -> QuerySet[Player]:
+    """The players of ``clubs`` (a queryset: read as a subquery)."""
+    return Player.objects.filter(club__in=clubs)
+
+
+def rated_states(*, player: Any) -> QuerySet[PlayerRating]:
+    """The player's states that hold a rating (``player``: a player, an id or an
+    ``OuterRef``)."""
+    return PlayerRating.objects.filter(player=player, rating__isnull=False)
+
+
+def club_merges(*, club: Club) -> QuerySet[PlayerMerge]:
+    """The club's merges of duplicate records, with who merged them."""
+    return PlayerMerge.objects.filter(club=club).select_related("by")
+
+
+def player_ratings(*, player: Player) -> QuerySet[PlayerRating]:
+    """The player's current state on each of their lists, the list joined in."""
+    return PlayerRating.objects.filter(player=player).select_related("rating_list")
+
+
+def list_ratings(*, rating_list: RatingList | int) -> QuerySet[PlayerRating]:
+    """The current state of every player of the list (``rating_list``: the list or its id)."""
+    return PlayerRating.objects.filter(rating_list=rating_list)
+
+
+def period_find(*, period_id: int) -> RatingPeriod | None:
+    return RatingPeriod.objects.filter(pk=period_id).first()
+
+
 def rating_list_get(*, club: Club, kind: str) -> RatingList:
-    rating_list = RatingList.objects.filter(club=club, slug=kind).select_related("club").first()
+    rating_list = club_lists(club=club).filter(slug=kind).select_related("club").first()
     if rating_list is None:
         raise NotFoundError(f"No {kind!r} list in {club.name}.")
     return rating_list
@@ -48,22 +124,18 @@ def rating_list_get(*, club: Club, kind: str) -> RatingList:
 
 def players_for_club(*, club: Club) -> QuerySet[Player]:
     """A club's players with their ratings on every list, prefetched in one extra query."""
-    return (
-        Player.objects.filter(club=club)
-        .select_related("user")
-        .prefetch_related("ratings__rating_list")
-    )
+    return club_players(club=club).select_related("user").prefetch_related("ratings__rating_list")
 
 
 def player_ratings_for_list(*, rating_list: RatingList) -> QuerySet[PlayerRating]:
-    return PlayerRating.objects.filter(rating_list=rating_list).select_related("player")
+    return list_ratings(rating_list=rating_list).select_related("player")
 
 
 def player_k_history(*, player: Player, rating_list: RatingList) -> QuerySet[KFactorChange]:
     """K changes in force (replayed-over rows excluded), oldest first."""
-    return KFactorChange.objects.filter(
-        player=player, rating_list=rating_list, current=True
-    ).order_by("effective_month", "id")
+    return k_changes_in_force(player=player, rating_list=rating_list).order_by(
+        "effective_month", "id"
+    )
 
 
 # A month as the API writes it: what the schema declares and parse_month takes (years
@@ -99,12 +171,10 @@ def period_get(*, rating_list: RatingList, month: datetime.date) -> RatingPeriod
 def latest_closed_period(
     *, rating_list: RatingList, before: datetime.date | None = None
 ) -> RatingPeriod | None:
-    periods = RatingPeriod.objects.filter(
-        rating_list=rating_list, status=RatingPeriod.Status.CLOSED
-    )
+    periods = closed_periods(rating_list=rating_list)
     if before is not None:
         periods = periods.filter(month__lt=before)
-    return periods.order_by("-month").first()
+    return periods.first()
 
 
 def with_rules_rated_under(periods: QuerySet[RatingPeriod]) -> QuerySet[RatingPeriod]:
@@ -112,11 +182,7 @@ def with_rules_rated_under(periods: QuerySet[RatingPeriod]) -> QuerySet[RatingPe
     of the run that wrote each period's current rows. A close's or a replay's run writes
     all of a period's current rows (a replay retires the old ones first), so any one row
     names it: one index probe and one key lookup per period."""
-    run_id = (
-        RatingChange.objects.filter(period=OuterRef(OuterRef("pk")), current=True)
-        .order_by()
-        .values("run_id")[:1]
-    )
+    run_id = current_rows(period=OuterRef(OuterRef("pk"))).order_by().values("run_id")[:1]
     rules = RatingRun.objects.filter(pk=Subquery(run_id)).order_by().values("summary__rules")
     return periods.annotate(rated_rules=Subquery(rules[:1], output_field=JSONField()))
 
@@ -155,7 +221,7 @@ def published_list(
         if period is None:
             return RatingChange.objects.none()
     return with_inactive(
-        RatingChange.objects.filter(period=period, current=True, rating_after__isnull=False)
+        published_rows(period=period)
         .select_related("player", "period")
         .order_by("-rating_after", "player__name", "player_id"),
         period=period,
@@ -180,7 +246,7 @@ def with_inactive(rows: QuerySet[RatingChange], *, period: RatingPeriod) -> Quer
 def player_history(*, player: Player, rating_list: RatingList) -> QuerySet[RatingChange]:
     """Every closed period's current row for the player on the list, oldest first."""
     return (
-        RatingChange.objects.filter(player=player, rating_list=rating_list, current=True)
+        current_rows(player=player, rating_list=rating_list)
         .select_related("period")
         .order_by("period__month")
     )
@@ -201,7 +267,7 @@ def duplicate_pairs(*, club: Club) -> list[DuplicatePair]:
     (lower id) is ``player``, the one a merge would keep by default. Two queries."""
     people = (
         PersonKey(*row)
-        for row in Player.objects.filter(club=club)
+        for row in club_players(club=club)
         .order_by()
         .values_list("id", "name_key", "birth_date", "birth_year", "fide_id")
         .iterator(chunk_size=10000)

@@ -31,7 +31,7 @@ from players.models import (
     RatingRun,
 )
 from players.names import display_name
-from players.selectors import User
+from players.selectors import User, current_rows
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +117,7 @@ def _linked(list_id: int) -> dict[int, tuple[int, str, str]]:
 
 
 def _close_lines(run: RatingRun, players: list[int]) -> dict[int, list[_Line]]:
-    rows = RatingChange.objects.filter(run=run, current=True, player_id__in=players).values_list(
+    rows = current_rows(run=run, player_id__in=players).values_list(
         "player_id", "period__month", "rating_before", "rating_after", "games"
     )
     lines: dict[int, list[_Line]] = {}
@@ -129,7 +129,7 @@ def _close_lines(run: RatingRun, players: list[int]) -> dict[int, list[_Line]]:
 def _replay_lines(run: RatingRun, players: list[int]) -> dict[int, list[_Line]]:
     """Only the periods whose published rating the replay changed: the row it wrote
     against the row it replaced (the latest earlier row of the same player and period)."""
-    new = RatingChange.objects.filter(run=run, current=True, player_id__in=players)
+    new = current_rows(run=run, player_id__in=players)
     old: dict[tuple[int, int], int | None] = {}
     for player, period, after in (
         RatingChange.objects.filter(

@@ -24,7 +24,7 @@ from players.models import Player, RatingChange, RatingList, RatingPeriod
 from players.rating.adjustment import RAISED_TO_STANDARD_CLOSE
 from players.rating.period import view_month
 from players.rating.systems.explain import PeriodFacts
-from players.selectors import ratings_in_force
+from players.selectors import closed_periods, current_rows, ratings_in_force
 from tournaments.game_details import (
     GameDetail,
     Start,
@@ -33,6 +33,7 @@ from tournaments.game_details import (
     tournament_starts,
 )
 from tournaments.models import Game, Tournament
+from tournaments.selectors import games_of_player, period_games
 
 Event = RatingChange.Event
 REPORT_ROWS = 10
@@ -154,7 +155,8 @@ def player_games(
 def _games_in(*, player: Player, period_ids: Iterable[int]) -> list[Game]:
     """The player's games of these periods in play order, with only the fields shown."""
     return list(
-        Game.objects.filter(Q(white=player) | Q(black=player), period_id__in=period_ids)
+        games_of_player(player=player)
+        .filter(period_id__in=period_ids)
         .select_related("white", "black", "tournament")
         .only(
             "date",
@@ -195,10 +197,8 @@ def _opponents_start(
     if not wanted:
         return {}
     found: dict[int, dict[int, Start]] = defaultdict(dict)
-    for period_id, player_id, before, state in RatingChange.objects.filter(
-        period_id__in=wanted,
-        player_id__in=set().union(*wanted.values()),
-        current=True,
+    for period_id, player_id, before, state in current_rows(
+        period_id__in=wanted, player_id__in=set().union(*wanted.values())
     ).values_list("period_id", "player_id", "rating_before", "state_before"):
         found[period_id][player_id] = (before, state)
     return found
@@ -321,7 +321,7 @@ def period_report(*, period: RatingPeriod) -> PeriodReport:
     period put into or took out of the pool: the sum of published ratings changes by the
     rated games' net change, plus first ratings, minus the ratings of players who fell
     below the floor, plus FIDE's adjustment of 1 March 2024 where it applied. Eight queries."""
-    current = RatingChange.objects.filter(period=period, current=True).order_by()
+    current = current_rows(period=period).order_by()
     rated_events = [Event.RATED, Event.BELOW_FLOOR]
     totals: dict[str, Any] = current.aggregate(
         players=Count("id"),
@@ -355,10 +355,8 @@ def period_report(*, period: RatingPeriod) -> PeriodReport:
     )
     first = list(rows.filter(event=Event.FIRST_RATING).order_by("-rating_after", "player__name"))
     below = list(rows.filter(event=Event.BELOW_FLOOR).order_by("player__name"))
-    games = Game.objects.filter(period=period).count()
-    neighbours = RatingPeriod.objects.filter(
-        rating_list_id=period.rating_list_id, status=RatingPeriod.Status.CLOSED
-    ).only("id", "month", "status")
+    games = period_games(period=period).count()
+    neighbours = closed_periods(rating_list=period.rating_list_id).only("id", "month", "status")
     previous = neighbours.filter(month__lt=period.month).order_by("-month").first()
     following = neighbours.filter(month__gt=period.month).order_by("month").first()
     return PeriodReport(

@@ -15,16 +15,16 @@ from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db.models import Q
 from django.utils.translation import gettext
 
 from players.errors import NotFoundError
 from players.models import Club, Player, RatingList
 from players.rating.period import GAME_RESULTS, SCORES, view_month
 from players.rating.systems.explain import GameExplanation, GameFacts, PeriodFacts
-from players.selectors import ratings_in_force
+from players.selectors import club_players, ratings_in_force
 from tournaments.game_details import tournament_starts
 from tournaments.models import Game
+from tournaments.selectors import games_between, games_of_player
 
 
 @dataclass
@@ -100,16 +100,13 @@ def head_to_head(*, club: Club, player_id: int, opponent_id: int) -> HeadToHead:
     six queries whatever the number of games: the players, their games, the first
     player's other games of the events where the 2022-2024 cap rule applies (only then),
     and the ratings in force."""
-    found = {p.pk: p for p in Player.objects.filter(club=club, pk__in=[player_id, opponent_id])}
+    pair = club_players(club=club).filter(pk__in=[player_id, opponent_id])
+    found = {p.pk: p for p in pair}
     if player_id == opponent_id or len(found) < 2:
         raise NotFoundError(gettext("%(club)s has no such pair of players.") % {"club": club.name})
     player, opponent = found[player_id], found[opponent_id]
     games = list(
-        Game.objects.filter(
-            Q(white_id=player_id, black_id=opponent_id)
-            | Q(white_id=opponent_id, black_id=player_id),
-            club=club,
-        )
+        games_between(club=club, player_id=player_id, opponent_id=opponent_id)
         .select_related("tournament", "period", "rating_list")
         .order_by("date", "round", "id")
     )
@@ -241,10 +238,8 @@ def _games_to_score(
     if not events:
         return by_period
     for game in (
-        Game.objects.filter(
-            Q(white_id=player_id) | Q(black_id=player_id),
-            period_id__in={period_id for period_id, _ in events},
-        )
+        games_of_player(player=player_id)
+        .filter(period_id__in={period_id for period_id, _ in events})
         .select_related("tournament")
         .only(*_EVENT_FIELDS)
         .order_by("date", "round", "id")

@@ -32,12 +32,17 @@ from players.models import (
 from players.rating import categories as engine_categories
 from players.selectors import (
     User,
+    closed_periods,
+    club_lists,
     clubs_visible_to,
     parse_month,
+    players_in_clubs,
+    published_rows,
     with_inactive,
     with_rules_rated_under,
 )
 from tournaments.models import Tournament
+from tournaments.selectors import club_tournaments
 
 LIST_PAGE_SIZE = 100
 TOP_PLAYERS = 10
@@ -80,20 +85,12 @@ class ClubHome:
     tournaments: Sequence[Tournament]
 
 
-def closed_periods_query(rating_list: RatingList) -> QuerySet[RatingPeriod]:
-    return RatingPeriod.objects.filter(
-        rating_list=rating_list, status=RatingPeriod.Status.CLOSED
-    ).order_by("-month")
-
-
 def club_home(*, club: Club) -> ClubHome:
     """The club's lists with their latest closed period, its size and top players, and
     the latest tournaments. 2 + (one per list, at most three) queries."""
-    latest = RatingPeriod.objects.filter(
-        rating_list=OuterRef("pk"), status=RatingPeriod.Status.CLOSED
-    ).order_by("-month")
+    latest = closed_periods(rating_list=OuterRef("pk"))
     lists = sorted(
-        RatingList.objects.filter(club=club).annotate(
+        club_lists(club=club).annotate(
             latest_id=Subquery(latest.values("id")[:1]),
             latest_month=Subquery(latest.values("month")[:1]),
         ),
@@ -112,9 +109,7 @@ def club_home(*, club: Club) -> ClubHome:
             status=RatingPeriod.Status.CLOSED,
         )
         rows = list(
-            RatingChange.objects.filter(
-                period_id=latest_id, current=True, rating_after__isnull=False
-            )
+            published_rows(period_id=latest_id)
             .select_related("player")
             .only(
                 "rating_after",
@@ -131,18 +126,14 @@ def club_home(*, club: Club) -> ClubHome:
         summaries.append(ListSummary(rating_list, period, total or 0, rows))
     # No games count: counting a big club's tournaments' games costs more than the rest
     # of the page; the rounds say how long each event was.
-    tournaments = list(
-        Tournament.objects.filter(club=club)
-        .select_related("rating_list")
-        .order_by("-end_date", "-id")[:RECENT_TOURNAMENTS]
-    )
+    tournaments = list(club_tournaments(club=club)[:RECENT_TOURNAMENTS])
     return ClubHome(club, summaries, tournaments)
 
 
 def _rated_count(period_id: int) -> QuerySet[Any, Any]:
     # The list's size rides along with its top rows: one query per list, not two.
     return (
-        RatingChange.objects.filter(period_id=period_id, current=True, rating_after__isnull=False)
+        published_rows(period_id=period_id)
         .order_by()
         .values("period_id")
         .annotate(n=Count("id"))
@@ -151,7 +142,7 @@ def _rated_count(period_id: int) -> QuerySet[Any, Any]:
 
 
 def rating_list_for_page(*, club: Club, kind: str) -> RatingList:
-    rating_list = RatingList.objects.filter(club=club, slug=kind).first()
+    rating_list = club_lists(club=club).filter(slug=kind).first()
     if rating_list is None:
         raise NotFoundError(
             gettext("%(club)s keeps no %(kind)s list.") % {"club": club.name, "kind": kind}
@@ -164,7 +155,7 @@ def closed_period_for_page(*, rating_list: RatingList, label: str | None) -> Rat
     """The closed period named ``YYYY-MM`` (ValidationFailed when malformed, NotFoundError
     when the list has no such closed period); None means the latest, or None if none."""
     # The rules it was rated under come in the same query (rules_rated_under).
-    periods = with_rules_rated_under(closed_periods_query(rating_list))
+    periods = with_rules_rated_under(closed_periods(rating_list=rating_list))
     if label is None or label == "":
         return periods.first()
     month = parse_month(label)
@@ -290,10 +281,10 @@ def rating_list_page(
 
     Four or five queries: periods, the ratings' histogram (ranks), count, page rows.
     """
-    periods = list(closed_periods_query(rating_list).only("id", "month", "status"))
+    periods = list(closed_periods(rating_list=rating_list).only("id", "month", "status"))
     if period is None:
         return ListPage(rating_list, None, periods, filters, None)
-    listed = RatingChange.objects.filter(period=period, current=True, rating_after__isnull=False)
+    listed = published_rows(period=period)
     histogram = _rank_histogram(period, listed)
     above: dict[int, int] = {}
     running = 0
@@ -418,7 +409,8 @@ def players_search(*, user: User | None, q: str) -> list[Player]:
     if not q:
         return []
     return list(
-        Player.objects.filter(club__in=clubs_visible_to(user), name__icontains=q)
+        players_in_clubs(clubs=clubs_visible_to(user))
+        .filter(name__icontains=q)
         .select_related("club")
         .only("id", "name", "title", "federation", "birth_year", "club__slug", "club__name")
         .order_by("name", "club__name", "id")[:SEARCH_LIMIT]

@@ -11,13 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Q
 
 from players.models import Club, Player, RatingList, RatingPeriod
 from players.rating.systems import RatingSystem
 from players.rating.systems.explain import StateField
 from tournaments.game_details import GameDetail
-from tournaments.models import Game
+from tournaments.selectors import games_of_player
 from tournaments.services.live import LiveList, LiveRow, live_list, live_player
 
 LIVE_PAGE_SIZE = 100
@@ -79,7 +78,8 @@ def live_details(*, club: Club, player: Player, lists: dict[int, RatingList]) ->
     # One query says which lists the player has games on in a period not yet closed: the
     # others have nothing live for them, and cost nothing more.
     playing = set(
-        Game.objects.filter(Q(white=player) | Q(black=player), rating_list_id__in=lists)
+        games_of_player(player=player)
+        .filter(rating_list_id__in=lists)
         .exclude(period__status=RatingPeriod.Status.CLOSED)
         .order_by()
         .values_list("rating_list_id", flat=True)

@@ -25,6 +25,7 @@ from players.models import (
 from players.rating.rounding import round_half_away
 from players.rating.systems import RatingSystem
 from players.rating.systems.explain import StateField
+from players.selectors import club_players, current_rows, k_changes_in_force, player_ratings
 from ratings_site.pages.lists import kind_order
 from ratings_site.pages.systems import fragment_names
 
@@ -80,7 +81,7 @@ class PlayerLists:
 
 
 def player_for_page(*, club: Club, player_id: int) -> Player:
-    player = Player.objects.filter(club=club, pk=player_id).select_related("user").first()
+    player = club_players(club=club).filter(pk=player_id).select_related("user").first()
     if player is None:
         raise NotFoundError(
             gettext("%(club)s has no player %(id)s.") % {"club": club.name, "id": player_id}
@@ -93,7 +94,7 @@ def player_lists(*, player: Player) -> PlayerLists:
     """Current standing, published history and K history on each list: three queries."""
     standings: list[ListStanding] = []
     lists: dict[int, RatingList] = {}
-    ratings = PlayerRating.objects.filter(player=player).select_related("rating_list")
+    ratings = player_ratings(player=player)
     for pr in sorted(ratings, key=lambda r: kind_order(r.rating_list.kind)):
         pr.rating_list.club = player.club
         lists[pr.rating_list_id] = pr.rating_list
@@ -108,18 +109,14 @@ def player_lists(*, player: Player) -> PlayerLists:
     # period (the list's own ranking), counted by the database with the
     # current rows' (period, rating_after) index.
     above = (
-        RatingChange.objects.filter(
-            period_id=OuterRef("period_id"),
-            current=True,
-            rating_after__gt=OuterRef("rating_after"),
-        )
+        current_rows(period_id=OuterRef("period_id"), rating_after__gt=OuterRef("rating_after"))
         .order_by()
         .values("period_id")
         .annotate(n=Count("id"))
         .values("n")
     )
     for change in (
-        RatingChange.objects.filter(player=player, current=True)
+        current_rows(player=player)
         .select_related("period")
         .annotate(above=Subquery(above))
         .order_by("period__month", "id")
@@ -131,9 +128,7 @@ def player_lists(*, player: Player) -> PlayerLists:
         if standing is not None:
             _peak_and_best_rank(standing, changes)
     k_history: dict[int, list[KFactorChange]] = defaultdict(list)
-    for k_change in KFactorChange.objects.filter(player=player, current=True).order_by(
-        "effective_month", "id"
-    ):
+    for k_change in k_changes_in_force(player=player).order_by("effective_month", "id"):
         k_history[k_change.rating_list_id].append(k_change)
     return PlayerLists(player, standings, dict(history), dict(k_history), lists)
 

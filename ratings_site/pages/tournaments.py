@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Q
 from django.utils.translation import gettext
 
 from players import rating as engine
@@ -29,10 +29,18 @@ from players.errors import NotFoundError
 from players.models import Club, Player, RatingChange, RatingList, RatingPeriod
 from players.rating.period import GAME_RESULTS, SCORES, view_month
 from players.rating.tiebreaks import RoundResult, Standing, TieBreaks, caps_unplayed, standings
-from players.selectors import published_generation_key, ratings_in_force
+from players.selectors import current_rows, period_find, published_generation_key, ratings_in_force
 from ratings_site.pages.games import scored_games
 from tournaments.game_details import game_detail
 from tournaments.models import BYE_POINTS, Game, Tournament, TournamentBye
+from tournaments.selectors import (
+    club_tournaments,
+    games_counts,
+    tournament_byes,
+    tournament_games,
+    tournament_in_club,
+    tournament_player_ids,
+)
 
 TOURNAMENTS_PAGE_SIZE = 50
 # Players per page of a tournament: a phone shows a hundred rows of standings and their
@@ -43,19 +51,8 @@ TOURNAMENT_PAGE_SIZE = 100
 def tournaments_page(*, club: Club, page_number: str | int | None) -> Page[Tournament]:
     """A page of the club's tournaments, newest first, each with ``games_count``: three
     queries (count, page, the page's game counts)."""
-    rows = (
-        Tournament.objects.filter(club=club)
-        .select_related("rating_list")
-        .order_by("-end_date", "-id")
-    )
-    page = Paginator(rows, TOURNAMENTS_PAGE_SIZE).get_page(page_number)
-    counts = dict(
-        Game.objects.filter(tournament__in=[t.pk for t in page])
-        .order_by()
-        .values_list("tournament_id")
-        .annotate(n=Count("id"))
-        .values_list("tournament_id", "n")
-    )
+    page = Paginator(club_tournaments(club=club), TOURNAMENTS_PAGE_SIZE).get_page(page_number)
+    counts = games_counts(tournament_ids=[t.pk for t in page])
     for tournament in page:
         tournament.games_count = counts.get(tournament.pk, 0)  # type: ignore[attr-defined]
     return page
@@ -143,7 +140,9 @@ class Ranking:
 
 def tournament_for_page(*, club: Club, tournament_id: int) -> Tournament:
     tournament = (
-        Tournament.objects.filter(club=club, pk=tournament_id).select_related("rating_list").first()
+        tournament_in_club(club=club, tournament_id=tournament_id)
+        .select_related("rating_list")
+        .first()
     )
     if tournament is None:
         raise NotFoundError(
@@ -157,9 +156,8 @@ def tournament_for_page(*, club: Club, tournament_id: int) -> Tournament:
 def _games(tournament: Tournament, players: list[int]) -> list[Game]:
     """The games of ``players`` (a page of the standings) with both players."""
     games = list(
-        Game.objects.filter(
-            Q(white_id__in=players) | Q(black_id__in=players), tournament=tournament
-        )
+        tournament_games(tournament=tournament)
+        .filter(Q(white_id__in=players) | Q(black_id__in=players))
         .select_related("white", "black", "period")
         .only(
             "date",
@@ -196,7 +194,7 @@ class _GameRow(NamedTuple):
 
 
 def _byes(tournament: Tournament, players: list[int] | None = None) -> list[TournamentBye]:
-    byes = TournamentBye.objects.filter(tournament=tournament)
+    byes = tournament_byes(tournament=tournament)
     if players is not None:
         byes = byes.filter(player_id__in=players)
     return list(
@@ -252,12 +250,12 @@ def _compute_ranking(tournament: Tournament) -> Ranking:
     plain rows (two queries: games, byes), and the ratings in force (``_ratings``)."""
     games = [
         _GameRow(*row)
-        for row in Game.objects.filter(tournament=tournament)
+        for row in tournament_games(tournament=tournament)
         .order_by("round", "date", "id")
         .values_list("id", "white_id", "black_id", "result", "round", "date", "period_id")
     ]
     byes = list(
-        TournamentBye.objects.filter(tournament=tournament)
+        tournament_byes(tournament=tournament)
         .order_by("round", "id")
         .values_list("player_id", "round", "kind")
     )
@@ -274,7 +272,7 @@ def _compute_ranking(tournament: Tournament) -> Ranking:
         table[player_id].append(RoundResult(number, BYE_POINTS[kind], None, False))
     ranked = standings(table, rounds, capped=caps_unplayed(tournament.start_date))
     period_id = games[0].period_id if games else None
-    period = RatingPeriod.objects.filter(pk=period_id).first() if period_id else None
+    period = period_find(period_id=period_id) if period_id else None
     in_force, own_start = _ratings(tournament, period) if table else ({}, {})
     rated = [r for r in (in_force.get(_pid(s.player)) for s in ranked) if r is not None]
     average = engine.round_half_away(Fraction(sum(rated), len(rated))) if rated else None
@@ -357,7 +355,7 @@ def tournament_view(
     rank_of = {packed[1]: number for number, packed in enumerate(found.ranked, start=1)}
     period = games[0].period if games else None
     if period is None and found.period_id is not None:
-        period = RatingPeriod.objects.filter(pk=found.period_id).first()
+        period = period_find(period_id=found.period_id)
     rows = []
     for standing, pid in zip(page, ids, strict=True):
         row = PlayerRow(standing, players[pid], found.in_force.get(pid))
@@ -382,18 +380,6 @@ def tournament_view(
     )
 
 
-def _players_of(tournament: Tournament) -> QuerySet[Player, int]:
-    """The ids of the tournament's players (a game or a bye), as a subquery: the ratings
-    are read for them without sending thousands of ids to the database and back (a list
-    of 5,000 took a 5,000-player event's page a quarter of a second to send)."""
-    games = Game.objects.filter(tournament=tournament)
-    return Player.objects.filter(
-        Q(pk__in=games.values("white_id"))
-        | Q(pk__in=games.values("black_id"))
-        | Q(pk__in=TournamentBye.objects.filter(tournament=tournament).values("player_id"))
-    ).values_list("pk", flat=True)
-
-
 def _ratings(
     tournament: Tournament, period: RatingPeriod | None
 ) -> tuple[dict[int, int | None], dict[int, int | None]]:
@@ -406,7 +392,9 @@ def _ratings(
     month = view_month(period_month, tournament.start_date)
     keys = [(rating_list.pk, month), (rating_list.pk, period_month)]
     found = ratings_in_force(
-        lists={rating_list.pk: rating_list}, months=keys, players=_players_of(tournament)
+        lists={rating_list.pk: rating_list},
+        months=keys,
+        players=tournament_player_ids(tournament=tournament),
     )
     return found[keys[0]], found[keys[1]]
 
@@ -449,9 +437,9 @@ def _figures(
     if closed:
         changes = {
             c.player_id: c
-            for c in RatingChange.objects.filter(
-                period=period, current=True, player_id__in=[r.player.pk for r in rows]
-            ).only("player_id", "k_factor", "event", "rating_before", "state_before", "state_after")
+            for c in current_rows(period=period, player_id__in=[r.player.pk for r in rows]).only(
+                "player_id", "k_factor", "event", "rating_before", "state_before", "state_after"
+            )
         }
     # One event's games: the same rules for every row.
     starts = {tournament.pk: tournament.start_date}

@@ -14,7 +14,7 @@ from players.api.calculator_glicko2 import run_glicko2
 from players.charts import PHONE, history_chart
 from players.errors import ValidationFailed
 from players.models import Club, Player
-from players.selectors import membership_role, rules_rated_under
+from players.selectors import club_players, membership_role, rules_rated_under
 from players.selectors.names import with_shown_names
 from ratings_site.pages.base import error_page, published_club_page, with_member_parts
 from ratings_site.pages.calculator_systems import SystemCalculatorForm, calculate, system_choices
@@ -225,7 +225,7 @@ def rating_list(request: HttpRequest, club: Club, kind: str) -> HttpResponse:
 def _player_member_parts(request: HttpRequest, *, club: str, player_id: int) -> dict[str, str]:
     """The player page's part for a signed-in visitor, around the stored public page: the
     link to the member's account (two small queries: the player's account, the role)."""
-    player = Player.objects.select_related("user", "club").filter(club__slug=club, pk=player_id)
+    player = club_players(club=club).select_related("user", "club").filter(pk=player_id)
     found = player.first()
     member = _linked_member(request, found.club, found) if found is not None else ""
     html = render_to_string("pages/_member_link.html", {"member": member}, request=request)

@@ -20,7 +20,7 @@ from players.admin.base import club_ids_with, is_superuser, report_domain_error,
 from players.admin.jobs import job_page_url
 from players.errors import DomainError
 from players.models import Club, Player, Role
-from players.selectors import parse_month
+from players.selectors import clubs_by_name, parse_month
 from players.services import job_start
 from tournaments.services.fide_list import fide_upload_problem
 
@@ -54,7 +54,7 @@ class FideListForm(forms.Form):
 
     def __init__(self, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        clubs = Club.objects.order_by("name")
+        clubs = clubs_by_name()
         if not is_superuser(request):
             clubs = clubs.filter(pk__in=club_ids_with(request, Role.OFFICER))
         field = self.fields["club"]

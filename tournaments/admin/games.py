@@ -24,6 +24,7 @@ from tournaments.admin.fide_list import fide_list_urls
 from tournaments.admin.imports import import_urls
 from tournaments.admin.merge import merge_urls
 from tournaments.models import Game, Tournament
+from tournaments.selectors import game_get
 
 GAME_FIELDS = ("date", "round", "white", "black", "result", "rated")
 
@@ -158,9 +159,7 @@ class TournamentAdmin(AuditedAdmin):
                 services.game_delete(game=game_form.instance, by=request.user)
                 formset.deleted_objects.append(game_form.instance)
             elif game_form.has_changed():
-                game = Game.objects.select_related("club", "rating_list").get(
-                    pk=game_form.instance.pk
-                )
+                game = game_get(game_id=game_form.instance.pk)
                 changes = {
                     key: value
                     for key, value in game_item(data).items()
@@ -217,7 +216,7 @@ class GameAdmin(AuditedAdmin):
                 if key in form.changed_data
                 or (key == "list" and "rating_list" in form.changed_data)
             }
-            game = Game.objects.select_related("club", "rating_list").get(pk=obj.pk)
+            game = game_get(game_id=obj.pk)
             return services.game_update(game=game, by=request.user, **changes)
         club = form.cleaned_data["rating_list"].club
         return services.game_create(club=club, by=request.user, **item)

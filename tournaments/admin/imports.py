@@ -20,8 +20,9 @@ from django.urls import URLPattern, path
 from players.admin.base import club_ids_with, is_superuser, report_domain_error, role_allows
 from players.admin.jobs import job_page_url
 from players.errors import DomainError
-from players.models import Club, RatingList, Role
+from players.models import Club, Role
 from players.rating import ListKind
+from players.selectors import clubs_by_name, lists_of_clubs
 from players.services import job_start
 from tournaments.services.imports import upload_too_large
 
@@ -67,7 +68,7 @@ class ImportForm(forms.Form):
 
     def __init__(self, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        clubs = Club.objects.all()
+        clubs = clubs_by_name()
         if not is_superuser(request):
             clubs = clubs.filter(pk__in=club_ids_with(request, Role.ARBITER))
         field = self.fields["club"]
@@ -75,7 +76,7 @@ class ImportForm(forms.Form):
         field.queryset = clubs.order_by("name")
         if clubs.count() == 1:
             field.initial = clubs.first()
-        lists = RatingList.objects.filter(club__in=clubs).order_by("slug", "club__name")
+        lists = lists_of_clubs(clubs=clubs).order_by("slug", "club__name")
         labels: dict[str, list[str]] = {}
         for slug, name, club_name in lists.values_list("slug", "name", "club__name"):
             labels.setdefault(slug, []).append(f"{name or slug} ({club_name})")

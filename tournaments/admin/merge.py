@@ -32,7 +32,7 @@ from players.admin.base import (
 )
 from players.errors import DomainError
 from players.models import Club, Player, PlayerMerge, Role
-from players.selectors import duplicate_pairs
+from players.selectors import club_players, clubs_by_name, duplicate_pairs
 from tournaments.services import MergeReport, player_merge
 
 #: Pairs shown on one page (best first); the API pages through all of them.
@@ -46,7 +46,7 @@ class MergeForm(forms.Form):
 
 
 def _clubs(request: HttpRequest) -> Any:
-    clubs = Club.objects.order_by("name")
+    clubs = clubs_by_name()
     if not is_superuser(request):
         clubs = clubs.filter(pk__in=club_ids_with(request, Role.OFFICER))
     return clubs
@@ -90,7 +90,7 @@ def duplicates_view(model_admin: admin.ModelAdmin[Any], request: HttpRequest) ->
 
 
 def _merge(request: HttpRequest, club: Club, data: dict[str, Any]) -> MergeReport | None:
-    players = Player.objects.filter(club=club).in_bulk([data["kept"], data["duplicate"]])
+    players = club_players(club=club).in_bulk([data["kept"], data["duplicate"]])
     if len(players) != 2:
         messages.error(request, "One of the players is not in this club (any more).")
         return None

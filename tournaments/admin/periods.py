@@ -31,13 +31,13 @@ from players.models import (
     Job,
     KChangeReason,
     KReason,
-    Player,
     RatingChange,
     RatingPeriod,
     Role,
     translated_choices,
 )
 from players.names import display_name
+from players.selectors import player_names
 from players.services import job_start
 from tournaments import services
 from tournaments.selectors import periods_close_outlook
@@ -313,9 +313,7 @@ def _number(value: Any, places: int = 2) -> str:
 def preview_rows(plan: services.PeriodPlan, *, name_order: str = "") -> list[PreviewRow]:
     """The plan's changes, with player names (one query, in the list's ``name_order``) and
     labels, best rating first."""
-    names = dict(
-        Player.objects.filter(pk__in=[c.player_id for c in plan.changes]).values_list("pk", "name")
-    )
+    names = player_names(ids=[c.player_id for c in plan.changes])
     k_labels = dict(translated_choices(KReason))
     events = dict(translated_choices(RatingChange.Event))
     rows = [
@@ -346,11 +344,7 @@ def preview_rows(plan: services.PeriodPlan, *, name_order: str = "") -> list[Pre
 
 
 def preview_k_changes(plan: services.PeriodPlan) -> list[dict[str, Any]]:
-    names = dict(
-        Player.objects.filter(pk__in=[k.player_id for k in plan.k_changes]).values_list(
-            "pk", "name"
-        )
-    )
+    names = player_names(ids=[k.player_id for k in plan.k_changes])
     reasons = dict(translated_choices(KChangeReason))
     return [
         {

@@ -34,6 +34,7 @@ from players.models import (
     Role,
 )
 from players.models.audit import Via
+from players.selectors import club_merges
 from tournaments.models import Game, Tournament
 
 # The name in ``?model=`` -> the audited model and the lookup from its rows to the club.
@@ -175,7 +176,7 @@ class AuditView(ClubScopedView):
         return queryset.select_related("history_user").order_by("-history_date", "-history_id")
 
     def merges(self, player: int | None) -> Response:
-        merges = PlayerMerge.objects.filter(club=self.club).select_related("by")
+        merges = club_merges(club=self.club)
         if player is not None:
             merges = merges.filter(Q(kept_id=player) | Q(duplicate_id=player))
         page = self.paginate_queryset(merges.order_by("-at", "-id"))

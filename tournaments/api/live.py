@@ -36,6 +36,7 @@ from players.errors import invalid_field
 from players.models import Player, RatingList
 from players.names import display_name
 from players.rating.types import Number
+from players.selectors import club_players
 from tournaments.api.periods import ListScopedView
 from tournaments.api.ratings_csv import CSVOnlyView, RatingsCSVRenderer
 from tournaments.services.live import LiveList, LiveRow, live_list, live_player
@@ -198,7 +199,7 @@ class LiveListBase(ListScopedView):
     def get_queryset(self) -> QuerySet[Player]:
         if self.is_schema_view:
             return Player.objects.none()
-        return Player.objects.filter(club=self.club)
+        return club_players(club=self.club)
 
     def handle_exception(self, exc: Exception) -> Response:
         # Errors keep the one JSON error shape even when CSV was asked for.

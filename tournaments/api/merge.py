@@ -19,7 +19,8 @@ from players.api.clubs import CLUB_PARAM
 from players.api.players import PLAYER_PARAM, PlayerObjectMixin
 from players.api.schema import ErrorSerializer
 from players.errors import invalid_field
-from players.models import Player, Role
+from players.models import Role
+from players.selectors import club_players
 from tournaments.services import player_merge
 
 
@@ -94,9 +95,7 @@ class PlayerMergeView(PlayerObjectMixin):
         data = MergeInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         # Another club's id answers like an unknown one: 400 naming the field.
-        duplicate = Player.objects.filter(
-            pk=data.validated_data["duplicate"], club=self.club
-        ).first()
+        duplicate = club_players(club=self.club).filter(pk=data.validated_data["duplicate"]).first()
         if duplicate is None:
             raise invalid_field("duplicate", "No such player in this club.")
         report = player_merge(

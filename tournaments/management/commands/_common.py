@@ -4,33 +4,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from players.errors import DomainError
 from players.models import Club, Job, RatingList
+from players.selectors import club_by_slug, club_lists, first_superuser, user_by_username
 from players.services import job_start
 
 
 def acting_user(username: str | None) -> Any:
     """``--user``, else the first superuser: commands are run by whoever runs the server."""
-    users = get_user_model().objects
     if username:
-        user = users.filter(username=username).first()
+        user = user_by_username(username=username)
         if user is None:
             raise CommandError(f"No user {username!r}.")
         return user
-    user = users.filter(is_superuser=True).order_by("pk").first()
+    user = first_superuser()
     if user is None:
         raise CommandError("No superuser to act as: pass --user USERNAME.")
     return user
 
 
 def rating_list_for(club_slug: str, kind: str) -> RatingList:
-    club = Club.objects.filter(slug=club_slug).first()
+    club = club_by_slug(slug=club_slug)
     if club is None:
         raise CommandError(f"No club with slug {club_slug!r}.")
-    rating_list = RatingList.objects.filter(club=club, slug=kind).select_related("club").first()
+    rating_list = club_lists(club=club).filter(slug=kind).select_related("club").first()
     if rating_list is None:
         raise CommandError(f"Club {club_slug!r} has no {kind!r} list.")
     return rating_list

@@ -8,13 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import IO, Any
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from players.errors import DomainError
-from players.models import Club, Membership, Role
+from players.models import Club
 from players.rating import ListKind
+from players.selectors import club_by_slug, club_first_owner, user_by_username
 from tournaments.interchange import count_lines
 from tournaments.management.commands._common import add_queue_argument, start_job
 from tournaments.services.imports import MATCH_CHOICES, ImportReport, import_file
@@ -67,7 +67,7 @@ class ImportCommand(BaseCommand):
             self._import(path, file, options)
 
     def _import(self, path: Path, file: IO[bytes], options: dict[str, Any]) -> None:
-        club = Club.objects.filter(slug=options["club"]).first()
+        club = club_by_slug(slug=options["club"])
         if club is None:
             raise CommandError(f"no club {options['club']!r}")
         user = self._user(club, options.get("user"))
@@ -183,18 +183,12 @@ class ImportCommand(BaseCommand):
 
 def importing_user(club: Club, username: str | None) -> Any:
     """``--user``, else the club's first owner: who an import acts as."""
-    users = get_user_model()
     if username:
-        user = users.objects.filter(username=username).first()
+        user = user_by_username(username=username)
         if user is None:
             raise CommandError(f"no user {username!r}")
         return user
-    owner = (
-        Membership.objects.filter(club=club, role=Role.OWNER)
-        .select_related("user")
-        .order_by("id")
-        .first()
-    )
+    owner = club_first_owner(club=club)
     if owner is None:
         raise CommandError(f"{club.slug} has no owner; name the importing user with --user")
     return owner.user

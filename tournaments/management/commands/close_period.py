@@ -8,10 +8,10 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from players.errors import DomainError
-from players.models import PlayerRating, RatingChange, list_kind_values
+from players.models import RatingChange, list_kind_values
 from players.rating import ListKind
 from players.rating.period import PeriodPlan
-from players.selectors import parse_month, period_get
+from players.selectors import list_ratings, parse_month, period_get
 from tournaments.management.commands._common import (
     acting_user,
     add_queue_argument,
@@ -67,7 +67,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         rating_list = rating_list_for(options["club"], options["list"])
         user = acting_user(options["user"])
-        total = PlayerRating.objects.filter(rating_list=rating_list).count()
+        total = list_ratings(rating_list=rating_list).count()
         quiet = options["verbosity"] == 0 or None  # None: tqdm hides itself off a terminal
         try:
             period = period_get(rating_list=rating_list, month=parse_month(options["period"]))
@@ -93,11 +93,7 @@ class Command(BaseCommand):
                 plan = period_preview(period=period, by=user, progress=bar.update)
         except DomainError as exc:
             raise domain_error(exc) from exc
-        names = dict(
-            PlayerRating.objects.filter(rating_list=rating_list).values_list(
-                "player_id", "player__name"
-            )
-        )
+        names = dict(list_ratings(rating_list=rating_list).values_list("player_id", "player__name"))
         for row in changes_table(plan, names, options["limit"]):
             self.stdout.write(row)
         events = ", ".join(f"{n} {e}" for e, n in sorted(plan.counts_by_event().items()))

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from players.models import Club
+from players.selectors import club_by_slug
 from tournaments.services.club_archive import club_export
 
 
@@ -20,7 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("--output", "-o", required=True, help="The file to write (.zip).")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        club = Club.objects.filter(slug=options["club"]).first()
+        club = club_by_slug(slug=options["club"])
         if club is None:
             raise CommandError(f"No club with slug {options['club']!r}.")
         path = Path(options["output"])

@@ -8,9 +8,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from players.errors import DomainError
-from players.models import Club, list_kind_values
+from players.models import list_kind_values
 from players.rating import ListKind
-from players.selectors import rating_list_get
+from players.selectors import club_by_slug, rating_list_get
 from tournaments.exports import LIST_FORMATS, export_period, list_export
 
 
@@ -27,7 +27,7 @@ class Command(BaseCommand):
         parser.add_argument("--output", "-o", help="Write to this file instead of stdout.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        club = Club.objects.filter(slug=options["club"]).first()
+        club = club_by_slug(slug=options["club"])
         if club is None:
             raise CommandError(f"no club {options['club']!r}")
         try:

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from players.errors import DomainError
 from tournaments.exports import tournament_trf
 from tournaments.management.commands.export_list import _deliver
-from tournaments.models import Tournament
+from tournaments.selectors import tournament_find
 
 
 class Command(BaseCommand):
@@ -20,7 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("--output", "-o", help="Write to this file instead of stdout.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        tournament = Tournament.objects.filter(pk=options["tournament"]).first()
+        tournament = tournament_find(tournament_id=options["tournament"])
         if tournament is None:
             raise CommandError(f"no tournament {options['tournament']}")
         try:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from players.errors import DomainError
+from players.selectors import user_by_username
 from tournaments.services.club_archive import club_import
 
 
@@ -32,7 +32,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         owner = None
         if options["owner"]:
-            owner = get_user_model()._default_manager.filter(username=options["owner"]).first()
+            owner = user_by_username(username=options["owner"])
             if owner is None:
                 raise CommandError(f"--owner: no user {options['owner']!r} here.")
         try:

@@ -12,7 +12,7 @@ from tqdm import tqdm
 
 from players.errors import DomainError
 from players.models import Club
-from players.selectors import parse_month
+from players.selectors import club_by_slug, parse_month
 from tournaments.management.commands._common import add_queue_argument, start_job
 from tournaments.management.commands._importing import importing_user
 from tournaments.services.fide_list import FideListReport, fide_list_import
@@ -41,7 +41,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["file"])
-        club = Club.objects.filter(slug=options["club"]).first()
+        club = club_by_slug(slug=options["club"])
         if club is None:
             raise CommandError(f"no club {options['club']!r}")
         user = importing_user(club, options.get("user"))

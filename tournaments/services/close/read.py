@@ -26,7 +26,6 @@ from players import rating as engine
 from players.models import (
     KFactorChange,
     PlayerRating,
-    RatingChange,
     RatingList,
     RatingPeriod,
     RatingRun,
@@ -41,7 +40,7 @@ from players.rating.period import (
     PeriodInputs,
     PlayerStart,
 )
-from players.selectors import ratings_in_force, with_fixed_start
+from players.selectors import current_rows, ratings_in_force, with_fixed_start
 from tournaments.models import Game, Tournament
 
 logger = logging.getLogger(__name__)
@@ -142,7 +141,7 @@ def _starts(
     pools: dict[int, list[dict[str, Any]]] = {}
     previous_id = _previous_closed(rating_list, month)
     if previous_id is not None:
-        after = RatingChange.objects.filter(period_id=previous_id, current=True)
+        after = current_rows(period_id=previous_id)
         for state in _rows(
             after,
             "player_id",
@@ -204,7 +203,7 @@ def _with_state(
     )
     previous_id = _previous_closed(rating_list, month)
     if previous_id is not None:
-        after = RatingChange.objects.filter(period_id=previous_id, current=True)
+        after = current_rows(period_id=previous_id)
         state.update(_rows(after, "player_id", "state_after"))
     with_state = rating_list.rating_system.with_state
     return {pid: with_state(start, _decoded(state.get(pid))) for pid, start in starts.items()}
