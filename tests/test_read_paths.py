@@ -154,10 +154,11 @@ def test_the_rule_finds_what_it_names() -> None:
 )
 def test_interfaces_read_through_selectors(path: Path) -> None:
     module = str(path.relative_to(ROOT))
-    counts = Counter(scope for scope, _, _ in direct_calls(path))
+    found = direct_calls(path)
+    counts = Counter(scope for scope, _, _ in found)
     unexpected = [
         f"{module}:{line} {what} in {scope or '<module>'}"
-        for scope, line, what in direct_calls(path)
+        for scope, line, what in found
         if counts[scope] > ALLOWED.get((module, scope), (0, ""))[0]
     ]
     assert not unexpected, (
