@@ -171,6 +171,8 @@ def period_get(*, rating_list: RatingList, month: datetime.date) -> RatingPeriod
 def latest_closed_period(
     *, rating_list: RatingList, before: datetime.date | None = None
 ) -> RatingPeriod | None:
+    """The period of the list in force (before the month ``before``): the list's newest
+    closed period; None while none is closed."""
     periods = closed_periods(rating_list=rating_list)
     if before is not None:
         periods = periods.filter(month__lt=before)
