@@ -21,13 +21,18 @@ from django.utils import timezone
 from players.errors import ConflictError, DomainError
 from players.models import (
     Job,
-    PlayerRating,
-    RatingList,
     RatingPeriod,
     RatingRun,
     Role,
 )
-from players.selectors import current_rows, parse_month
+from players.selectors import (
+    current_rows,
+    list_ratings,
+    parse_month,
+    period_by_id,
+    periods_by_ids,
+    rating_list_by_id,
+)
 from players.services import JobOutcome, JobProgress, job_kind, job_payload
 from players.services.job_lanes import FILES, RATING, REPLAYS
 from tournaments.exports import list_history_csv
@@ -92,19 +97,19 @@ def _periods_summary(body: dict[str, Any]) -> list[tuple[bool, str]]:
 
 
 def _players_on(rating_list_id: int) -> int:
-    return PlayerRating.objects.filter(rating_list_id=rating_list_id).count()
+    return list_ratings(rating_list=rating_list_id).count()
 
 
 def _close_outcome(job: Job, run: RatingRun) -> JobOutcome:
     """The counts, the run and where to read the rows (close_result); never the rows."""
-    period = RatingPeriod.objects.select_related("rating_list__club").get(pk=job.params["period"])
+    period = period_by_id(period_id=job.params["period"]).select_related("rating_list__club").get()
     return JobOutcome(close_result(period, run))
 
 
 def _close_answer(job: Job) -> dict[str, Any]:
     """The close's synchronous answer (``?wait=``, documented as CloseOutSerializer):
     every player's line, read from what the close published, in the caller's process."""
-    period = RatingPeriod.objects.get(pk=job.params["period"])
+    period = period_by_id(period_id=job.params["period"]).get()
     games_count = int((job.result or {}).get("games_count", 0))
     return changes_body(period, period_changes(period), games_count)
 
@@ -123,7 +128,7 @@ def _close_recover(job: Job, runs: list[RatingRun]) -> JobOutcome:
     answer=_close_answer,
 )
 def close_job(job: Job, progress: JobProgress) -> JobOutcome:
-    period = RatingPeriod.objects.get(pk=job.params["period"])
+    period = period_by_id(period_id=job.params["period"]).get()
     progress.total = _players_on(period.rating_list_id)
     try:
         run = period_close(
@@ -138,7 +143,7 @@ def close_job(job: Job, progress: JobProgress) -> JobOutcome:
 
 
 def _reopen_recover(job: Job, runs: list[RatingRun]) -> JobOutcome:
-    period = RatingPeriod.objects.get(pk=job.params["period"])
+    period = period_by_id(period_id=job.params["period"]).get()
     return JobOutcome(reopen_body(period, runs[-1].periods))
 
 
@@ -151,7 +156,7 @@ def _reopen_recover(job: Job, runs: list[RatingRun]) -> JobOutcome:
     recover=_reopen_recover,
 )
 def reopen_job(job: Job, progress: JobProgress) -> JobOutcome:
-    period = RatingPeriod.objects.get(pk=job.params["period"])
+    period = period_by_id(period_id=job.params["period"]).get()
     try:
         run = period_reopen(period=period, by=job.created_by)  # type: ignore[arg-type]
     except ConflictError as conflict:
@@ -172,7 +177,7 @@ def _replay_recover(job: Job, runs: list[RatingRun]) -> JobOutcome:
     recover=_replay_recover,
 )
 def replay_job(job: Job, progress: JobProgress) -> JobOutcome:
-    rating_list = RatingList.objects.get(pk=job.params["list"])
+    rating_list = rating_list_by_id(list_id=job.params["list"]).get()
     run = list_replay(rating_list=rating_list, by=job.created_by, progress=progress.advance)  # type: ignore[arg-type]
     return JobOutcome(replay_body(run))
 
@@ -254,7 +259,7 @@ def fide_list_job(job: Job, progress: JobProgress) -> JobOutcome:
     summary=_export_summary,
 )
 def history_export_job(job: Job, progress: JobProgress) -> JobOutcome:
-    rating_list = RatingList.objects.select_related("club").get(pk=job.params["list"])
+    rating_list = rating_list_by_id(list_id=job.params["list"]).select_related("club").get()
     progress.total = current_rows(rating_list=rating_list).count()
     text = list_history_csv(rating_list=rating_list, progress=progress.advance)
     progress.done = progress.total
@@ -307,9 +312,7 @@ def club_export_job(job: Job, progress: JobProgress) -> JobOutcome:
 def periods_job(job: Job, progress: JobProgress) -> JobOutcome:
     """The admin's action on several periods: each in list and month order (a close needs
     the earlier months closed); a refusal is that period's line and the others go on."""
-    periods = list(
-        RatingPeriod.objects.filter(pk__in=job.params["periods"]).order_by("rating_list", "month")
-    )
+    periods = list(periods_by_ids(ids=job.params["periods"]).order_by("rating_list", "month"))
     progress.total = len(periods)
     closing = job.params["action"] == "close"
     done = "closed" if closing else "reopened"
@@ -335,7 +338,7 @@ def periods_job(job: Job, progress: JobProgress) -> JobOutcome:
 def with_period_status(conflict: ConflictError, period: RatingPeriod) -> ConflictError:
     """The 409 names the period's status so a script can tell "already closed" from
     "close the earlier month first"."""
-    current = RatingPeriod.objects.values_list("status", flat=True).get(pk=period.pk)
+    current = period_by_id(period_id=period.pk).values_list("status", flat=True).get()
     fields: dict[str, list[str]] = dict(conflict.fields)
     fields["status"] = [current]
     # The same class: its code (month_not_over, conflict) is what a script reads.

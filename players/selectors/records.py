@@ -111,6 +111,20 @@ def list_ratings(*, rating_list: RatingList | int) -> QuerySet[PlayerRating]:
     return PlayerRating.objects.filter(rating_list=rating_list)
 
 
+def period_by_id(*, period_id: int) -> QuerySet[RatingPeriod]:
+    """The period ``period_id`` as a query, for the caller to join and ``.get()``."""
+    return RatingPeriod.objects.filter(pk=period_id)
+
+
+def periods_by_ids(*, ids: Iterable[int]) -> QuerySet[RatingPeriod]:
+    return RatingPeriod.objects.filter(pk__in=ids)
+
+
+def rating_list_by_id(*, list_id: int) -> QuerySet[RatingList]:
+    """The list ``list_id`` as a query, for the caller to join and ``.get()``."""
+    return RatingList.objects.filter(pk=list_id)
+
+
 def period_find(*, period_id: int) -> RatingPeriod | None:
     return RatingPeriod.objects.filter(pk=period_id).first()
 
