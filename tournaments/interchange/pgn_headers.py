@@ -6,7 +6,7 @@ headers mean is pgn.py's."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import NamedTuple, TextIO
 
 import chess.pgn
@@ -25,7 +25,7 @@ _RUN_TAG = re.compile(r'\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)[^\S\n]+"([^\n]*)"\][^\
 #: A header line in its plainest form (the same name and value as ``_TAG`` gives for it),
 #: and the movetext lines of a game that has nothing for the movetext's rules to do: no
 #: comment, no ``%`` or ``[``, not blank. A game of such lines, its headers and movetext
-#: each followed by one empty line, is read without going line by line (``_plain_game``).
+#: each followed by one empty line, is read without going line by line (``_plain_games``).
 _PLAIN_TAG = re.compile(r'^\[([A-Za-z0-9]+) "([^"\n]*)"\]\n', re.MULTILINE)
 _PLAIN_MOVES = re.compile(r"(?:[^\n{};%\[]*[^\s{};%\[][^\n{};%\[]*\n)*\n")
 #: Characters that open or close a movetext comment.
@@ -80,19 +80,6 @@ def _whole_lines(text: TextIO) -> Iterator[tuple[str, int]]:
     yield rest, len(rest)
 
 
-def _plain_game(chunk: str, position: int, stop: int) -> tuple[list[tuple[str, str]], int] | None:
-    """The tags of the game at ``position`` and where it ends, when it is in its plainest
-    form (its header lines, an empty line, movetext lines, an empty line); else None."""
-    blank = chunk.find("\n\n", position, stop)
-    if blank < 0:
-        return None
-    tags = _PLAIN_TAG.findall(chunk, position, blank + 1)
-    if len(tags) != chunk.count("\n", position, blank + 1):
-        return None
-    moves = _PLAIN_MOVES.match(chunk, blank + 2, stop)
-    return None if moves is None else (tags, moves.end())
-
-
 def _comment_after(line: str, in_comment: bool) -> bool:
     """Whether a ``{}`` comment is open after this movetext line (a ``;`` outside one ends
     the line's tokens)."""
@@ -128,24 +115,42 @@ class _BlockReader:
         """The blocks that end in ``chunk`` up to ``stop``."""
         position = 0
         while position < stop:
-            block = None
+            if self.state == _BEFORE and chunk.startswith("[", position):
+                after = yield from self._plain_games(chunk, position, stop)
+                if after != position:
+                    position = after
+                    continue
             if self.state == _MOVES:
                 position, block = self._movetext_lines(chunk, position, stop)
-            elif (
-                self.state == _BEFORE
-                and chunk.startswith("[", position)
-                and (plain := _plain_game(chunk, position, stop))
-            ):
-                tags, end = plain
-                first_line = self.line_no + 1
-                self.line_no += chunk.count("\n", position, end)
-                block = Block(self.start or first_line, dict(tags), self.malformed, self.line_no)
-                self.first, self.start, self.malformed = True, 0, []
-                position = end
             else:
                 position, block = self._line(chunk, position, stop)
             if block is not None:
                 yield block
+
+    def _plain_games(self, chunk: str, position: int, stop: int) -> Generator[Block, None, int]:
+        """The games from ``position`` on that are in their plainest form (header lines,
+        an empty line, movetext lines, an empty line), each at once; returns where the
+        first other line starts."""
+        begin = position
+        line_no, start, malformed = self.line_no, self.start, self.malformed
+        while chunk.startswith("[", position):
+            blank = chunk.find("\n\n", position, stop)
+            if blank < 0:
+                break
+            tags = _PLAIN_TAG.findall(chunk, position, blank + 1)
+            if len(tags) != chunk.count("\n", position, blank + 1):
+                break
+            moves = _PLAIN_MOVES.match(chunk, blank + 2, stop)
+            if moves is None:
+                break
+            first_line = line_no + 1
+            line_no += chunk.count("\n", position, moves.end())
+            yield Block(start or first_line, dict(tags), malformed, line_no)
+            start, malformed = 0, []
+            position = moves.end()
+        if position != begin:
+            self.line_no, self.start, self.malformed, self.first = line_no, start, malformed, True
+        return position
 
     def _line(self, chunk: str, position: int, stop: int) -> tuple[int, Block | None]:
         """Where reading goes on after the line at ``position`` before a game or in its
