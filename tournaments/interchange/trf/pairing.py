@@ -69,7 +69,7 @@ def pair_up(
 
 class _Pairing:
     """The loop's pairing, a player's line at a time: every check in the order its error
-    names it, a game side at a time (the file's sides disagree somewhere)."""
+    names it, a game side at a time (for a file the whole arrays could not pair)."""
 
     def __init__(
         self,
@@ -105,8 +105,8 @@ class _Pairing:
 
     def player(self, start_no: int, player: ParsedPlayer) -> None:
         """The games and byes of a player's line; a game from the lower start number's."""
-        # Over 40 lines on purpose: one loop over a player's every round, each check
-        # inline; split into helpers it would make a call per game side.
+        # One loop over a player's every round, each check inline: split into helpers it
+        # would make a call per game side.
         players, rounds_of, refs, round_dates = (
             self.players,
             self.rounds_of,
