@@ -18,6 +18,7 @@ A row's line is the file line on which the row starts (quoted fields may span li
 
 from __future__ import annotations
 
+import _csv
 import csv
 import itertools
 import operator
@@ -87,21 +88,8 @@ def _parse(
     players: PlayerCount,
 ) -> ParsedGames:
     errors = ErrorCollector()
-    header_line = text.readline()
-    delimiter = _delimiter(header_line.partition("\n")[0])
-    # The header line read for the delimiter goes back in front of the rest of the stream.
-    reader = csv.reader(itertools.chain((header_line,), text), delimiter=delimiter, strict=True)
+    reader, header = _header(text)
     tick = progress_ticker(progress)
-    try:
-        header = next(reader, None)
-    except csv.Error as error:
-        raise InterchangeError(
-            [ParseError(1, f"the header row is not valid CSV: {error}")]
-        ) from error
-    if header is None or not any(cell.strip() for cell in header):
-        raise InterchangeError(
-            [ParseError(1, "the file is empty: the first row must name the columns")]
-        )
     columns = _columns(header, errors, warnings)
     errors.raise_if_any()
 
@@ -144,6 +132,26 @@ def _parse(
         errors.add(0, "the file has a header row but no games")
     errors.raise_if_any()
     return ParsedGames(games=games, warnings=tuple(warnings))
+
+
+def _header(text: TextIO) -> tuple[_csv.Reader, list[str]]:
+    """The rows' reader, on the delimiter the header row shows, and the header row;
+    ``InterchangeError`` when there is none."""
+    header_line = text.readline()
+    delimiter = _delimiter(header_line.partition("\n")[0])
+    # The header line read for the delimiter goes back in front of the rest of the stream.
+    reader = csv.reader(itertools.chain((header_line,), text), delimiter=delimiter, strict=True)
+    try:
+        header = next(reader, None)
+    except csv.Error as error:
+        raise InterchangeError(
+            [ParseError(1, f"the header row is not valid CSV: {error}")]
+        ) from error
+    if header is None or not any(cell.strip() for cell in header):
+        raise InterchangeError(
+            [ParseError(1, "the file is empty: the first row must name the columns")]
+        )
+    return reader, header
 
 
 def _delimiter(header_line: str) -> str:

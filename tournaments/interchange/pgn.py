@@ -1,5 +1,5 @@
 """PGN game headers (not the moves), read as python-chess's ``chess.pgn.read_headers`` reads
-them (its rules and header pattern; ``_blocks``, proven equal to it by
+them (its rules and header pattern; ``pgn_headers.header_blocks``, proven equal to it by
 tests/tournaments/interchange/test_pgn_blocks.py) but a chunk of text at a time.
 
 Tags used: Event, Date, Round, White, Black, Result, WhiteFideId, BlackFideId, WhiteElo,
@@ -27,12 +27,11 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Iterator, Mapping
-from typing import Any, NamedTuple, TextIO
-
-import chess.pgn
+from collections.abc import Mapping
+from typing import Any, TextIO
 
 from tournaments.interchange.bounds import PlayerCount
+from tournaments.interchange.pgn_headers import header_blocks
 from tournaments.interchange.pgn_writer import TERMINATION_BEFORE_A_MOVE, TERMINATION_FORFEIT
 from tournaments.interchange.records import (
     FORFEIT_RESULTS,
@@ -69,148 +68,8 @@ _UNKNOWN = frozenset({"", "?", "-"})
 _ROUND = re.compile(r"([0-9]+)(\.[0-9]+)*")
 
 
-#: A header line as python-chess reads one (``chess.pgn.TAG_REGEX``): a line it does not
-#: match is one python-chess ignores, and this reader reports.
-_TAG = chess.pgn.TAG_REGEX
-#: A run of header lines, each ending in a line break, matched at once; ``_RUN_TAG`` takes
-#: each line's name and value. The same lines as ``_TAG`` (``\s`` short of the line break:
-#: a line never holds one, and the text's ``\r`` are line breaks already).
-_RUN = re.compile(r'(?:\[[A-Za-z0-9][A-Za-z0-9_+#=:-]*[^\S\n]+"[^\n]*"\][^\S\n]*\n)+')
-_RUN_TAG = re.compile(r'\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)[^\S\n]+"([^\n]*)"\][^\S\n]*\n')
-#: A header line in its plainest form (the same name and value as ``_TAG`` gives for it),
-#: and the movetext lines of a game that has nothing for the movetext's rules to do: no
-#: comment, no ``%`` or ``[``, not blank. A game of such lines, its headers and movetext
-#: each followed by one empty line, is read without going line by line (``_blocks``).
-_PLAIN_TAG = re.compile(r'^\[([A-Za-z0-9]+) "([^"\n]*)"\]\n', re.MULTILINE)
-_PLAIN_MOVES = re.compile(r"(?:[^\n{};%\[]*[^\s{};%\[][^\n{};%\[]*\n)*\n")
-#: Characters that open or close a movetext comment.
-_SKIP_TOKENS = chess.pgn.SKIP_MOVETEXT_REGEX
-#: Characters read from the text at a time (a file is never held whole).
-_CHUNK_CHARS = 1 << 20
-
 #: Games handed to the table at a time.
 _BATCH = 4096
-
-# Where the reader is in a game: before its first line, in its headers, in its movetext.
-_BEFORE, _HEADERS, _MOVES = 0, 1, 2
-
-
-class _Block(NamedTuple):
-    """One game's headers as python-chess's ``read_headers`` returns them."""
-
-    #: The first line of the block that is not blank (where its errors point).
-    start: int
-    headers: dict[str, str]
-    #: The lines of the block that start with ``[`` but are not a header tag.
-    malformed: list[int]
-    #: The last line read for this block (its closing blank line, or the file's last).
-    end: int
-
-
-def _blocks(text: TextIO) -> Iterator[_Block]:
-    """Every game's headers, the same as ``chess.pgn.read_headers`` called until it returns
-    None, with the lines of the file that start each block and that python-chess would
-    silently ignore.
-
-    python-chess read a line at a time through ``readline`` and set up a header object per
-    game: most of a 100,000-game import. This reads the text a chunk at a time, takes a run of
-    header lines with one regular expression, and follows python-chess's rules line by line
-    elsewhere: comment lines (``%``, ``;``) skipped, one blank line allowed between headers,
-    the first line that is not a header starts the movetext, a blank line outside a ``{}``
-    comment ends the game, a byte-order mark dropped from a game's first line.
-    """
-    line_no = 0
-    state = _BEFORE
-    first = True  # the next line is the first one read for this block
-    start = 0
-    headers: dict[str, str] = {}
-    malformed: list[int] = []
-    empty_lines = 0
-    in_comment = False
-    rest = ""
-    at_end = False
-    while not at_end:
-        chunk = text.read(_CHUNK_CHARS)
-        if chunk:
-            chunk = rest + chunk
-            stop = chunk.rfind("\n") + 1  # whole lines only; the rest waits for more
-            rest = chunk[stop:]
-        else:
-            chunk, stop, rest, at_end = rest, len(rest), "", True
-        position = 0
-        while position < stop:
-            if state == _BEFORE and chunk.startswith("[", position):
-                # The plain game, at once: its header lines, an empty line, movetext
-                # lines, an empty line.
-                blank = chunk.find("\n\n", position, stop)
-                if blank >= 0:
-                    tags = _PLAIN_TAG.findall(chunk, position, blank + 1)
-                    if len(tags) == chunk.count("\n", position, blank + 1) and (
-                        moves := _PLAIN_MOVES.match(chunk, blank + 2, stop)
-                    ):
-                        first_line = line_no + 1
-                        line_no += chunk.count("\n", position, moves.end())
-                        yield _Block(start or first_line, dict(tags), malformed, line_no)
-                        first, start, malformed = True, 0, []
-                        position = moves.end()
-                        continue
-            newline = chunk.find("\n", position, stop)
-            following = newline + 1 if newline >= 0 else stop
-            raw = chunk[position : newline if newline >= 0 else stop]
-            line_start = position
-            position = following
-            line_no += 1
-            if not start and raw.strip():
-                start = line_no
-            line = raw
-            if state == _BEFORE:
-                if first:
-                    line = raw.lstrip("\ufeff")
-                    first = False
-                if not line or line.isspace() or line[0] in "%;":
-                    continue
-                state, headers, empty_lines = _HEADERS, {}, 0
-            if state == _HEADERS:
-                if line[:1] in ("%", ";"):
-                    continue
-                if empty_lines < 1 and (not line or line.isspace()):
-                    empty_lines += 1
-                    continue
-                if line[:1] == "[":
-                    empty_lines = 0
-                    if line is raw and (run := _RUN.match(chunk, line_start, stop)):
-                        # This line and the header lines after it, at once.
-                        tags = _RUN_TAG.findall(chunk, line_start, run.end())
-                        headers.update(tags)
-                        line_no += len(tags) - 1
-                        position = run.end()
-                        continue
-                    if match := _TAG.match(line):
-                        headers[match[1]] = match[2]
-                    elif raw[:1] == "[":
-                        malformed.append(line_no)
-                    continue
-                state, in_comment = _MOVES, False
-            # The movetext, skipped: python-chess's fast path for a game it does not build.
-            if not in_comment:
-                if not line or line.isspace():
-                    yield _Block(start, headers, malformed, line_no)
-                    state, first, start, malformed = _BEFORE, True, 0, []
-                    continue
-                if line[0] == "%":
-                    continue
-            if "{" in line or "}" in line or ";" in line:
-                for token in _SKIP_TOKENS.finditer(line):
-                    if token[0] == "{":
-                        in_comment = True
-                    elif not in_comment and token[0] == ";":
-                        break
-                    elif token[0] == "}":
-                        in_comment = False
-            if raw[:1] == "[" and not _TAG.match(raw):
-                malformed.append(line_no)
-    if state != _BEFORE:
-        yield _Block(start, headers, malformed, line_no)
 
 
 def parse_pgn(
@@ -238,7 +97,7 @@ def _parse(
     # The games go to the table a batch at a time (RecordTable.extend_fields).
     lines: list[int] = []
     rows: list[tuple[Any, ...]] = []
-    for line, headers, malformed, line_no in _blocks(text):
+    for line, headers, malformed, line_no in header_blocks(text):
         for bad_line in malformed:
             errors.add(bad_line, 'malformed header tag: expected [Name "value"]')
         if progress is not None and line_no >= next_report:
@@ -378,25 +237,8 @@ def _game(
     result = forfeit or _RESULTS.get(result_text)
     if result is None:
         errors.add(line, f"result {result_text!r} is not 1-0, 0-1, 1/2-1/2 or *")
-    day = parse_iso_like_date(headers.get("Date", ""))
-    if day is None:
-        event_day = parse_iso_like_date(headers.get("EventDate", ""))
-        date_text = headers.get("Date", "")
-        if event_day is not None:
-            day = event_day
-            warnings.append(
-                ParseWarning(line, f"date {date_text!r} is incomplete; used EventDate {day}")
-            )
-        else:
-            errors.add(line, f"date {date_text!r} is not a complete YYYY.MM.DD date")
-    round_text = headers.get("Round", "?").strip()
-    round_no: int | None = None
-    if round_text not in _UNKNOWN:
-        match = _ROUND.fullmatch(round_text)
-        if match is None:
-            errors.add(line, f"round {round_text!r} is not a number like 3 or 3.1")
-        else:
-            round_no = int(match.group(1))
+    day = _day(headers, line, errors, warnings)
+    round_no = _round(headers, line, errors)
     white = PlayerRef(
         name=white_name,
         fide_id=_number(headers, "WhiteFideId", line, errors),
@@ -422,6 +264,38 @@ def _game(
         time_control=_known(headers.get("TimeControl", "")),
         site=_known(headers.get("Site", "")),
     )
+
+
+def _day(
+    headers: Mapping[str, str], line: int, errors: ErrorCollector, warnings: list[ParseWarning]
+) -> datetime.date | None:
+    """The game's Date, or its EventDate when the Date is partial (with a warning); None
+    with an error when neither is a complete date."""
+    day = parse_iso_like_date(headers.get("Date", ""))
+    if day is None:
+        event_day = parse_iso_like_date(headers.get("EventDate", ""))
+        date_text = headers.get("Date", "")
+        if event_day is not None:
+            day = event_day
+            warnings.append(
+                ParseWarning(line, f"date {date_text!r} is incomplete; used EventDate {day}")
+            )
+        else:
+            errors.add(line, f"date {date_text!r} is not a complete YYYY.MM.DD date")
+    return day
+
+
+def _round(headers: Mapping[str, str], line: int, errors: ErrorCollector) -> int | None:
+    """The round of a Round such as ``3`` or ``3.1``; None when unknown or (with an error)
+    not a round."""
+    round_text = headers.get("Round", "?").strip()
+    if round_text in _UNKNOWN:
+        return None
+    match = _ROUND.fullmatch(round_text)
+    if match is None:
+        errors.add(line, f"round {round_text!r} is not a number like 3 or 3.1")
+        return None
+    return int(match.group(1))
 
 
 def _number(headers: Mapping[str, str], tag: str, line: int, errors: ErrorCollector) -> int | None:

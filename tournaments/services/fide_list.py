@@ -257,23 +257,8 @@ def _update(
             )
             continue
         report.found += 1
-        what = []
-        if name_key(player.name) != name_key(record.name):
-            what.append("name")
+        _note_disagreement(player, record, report)
         year = record.birth_year
-        if year is not None and player.birth_year not in (None, year):
-            what.append("birth year")
-        if what:
-            report.disagreements.append(
-                {
-                    "player": player.pk,
-                    "name": player.name,
-                    "fide_name": record.name,
-                    "birth_year": player.birth_year,
-                    "fide_birth_year": year,
-                    "what": " and ".join(what),
-                }
-            )
         # A birth date with another year stays: the officer decides which is right.
         if player.birth_date is not None and year is not None and player.birth_date.year != year:
             year = player.birth_year
@@ -286,6 +271,28 @@ def _update(
             if fields != ["fide_list_month"]:
                 report.updated.append({"player": player.pk, "name": player.name, "fields": fields})
     _write(changed, by)
+
+
+def _note_disagreement(player: Player, record: FideRecord, report: FideListReport) -> None:
+    """Where the club's player and FIDE's record of their FIDE ID disagree (name, birth
+    year), for the officer to look at."""
+    what = []
+    if name_key(player.name) != name_key(record.name):
+        what.append("name")
+    year = record.birth_year
+    if year is not None and player.birth_year not in (None, year):
+        what.append("birth year")
+    if what:
+        report.disagreements.append(
+            {
+                "player": player.pk,
+                "name": player.name,
+                "fide_name": record.name,
+                "birth_year": player.birth_year,
+                "fide_birth_year": year,
+                "what": " and ".join(what),
+            }
+        )
 
 
 def _write(players: list[Player], by: User, fields: tuple[str, ...] = _UPDATED) -> None:

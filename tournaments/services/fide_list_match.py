@@ -61,23 +61,8 @@ def fide_players_match(*, club: Club, records: Iterable[FideRecord]) -> FideMatc
     scratch = ImportReport(format="fide", club=club.slug, rating_list="", digest="", dry_run=True)
     match_players(club=club, persons=persons, report=scratch, match="new")
     claimed = {person.line: person.player_id for person in persons}
-    doubtful: dict[int, list[int]] = {}
-    for possible in scratch.possible_matches:
-        doubtful.setdefault(possible.line, []).append(possible.player_id)
     found = FideMatches()
-    for error in scratch.errors:
-        if error.other_line is not None:  # two records, one club player
-            player_id = claimed[error.other_line]
-            assert player_id is not None
-            for line in (error.other_line, error.line):
-                if player_id not in doubtful.setdefault(line, []):
-                    doubtful[line].append(player_id)
-        else:  # one record, several club players of its name
-            record = pending[error.line - 1]
-            doubtful.setdefault(error.line, [])
-            found.warnings.append(
-                f"{record.name} (FIDE ID {record.fide_id}): {error.message}; not added."
-            )
+    doubtful = _doubtful(scratch, claimed, pending, found)
     ids = {pid for pid in claimed.values() if pid} | {p for ps in doubtful.values() for p in ps}
     club_players = Player.objects.in_bulk(ids)
     for person, record in zip(persons, pending, strict=True):
@@ -98,3 +83,31 @@ def fide_players_match(*, club: Club, records: Iterable[FideRecord]) -> FideMatc
         else:
             found.new.append(record)
     return found
+
+
+def _doubtful(
+    scratch: ImportReport,
+    claimed: dict[int, int | None],
+    pending: list[FideRecord],
+    found: FideMatches,
+) -> dict[int, list[int]]:
+    """The club players each record (by its line) may be but is not surely: the import
+    matching's possible matches and the records its errors name (two records, one club
+    player: both doubtful; one record, several players: a warning)."""
+    doubtful: dict[int, list[int]] = {}
+    for possible in scratch.possible_matches:
+        doubtful.setdefault(possible.line, []).append(possible.player_id)
+    for error in scratch.errors:
+        if error.other_line is not None:  # two records, one club player
+            player_id = claimed[error.other_line]
+            assert player_id is not None
+            for line in (error.other_line, error.line):
+                if player_id not in doubtful.setdefault(line, []):
+                    doubtful[line].append(player_id)
+        else:  # one record, several club players of its name
+            record = pending[error.line - 1]
+            doubtful.setdefault(error.line, [])
+            found.warnings.append(
+                f"{record.name} (FIDE ID {record.fide_id}): {error.message}; not added."
+            )
+    return doubtful

@@ -67,6 +67,36 @@ _REFUSED = object()
 def validated_columns(columns: GameColumns, lookups: Lookups) -> ValidColumns | None:
     """validated()'s checks on columns; None when any item would be refused."""
     values, codes = columns.values, columns.codes
+    checked = _checked_fields(columns, lookups)
+    if checked is None:
+        return None
+    tournaments, white, black, result, round_, rated = checked
+    if _plays_themselves(white, black, codes, columns.size):
+        return None
+    found = _placements(values, codes, tournaments, lookups)
+    if found is None:
+        return None
+    placed, inverse = found
+    return ValidColumns(
+        size=columns.size,
+        values={
+            "placed": placed,
+            "tournament": [None if t is None else t.pk for t in tournaments],
+            "white": white,
+            "black": black,
+            "date": values["date"],
+            "result": result,
+            "round": round_,
+            "rated": rated,
+        },
+        codes={**codes, "placed": inverse.reshape(-1).astype(numpy.int32)},
+    )
+
+
+def _checked_fields(columns: GameColumns, lookups: Lookups) -> tuple[list[Any], ...] | None:
+    """The checked tournament, White, Black, result, round and rated of each distinct
+    value; None when any is refused."""
+    values, codes = columns.values, columns.codes
     tournaments = _checked(
         values["tournament"],
         codes["tournament"],
@@ -81,16 +111,32 @@ def validated_columns(columns: GameColumns, lookups: Lookups) -> ValidColumns | 
     if tournaments is None or white is None or black is None or None in checked:
         return None
     assert result is not None and round_ is not None and rated is not None  # noqa: PT018
-    # A player against themself: the only check between two fields of one item.
+    return tournaments, white, black, result, round_, rated
+
+
+def _plays_themselves(
+    white: list[Any], black: list[Any], codes: Mapping[str, numpy.ndarray[Any, Any]], size: int
+) -> bool:
+    """Whether any item names one player on both sides: the only check between two
+    fields of one item."""
     white_ids = numpy.array([-1 if v is None else v for v in white], numpy.int64)
     black_ids = numpy.array([-2 if v is None else v for v in black], numpy.int64)
-    for start in range(0, columns.size, _CHUNK):
+    for start in range(0, size, _CHUNK):
         # A chunk at a time: no whole-file temporaries (a file may hold a million games).
         end = start + _CHUNK
         if (white_ids[codes["white"][start:end]] == black_ids[codes["black"][start:end]]).any():
-            return None
-    # The list and period month per distinct (list, tournament, date), as validated()
-    # derives them.
+            return True
+    return False
+
+
+def _placements(
+    values: Mapping[str, Sequence[Any]],
+    codes: Mapping[str, numpy.ndarray[Any, Any]],
+    tournaments: list[Any],
+    lookups: Lookups,
+) -> tuple[list[Placed], numpy.ndarray[Any, Any]] | None:
+    """The list and period month per distinct (list, tournament, date), as validated()
+    derives them, and each item's index into them; None when any is refused."""
     dates = values["date"]
     width_t, width_d = len(values["tournament"]), len(dates)
     keys = codes["tournament"].astype(numpy.int64)
@@ -114,20 +160,7 @@ def validated_columns(columns: GameColumns, lookups: Lookups) -> ValidColumns | 
         if not isinstance(found, Placed):
             return None
         placed.append(found)
-    return ValidColumns(
-        size=columns.size,
-        values={
-            "placed": placed,
-            "tournament": [None if t is None else t.pk for t in tournaments],
-            "white": white,
-            "black": black,
-            "date": dates,
-            "result": result,
-            "round": round_,
-            "rated": rated,
-        },
-        codes={**codes, "placed": inverse.reshape(-1).astype(numpy.int32)},
-    )
+    return placed, inverse
 
 
 _RESULTS = frozenset(Result)

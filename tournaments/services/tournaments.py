@@ -44,13 +44,27 @@ def _clean_tournament(club: Club, values: dict[str, Any]) -> dict[str, Any]:
     if not name:
         raise invalid_field("name", "A tournament needs a name.")
     values["name"] = name
-    raw_list = values.get("rating_list")
+    values["rating_list"] = _club_list(club, values.get("rating_list"))
+    _check_dates(values.get("start_date"), values.get("end_date"))
+    rounds = values.get("rounds")
+    if rounds is not None and (not isinstance(rounds, int) or not 1 <= rounds <= 99):
+        raise invalid_field("rounds", "From 1 to 99.")
+    for field, size in _HEADER_SIZES.items():
+        values[field] = " ".join((values.get(field) or "").split())[:size]
+    return values
+
+
+def _club_list(club: Club, raw_list: Any) -> RatingList:
+    """The club's list named by its kind (or given as the list itself)."""
     kind = raw_list.slug if isinstance(raw_list, RatingList) else raw_list
     rating_list = RatingList.objects.filter(club=club, slug=kind).first()
     if rating_list is None or (isinstance(raw_list, RatingList) and raw_list.pk != rating_list.pk):
         raise invalid_field("list", "No such list in this club.")
-    values["rating_list"] = rating_list
-    start, end = values.get("start_date"), values.get("end_date")
+    return rating_list
+
+
+def _check_dates(start: Any, end: Any) -> None:
+    """Both dates given, in order and within the dates the tracker keeps."""
     if not isinstance(start, datetime.date):
         raise invalid_field("start_date", "A start date is required.")
     if not isinstance(end, datetime.date):
@@ -60,12 +74,6 @@ def _clean_tournament(club: Club, values: dict[str, Any]) -> dict[str, Any]:
     for field, day in (("start_date", start), ("end_date", end)):
         if why := date_out_of_bounds(day):
             raise invalid_field(field, why)
-    rounds = values.get("rounds")
-    if rounds is not None and (not isinstance(rounds, int) or not 1 <= rounds <= 99):
-        raise invalid_field("rounds", "From 1 to 99.")
-    for field, size in _HEADER_SIZES.items():
-        values[field] = " ".join((values.get(field) or "").split())[:size]
-    return values
 
 
 def tournament_create(

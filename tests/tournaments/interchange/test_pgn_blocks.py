@@ -13,8 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.interchange import parse_pgn
-from tournaments.interchange import pgn as pgn_module
+from tournaments.interchange import parse_pgn, pgn_headers
 from tournaments.interchange.source import open_text
 
 
@@ -55,7 +54,7 @@ def _reference(text: str) -> list[tuple[int, dict[str, str], list[int], int]]:
 
 def _blocks(text: str) -> list[tuple[int, dict[str, str], list[int], int]]:
     stream = open_text(text, legacy_fallback=True, warnings=[], newline=None)
-    return [tuple(block) for block in pgn_module._blocks(stream)]  # type: ignore[misc]
+    return [tuple(block) for block in pgn_headers.header_blocks(stream)]  # type: ignore[misc]
 
 
 _LINES = [
@@ -87,6 +86,7 @@ _LINES = [
     "} 1-0",
     "1. d4 ; rest of the line { not a comment",
     "1. c4 {one line} *",
+    "} 2. Nf3 { closed, then open again",
     "{",
     "}",
     "*",
@@ -105,7 +105,7 @@ def test_blocks_are_python_chess_headers(
 ) -> None:
     text = ending.join(lines) + (ending if last_break and lines else "")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pgn_module, "_CHUNK_CHARS", chunk)
+        patch.setattr(pgn_headers, "_CHUNK_CHARS", chunk)
         assert _blocks(text) == _reference(text)
 
 
@@ -130,7 +130,7 @@ def test_game_shaped_files_are_python_chess_headers(
     odd lines among them: where the reader takes a whole game at once."""
     text = "".join("\n".join([*tags, "", *moves, ""]) + "\n" for tags, moves in games)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pgn_module, "_CHUNK_CHARS", chunk)
+        patch.setattr(pgn_headers, "_CHUNK_CHARS", chunk)
         assert _blocks(text) == _reference(text)
 
 

@@ -451,9 +451,9 @@ def _two_pab_file() -> bytes:
 def test_pairing_on_whole_arrays_gives_what_the_loop_gives(
     data: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tournaments.interchange.trf import reader
+    from tournaments.interchange.trf import pairing
 
-    whole_arrays = reader._paired_at_once
+    whole_arrays = pairing._paired_at_once
     answered: list[bool] = []
 
     def watched(*args: object) -> object:
@@ -461,10 +461,10 @@ def test_pairing_on_whole_arrays_gives_what_the_loop_gives(
         answered.append(result is not None)
         return result
 
-    monkeypatch.setattr(reader, "_paired_at_once", watched)
+    monkeypatch.setattr(pairing, "_paired_at_once", watched)
     at_once = parse_trf(data)
     assert answered == [True]  # the arrays paired this file, not the loop
-    monkeypatch.setattr(reader, "_paired_at_once", lambda *args: None)
+    monkeypatch.setattr(pairing, "_paired_at_once", lambda *args: None)
     one_side_at_a_time = parse_trf(data)
 
     assert _everything(at_once) == _everything(one_side_at_a_time)

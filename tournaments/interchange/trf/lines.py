@@ -32,27 +32,46 @@ def parse_player_line(
 ) -> tuple[ParsedPlayer, list[RoundEntry]] | None:
     """One 001 line, or None after reporting what is wrong with it."""
     bad = len(errors.errors)
+    if _shifted(line, line_no, errors):
+        return None
+    padded = line.ljust(89)
+    start_text = padded[4:8].strip()
+    if not start_text.isdigit() or int(start_text) == 0:
+        errors.add(line_no, f"start number (columns 5-8) {start_text!r} is not a number 1-9999")
+        return None
+    player = _player(padded, int(start_text), line_no, errors, warnings)
+    entries = _all_played(line)
+    if entries is not None:
+        # As it always was: a line of games only is kept even when one of its other
+        # fields was reported (the file is refused for that error all the same).
+        return player, entries
+    entries = _round_entries(line, line_no, errors)
+    if len(errors.errors) > bad:
+        return None
+    return player, entries
+
+
+def _shifted(line: str, line_no: int, errors: ErrorCollector) -> bool:
+    """Whether a column that separates two fields is not blank (reported)."""
     for index in PLAYER_SEPARATORS:
         if index < len(line) and line[index] != " ":
             errors.add(
                 line_no,
                 f"column {index + 1} must be blank: a field is shifted out of its columns",
             )
-            return None
-    padded = line.ljust(89)
-    start_text = padded[4:8].strip()
-    if not start_text.isdigit() or int(start_text) == 0:
-        errors.add(line_no, f"start number (columns 5-8) {start_text!r} is not a number 1-9999")
-        return None
-    start_no = int(start_text)
+            return True
+    return False
 
-    sex = padded[9].lower()
-    if sex == "f":
-        sex = "w"
-    elif sex == " ":
-        sex = ""
-    elif sex not in "mw":
-        errors.add(line_no, f"sex (column 10) {padded[9]!r} is not m or w")
+
+def _player(
+    padded: str,
+    start_no: int,
+    line_no: int,
+    errors: ErrorCollector,
+    warnings: list[ParseWarning],
+) -> ParsedPlayer:
+    """The player of a 001 line padded to its rank's column, each bad field reported."""
+    sex = _sex(padded[9], line_no, errors)
     title = padded[10:13].strip().upper()
     if title and title not in TITLES:
         warnings.append(ParseWarning(line_no, f"unknown title {title!r} (columns 11-13) kept"))
@@ -65,45 +84,66 @@ def parse_player_line(
         errors.add(line_no, f"federation (columns 54-56) {federation!r} is not a 3-letter code")
     fide_id = _optional_number(padded[57:68], "FIDE ID (columns 58-68)", line_no, errors)
     birth_date, birth_year = _birth(padded[69:79], line_no, errors)
-    points: Decimal | None = None
-    points_text = padded[80:84].strip()
-    if points_text:
-        if _POINTS_TEXT.fullmatch(points_text):
-            points = Decimal(points_text)
-        else:
-            errors.add(line_no, f"points (columns 81-84) {points_text!r} are not like 11.5")
+    points = _points(padded[80:84], line_no, errors)
     rank = _optional_number(padded[85:89], "rank (columns 86-89)", line_no, errors)
+    return ParsedPlayer(
+        start_no=start_no,
+        name=name,
+        fide_id=fide_id,
+        birth_date=birth_date,
+        birth_year=birth_year,
+        sex=sex,
+        title=title,
+        federation=federation,
+        rating=rating,
+        line=line_no,
+        points=points,
+        rank=rank,
+    )
 
-    def _player() -> ParsedPlayer:
-        return ParsedPlayer(
-            start_no=start_no,
-            name=name,
-            fide_id=fide_id,
-            birth_date=birth_date,
-            birth_year=birth_year,
-            sex=sex,
-            title=title,
-            federation=federation,
-            rating=rating,
-            line=line_no,
-            points=points,
-            rank=rank,
-        )
 
+def _sex(column: str, line_no: int, errors: ErrorCollector) -> str:
+    """m or w (f read as w), blank as ""; anything else reported (and kept)."""
+    sex = column.lower()
+    if sex == "f":
+        return "w"
+    if sex == " ":
+        return ""
+    if sex not in "mw":
+        errors.add(line_no, f"sex (column 10) {column!r} is not m or w")
+    return sex
+
+
+def _points(columns: str, line_no: int, errors: ErrorCollector) -> Decimal | None:
+    points_text = columns.strip()
+    if not points_text:
+        return None
+    if _POINTS_TEXT.fullmatch(points_text):
+        return Decimal(points_text)
+    errors.add(line_no, f"points (columns 81-84) {points_text!r} are not like 11.5")
+    return None
+
+
+def _all_played(line: str) -> list[RoundEntry] | None:
+    """The round entries when every round is a game against an opponent written the usual
+    way (a Swiss's 001 lines but for byes): the blocks read by one regular expression, the
+    opponents turned to numbers in C. None for any other line (read block by block)."""
     rounds = line[FIRST_ROUND_COLUMN - 1 :]
     rounds = rounds.ljust(-(-len(rounds) // ROUND_WIDTH) * ROUND_WIDTH)
-    if _ALL_PLAYED.fullmatch(rounds):
-        # Every round a game against an opponent written the usual way (a Swiss's 001
-        # lines but for byes): the blocks read by one regular expression, the opponents
-        # turned to numbers in C. Any other line goes block by block below.
-        blocks = _PLAYED_FIELDS.findall(rounds)
-        if blocks:
-            opponents, colours, codes = zip(*blocks, strict=True)
-            numbers = list(map(int, opponents))
-            if 0 not in numbers:
-                return _player(), list(zip(numbers, colours, codes, strict=True))
-        else:
-            return _player(), []
+    if not _ALL_PLAYED.fullmatch(rounds):
+        return None
+    blocks = _PLAYED_FIELDS.findall(rounds)
+    if not blocks:
+        return []
+    opponents, colours, codes = zip(*blocks, strict=True)
+    numbers = list(map(int, opponents))
+    if 0 in numbers:
+        return None
+    return list(zip(numbers, colours, codes, strict=True))
+
+
+def _round_entries(line: str, line_no: int, errors: ErrorCollector) -> list[RoundEntry]:
+    """A line's round entries block by block, each bad block reported and left out."""
     entries: list[RoundEntry] = []
     played = _PLAYED_BLOCK.fullmatch
     for round_no, start in enumerate(range(FIRST_ROUND_COLUMN - 1, len(line), ROUND_WIDTH), 1):
@@ -118,9 +158,7 @@ def parse_player_line(
         entry = _parse_round(line[start : start + ROUND_WIDTH], round_no, line_no, errors)
         if entry is not None:
             entries.append(entry)
-    if len(errors.errors) > bad:
-        return None
-    return _player(), entries
+    return entries
 
 
 def _parse_round(
@@ -129,7 +167,38 @@ def _parse_round(
     """One round's ten columns: opponent (4), blank, colour, blank, result, two blanks."""
     first = FIRST_ROUND_COLUMN + (round_no - 1) * ROUND_WIDTH
     where = f"round {round_no} (columns {first}-{first + 7})"
-    block = block.ljust(ROUND_WIDTH)
+    fields = _round_fields(block.ljust(ROUND_WIDTH), where, line_no, errors)
+    if fields is None:
+        return None
+    opponent, colour, code, raw_code = fields
+    if opponent == 0:
+        if code in GAME_CODES:
+            errors.add(line_no, f"{where}: result {raw_code!r} needs an opponent")
+            return None
+        if colour:
+            errors.add(line_no, f"{where}: a bye ({code}) has no colour, found {colour!r}")
+            return None
+        return NO_ROUND if code == "Z" else (0, "", code)
+    if code in BYE_CODES:
+        if raw_code == " ":
+            errors.add(
+                line_no,
+                f"{where}: paired with {opponent} but no result (round not finished?)",
+            )
+        else:
+            errors.add(line_no, f"{where}: a bye ({code}) cannot have an opponent ({opponent})")
+        return None
+    if not colour and code not in "+-":
+        errors.add(line_no, f"{where}: a played game needs a colour, w or b")
+        return None
+    return (opponent, colour, code)
+
+
+def _round_fields(
+    block: str, where: str, line_no: int, errors: ErrorCollector
+) -> tuple[int, str, str, str] | None:
+    """A round block's opponent (0: none), colour ("" for none), result code (a blank:
+    Z) and the code as written, each read on its own; None when one is bad (reported)."""
     if block[4] != " " or block[6] != " " or block[8:] != "  ":
         errors.add(line_no, f"{where}: {block.rstrip()!r} is not 'NNNN c r' in its columns")
         return None
@@ -154,27 +223,7 @@ def _parse_round(
     if code not in BYE_CODES and code not in GAME_CODES:
         errors.add(line_no, f"{where}: unknown result code {raw_code!r}")
         return None
-    if opponent == 0:
-        if code in GAME_CODES:
-            errors.add(line_no, f"{where}: result {raw_code!r} needs an opponent")
-            return None
-        if colour:
-            errors.add(line_no, f"{where}: a bye ({code}) has no colour, found {colour!r}")
-            return None
-        return NO_ROUND if code == "Z" else (0, "", code)
-    if code in BYE_CODES:
-        if raw_code == " ":
-            errors.add(
-                line_no,
-                f"{where}: paired with {opponent} but no result (round not finished?)",
-            )
-        else:
-            errors.add(line_no, f"{where}: a bye ({code}) cannot have an opponent ({opponent})")
-        return None
-    if not colour and code not in "+-":
-        errors.add(line_no, f"{where}: a played game needs a colour, w or b")
-        return None
-    return (opponent, colour, code)
+    return opponent, colour, code, raw_code
 
 
 def _optional_number(text: str, what: str, line_no: int, errors: ErrorCollector) -> int | None:

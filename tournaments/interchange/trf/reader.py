@@ -4,17 +4,11 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
-
-import numpy
 
 from tournaments.interchange.records import (
-    ByeKind,
-    ParsedBye,
-    ParsedGame,
     ParsedPlayer,
     ParsedTournament,
     ParseWarning,
@@ -27,14 +21,12 @@ from tournaments.interchange.source import (
     open_text,
     progress_ticker,
 )
-from tournaments.interchange.table import RecordTable
 from tournaments.interchange.trf.layout import (
     HEADER_CODES,
-    NO_ROUND,
-    WHITE_CODE_RESULT,
     RoundEntry,
 )
 from tournaments.interchange.trf.lines import header_date, parse_player_line, read_round_dates
+from tournaments.interchange.trf.pairing import pair_up
 
 _EXTRA_CODE = re.compile(r"[0-9]{3}|[A-Z]{2}[A-Z0-9]")
 
@@ -69,7 +61,7 @@ def parse_trf(source: Source, *, progress: ProgressCallback | None = None) -> Pa
 
     name = headers.get("012", (0, ""))[1]
     time_control = headers.get("122", (0, ""))[1]
-    games, byes = _pair_up(
+    games, byes = pair_up(
         players, records.rounds_of, rounds, round_dates, name, time_control, errors, warnings
     )
     errors.raise_if_any()
@@ -96,7 +88,7 @@ def parse_trf(source: Source, *, progress: ProgressCallback | None = None) -> Pa
     )
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Records:
     """A file's records as read, line by line, before the two sides of games are paired."""
 
@@ -109,6 +101,18 @@ class _Records:
     players: dict[int, ParsedPlayer]
     rounds_of: dict[int, list[RoundEntry]]
 
+    def add_header(self, code: str, line_no: int, line: str, warnings: list[ParseWarning]) -> None:
+        """A header line (012-132) or another code's: the first of each header counts."""
+        if code not in HEADER_CODES:
+            self.extra[code].append((line_no, line[4:].strip()))
+        elif code == "132":
+            self.round_dates_line = (line_no, line)
+        elif code in self.headers:
+            first = self.headers[code][0]
+            warnings.append(ParseWarning(line_no, f"header {code} repeated; line {first} used"))
+        else:
+            self.headers[code] = (line_no, line[4:].strip())
+
 
 def _read_records(
     text: Iterable[str],
@@ -117,11 +121,8 @@ def _read_records(
     progress: ProgressCallback | None,
 ) -> _Records:
     tick = progress_ticker(progress)
-    headers: dict[str, tuple[int, str]] = {}
-    extra: dict[str, list[tuple[int, str]]] = defaultdict(list)
-    round_dates_line: tuple[int, str] | None = None
-    players: dict[int, ParsedPlayer] = {}
-    rounds_of: dict[int, list[RoundEntry]] = {}
+    records = _Records({}, defaultdict(list), None, {}, {})
+    players, rounds_of = records.players, records.rounds_of
     shared = Shared()
     line_no = 0
     # Line by line from the stream: the file is never held whole.
@@ -159,20 +160,11 @@ def _read_records(
                 continue
             players[player.start_no] = player
             rounds_of[player.start_no] = entries
-        elif code in HEADER_CODES:
-            if code == "132":
-                round_dates_line = (line_no, line)
-            elif code in headers:
-                warnings.append(
-                    ParseWarning(line_no, f"header {code} repeated; line {headers[code][0]} used")
-                )
-            else:
-                headers[code] = (line_no, line[4:].strip())
         else:
-            extra[code].append((line_no, line[4:].strip()))
+            records.add_header(code, line_no, line, warnings)
     if progress is not None:
         progress(line_no)
-    return _Records(headers, extra, round_dates_line, players, rounds_of)
+    return records
 
 
 def _rounds(records: _Records, dated: int, warnings: list[ParseWarning]) -> int:
@@ -192,272 +184,6 @@ def _rounds(records: _Records, dated: int, warnings: list[ParseWarning]) -> int:
                 )
             )
     return rounds
-
-
-# The order in which _pair_up gives a game's fields to the table.
-#: Games handed to the table at a time (after a player's line, at least this many).
-_BATCH = 4096
-
-_GAME_FIELDS = (
-    *("round", "date", "white", "black", "result", "rated", "note"),
-    *("tournament", "time_control", "other_line", "site"),
-)
-
-
-def _paired_at_once(
-    players: dict[int, ParsedPlayer],
-    rounds_of: dict[int, list[RoundEntry]],
-    rounds: int,
-    round_dates: tuple[date | None, ...],
-    tournament: str,
-    time_control: str,
-    warnings: list[ParseWarning],
-) -> tuple[RecordTable[ParsedGame], list[ParsedBye]] | None:
-    """:func:`_pair_up` on whole arrays (a player by a round), for a file whose every
-    game side agrees with its opponent's: ``None`` when any does not, and the loop then
-    finds and names each. Same games and byes in the same order (player by player, round
-    by round): the loop's checks, a game side at a time, were a third of a 25-round
-    8,000-player file's parse."""
-    starts = list(players)
-    if not starts or rounds == 0 or min(starts) < 1:
-        return None
-    # Each distinct round entry once, told apart by identity (the lines share them): its
-    # opponent, colour and code.
-    by_id = {id(NO_ROUND): NO_ROUND}
-    for entries in rounds_of.values():
-        by_id.update(zip(map(id, entries), entries, strict=True))
-    index_of = {key: index for index, key in enumerate(by_id)}
-    matrix = numpy.zeros((len(starts), rounds), dtype=numpy.int32)
-    for row, start_no in enumerate(starts):
-        entries = rounds_of[start_no]
-        if entries:
-            matrix[row, : len(entries)] = list(map(index_of.__getitem__, map(id, entries)))
-    entries_known = list(by_id.values())
-    opponent_of = numpy.array([entry[0] for entry in entries_known], dtype=numpy.int32)
-    colours = ["", "w", "b"]
-    colour_of = numpy.array([colours.index(entry[1]) for entry in entries_known], dtype=numpy.int8)
-    codes = sorted({entry[2] for entry in entries_known})
-    code_of = numpy.array([codes.index(entry[2]) for entry in entries_known], dtype=numpy.int16)
-    opponent = opponent_of[matrix]
-    bye = opponent == 0
-    position = numpy.full(max(max(starts), int(opponent.max())) + 1, -1, dtype=numpy.int32)
-    start = numpy.array(starts, dtype=numpy.int32)
-    position[start] = numpy.arange(len(starts))
-    other = position[opponent]
-    if bool(((other < 0) & ~bye).any()) or bool((opponent == start[:, None]).any()):
-        return None
-    # The opponent's entry in the same round: it must name this player back.
-    other_entry = matrix[other, numpy.arange(rounds)[None, :]]
-    if bool(((opponent_of[other_entry] != start[:, None]) & ~bye).any()):
-        return None
-    colour, other_colour = colour_of[matrix], colour_of[other_entry]
-    # The same colour on both sides, or a colour on one side only (two blank colours, a
-    # forfeit's, are allowed).
-    clash = ((colour == other_colour) & (colour != 0)) | ((colour == 0) != (other_colour == 0))
-    if bool((clash & ~bye).any()):
-        return None
-    # Each (code, other code) pair the results table knows: its index there, else -1.
-    outcomes = list(WHITE_CODE_RESULT.items())
-    pair_index = numpy.full((len(codes), len(codes)), -1, dtype=numpy.int16)
-    for index, ((white_code, black_code), _) in enumerate(outcomes):
-        if white_code in codes and black_code in codes:
-            pair_index[codes.index(white_code), codes.index(black_code)] = index
-    code, other_code = code_of[matrix], code_of[other_entry]
-    if bool(((pair_index[code, other_code] < 0) & ~bye).any()):
-        return None
-    # Byes, in the loop's order (a warning for a second U in a round).
-    byes: list[ParsedBye] = []
-    refs = {start_no: player.ref() for start_no, player in players.items()}
-    pab_line: dict[int, int] = {}
-    try:
-        kinds = {e: ByeKind(entries_known[e][2]) for e in numpy.unique(matrix[bye]).tolist()}
-    except ValueError:
-        return None
-    for row, index in zip(*numpy.nonzero(bye), strict=True):
-        row, index = int(row), int(index)
-        line = players[starts[row]].line
-        entry_code = entries_known[matrix[row, index]][2]
-        _check_pab(entry_code, index + 1, line, pab_line, warnings)
-        byes.append(
-            ParsedBye(
-                index + 1, refs[starts[row]], kinds[matrix[row, index]], round_dates[index], line
-            )
-        )
-    # Games, from the lower start number's line: White by colour, else the lower number.
-    rows, indices = (
-        found.astype(numpy.int32) for found in numpy.nonzero(~bye & (start[:, None] < opponent))
-    )
-    first = start[rows]
-    second = opponent[rows, indices]
-    black_first = colour[rows, indices] == 2
-    white = numpy.where(black_first, second, first)
-    black = numpy.where(black_first, first, second)
-    mine, theirs = code[rows, indices], other_code[rows, indices]
-    outcome = pair_index[
-        numpy.where(black_first, theirs, mine), numpy.where(black_first, mine, theirs)
-    ]
-    if bool((outcome < 0).any()):
-        return None
-    # The arrays of a player by a round go before the table's columns are made (the
-    # largest TRF's are a few megabytes each).
-    del matrix, opponent, other, other_entry, colour, other_colour, code, other_code, clash
-    del bye, mine, theirs, black_first, first
-    lines_of = numpy.array([player.line for player in players.values()], dtype=numpy.int64)
-    # The table straight from these columns (each field: indices into its distinct values).
-    columns: dict[str, numpy.ndarray[Any, Any]] = {}
-    values: dict[str, list[Any]] = {}
-
-    def distinct(name: str, codes: numpy.ndarray[Any, Any], of: Sequence[Any]) -> None:
-        # ``of[code]`` for each code, as indices into the distinct values of ``of``.
-        seen: dict[Any, int] = {}
-        index = numpy.array([seen.setdefault(value, len(seen)) for value in of], dtype=numpy.int32)
-        columns[name] = index[codes] if len(of) else codes.astype(numpy.int32)
-        values[name] = list(seen)
-
-    distinct("round", indices, range(1, rounds + 1))
-    distinct("date", indices, round_dates[:rounds])
-    for name, side in (("white", white), ("black", black)):
-        columns[name] = position[side].astype(numpy.int32)
-        values[name] = [refs[start_no] for start_no in starts]
-    for field, name in enumerate(("result", "rated", "note")):
-        distinct(name, outcome, [value[field] for _, value in outcomes])
-    # A TRF's place is its tournament's (022), not each game's.
-    for name, value in (("tournament", tournament), ("time_control", time_control), ("site", "")):
-        columns[name] = numpy.zeros(len(rows), dtype=numpy.int32)
-        values[name] = [value]
-    columns["other_line"] = position[second].astype(numpy.int32)
-    values["other_line"] = lines_of.tolist()
-    games: RecordTable[ParsedGame] = RecordTable.from_columns(
-        ParsedGame, lines=lines_of[rows], columns=columns, values=values
-    )
-    return games, byes
-
-
-def _pair_up(
-    players: dict[int, ParsedPlayer],
-    rounds_of: dict[int, list[RoundEntry]],
-    rounds: int,
-    round_dates: tuple[date | None, ...],
-    tournament: str,
-    time_control: str,
-    errors: ErrorCollector,
-    warnings: list[ParseWarning],
-) -> tuple[RecordTable[ParsedGame], list[ParsedBye]]:
-    """Match both sides of every game; each game is emitted once, byes for every other round."""
-    # Over 80 lines on purpose: one loop over every player's every round (a million game
-    # sides in the largest TRF), each check inline in the order its error names it; split
-    # into helpers it would make a call per game side in the parse's hottest loop.
-    # One reference object per start number (``refs``): told apart by identity, cheaper
-    # than hashing the reference for each of a million games.
-    at_once = _paired_at_once(
-        players, rounds_of, rounds, round_dates, tournament, time_control, warnings
-    )
-    if at_once is not None:
-        return at_once
-    games: RecordTable[ParsedGame] = RecordTable(ParsedGame, by_identity=("white", "black"))
-    # A game's fields in ParsedGame's order, given to the table without making the record.
-    assert games.fields == _GAME_FIELDS
-    # The games go to the table a batch at a time (RecordTable.extend_fields).
-    lines: list[int] = []
-    rows: list[tuple[Any, ...]] = []
-    byes: list[ParsedBye] = []
-    refs = {start_no: player.ref() for start_no, player in players.items()}
-    numbers = f"{min(players)}-{max(players)}"
-    pab_line: dict[int, int] = {}
-    for start_no, player in players.items():
-        entries = rounds_of[start_no]
-        line = player.line
-        for index in range(rounds):
-            opponent, colour, code = entries[index] if index < len(entries) else NO_ROUND
-            round_no = index + 1
-            if opponent == 0:
-                _check_pab(code, round_no, line, pab_line, warnings)
-                byes.append(
-                    ParsedBye(round_no, refs[start_no], ByeKind(code), round_dates[index], line)
-                )
-                continue
-            other = players.get(opponent)
-            if other is None or opponent == start_no:
-                errors.add(line, _unknown_opponent(round_no, start_no, opponent, numbers))
-                continue
-            other_entries = rounds_of[opponent]
-            other_opponent, other_colour, other_code = (
-                other_entries[index] if index < len(other_entries) else NO_ROUND
-            )
-            if other_opponent != start_no:
-                said = _other_side(opponent, other_opponent, other_code)
-                why = f"this line pairs {start_no} with {opponent}, but line {other.line} {said}"
-                errors.add(line, f"round {round_no}: {why}", other.line)
-                continue
-            if start_no > opponent:
-                continue  # checked and emitted from the opponent's (lower) line
-            if (colour and colour == other_colour) or bool(colour) != bool(other_colour):
-                sides = f"{start_no} ({colour or '-'}) and {opponent} ({other_colour or '-'}"
-                why = f"colours of {sides}, line {other.line}) are not opposite"
-                errors.add(line, f"round {round_no}: {why}", other.line)
-                continue
-            # The table's keys are exactly the complementary pairs, in either order.
-            if (code, other_code) not in WHITE_CODE_RESULT:
-                why = f"results disagree: {start_no} has {code!r}, {opponent} has {other_code!r}"
-                errors.add(line, f"round {round_no}: {why} on line {other.line}", other.line)
-                continue
-            if colour == "b":
-                white, black, white_code, black_code = opponent, start_no, other_code, code
-            else:
-                # No colours (allowed for forfeits only): the lower start number takes White.
-                white, black, white_code, black_code = start_no, opponent, code, other_code
-            result, rated, note = WHITE_CODE_RESULT[(white_code, black_code)]
-            lines.append(line)
-            rows.append(
-                (
-                    round_no,
-                    round_dates[index],
-                    refs[white],
-                    refs[black],
-                    result,
-                    rated,
-                    note,
-                    tournament,
-                    time_control,
-                    other.line,
-                    "",
-                )
-            )
-        if len(rows) >= _BATCH:
-            games.extend_fields(lines, rows)
-            lines, rows = [], []
-    games.extend_fields(lines, rows)
-    return games, byes
-
-
-def _unknown_opponent(round_no: int, start_no: int, opponent: int, numbers: str) -> str:
-    if opponent == start_no:
-        return f"round {round_no}: opponent {opponent} is the player themselves"
-    return f"round {round_no}: opponent {opponent} is not a start number in this file ({numbers})"
-
-
-def _other_side(opponent: int, other_opponent: int, other_code: str) -> str:
-    """What the opponent's line says instead of pairing them back."""
-    if other_opponent:
-        return f"pairs {opponent} with {other_opponent}"
-    return f"gives {opponent} no opponent ({other_code})"
-
-
-def _check_pab(
-    code: str, round_no: int, line: int, pab_line: dict[int, int], warnings: list[ParseWarning]
-) -> None:
-    """A round has one pairing-allocated bye (U) at most; a second one is worth a warning."""
-    if code != "U":
-        return
-    if round_no in pab_line:
-        warnings.append(
-            ParseWarning(
-                line,
-                f"round {round_no}: second pairing-allocated bye (U); "
-                f"the first is on line {pab_line[round_no]}",
-            )
-        )
-    pab_line.setdefault(round_no, line)
 
 
 def _check_player_count(

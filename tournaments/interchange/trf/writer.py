@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from tournaments.interchange.records import GameResult, ParsedTournament
+from tournaments.interchange.records import GameResult, ParsedPlayer, ParsedTournament
 from tournaments.interchange.text import one_line
 from tournaments.interchange.trf.layout import FIRST_ROUND_COLUMN, WHITE_CODE_RESULT
 
@@ -29,11 +29,31 @@ def write_trf(tournament: ParsedTournament) -> str:
     start_nos = [player.start_no for player in tournament.players]
     if any(number is None or not 1 <= number <= 9999 for number in start_nos):
         raise ValueError("every player needs a start number from 1 to 9999 to be written")
-    rounds = tournament.rounds
     blocks: dict[int, list[str]] = {
-        number: ["0000 - Z"] * rounds for number in start_nos if number is not None
+        number: ["0000 - Z"] * tournament.rounds for number in start_nos if number is not None
     }
     half_points: dict[int, int] = dict.fromkeys(blocks, 0)
+    _place_games(tournament, blocks, half_points)
+    _place_byes(tournament, blocks, half_points)
+    ranked = sorted(blocks, key=lambda number: (-half_points[number], number))
+    computed_rank = {number: place for place, number in enumerate(ranked, start=1)}
+    out = _header_lines(tournament)
+    for player in tournament.players:
+        number = player.start_no
+        assert number is not None  # checked above
+        points = player.points if player.points is not None else Decimal(half_points[number]) / 2
+        rank = player.rank if player.rank is not None else computed_rank[number]
+        out.append(
+            f"{_player_head(player, number, points, rank)}  {'  '.join(blocks[number])}".rstrip()
+        )
+    return "\r\n".join(out) + "\r\n"
+
+
+def _place_games(
+    tournament: ParsedTournament, blocks: dict[int, list[str]], half_points: dict[int, int]
+) -> None:
+    """Each game into both players' round blocks, its points to each."""
+    rounds = tournament.rounds
     for game in tournament.games:
         white, black = game.white.start_no, game.black.start_no
         if white not in blocks or black not in blocks or game.round is None:
@@ -45,15 +65,22 @@ def write_trf(tournament: ParsedTournament) -> str:
         blocks[black][game.round - 1] = f"{white:>4} b {black_code}"
         half_points[white] += _POINTS[white_code]
         half_points[black] += _POINTS[black_code]
+
+
+def _place_byes(
+    tournament: ParsedTournament, blocks: dict[int, list[str]], half_points: dict[int, int]
+) -> None:
+    """Each bye into its player's round block, its points to them."""
     for bye in tournament.byes:
         number = bye.player.start_no
-        if number not in blocks or not 1 <= bye.round <= rounds:
+        if number not in blocks or not 1 <= bye.round <= tournament.rounds:
             raise ValueError(f"bye on line {bye.line} has a player or round not in the file")
         blocks[number][bye.round - 1] = f"0000 - {bye.kind.value}"
         half_points[number] += _BYE_POINTS[bye.kind.value]
 
-    ranked = sorted(blocks, key=lambda number: (-half_points[number], number))
-    computed_rank = {number: place for place, number in enumerate(ranked, start=1)}
+
+def _header_lines(tournament: ParsedTournament) -> list[str]:
+    """The header records (012-142) and the round dates (132) when there are any."""
     # Free text goes through one_line: a line break in a name would start a record.
     out = [
         f"012 {one_line(tournament.name)}",
@@ -67,32 +94,30 @@ def write_trf(tournament: ParsedTournament) -> str:
         *(f"102 {one_line(arbiter)}" for arbiter in tournament.extra_headers.get("102", ())[:1]),
         f"122 {one_line(tournament.time_control)}",
         # TRF-2026's number of rounds; TRF16 readers take it as an unknown record.
-        f"142 {rounds}",
+        f"142 {tournament.rounds}",
     ]
     if any(tournament.round_dates):
         dates = "  ".join(
             day.strftime("%y/%m/%d") if day else " " * 8 for day in tournament.round_dates
         )
         out.append(f"{'132':<{FIRST_ROUND_COLUMN - 1}}{dates}")
-    for player in tournament.players:
-        number = player.start_no
-        assert number is not None  # checked above
-        points = player.points if player.points is not None else Decimal(half_points[number]) / 2
-        rank = player.rank if player.rank is not None else computed_rank[number]
-        birth = (
-            player.birth_date.strftime("%Y/%m/%d")
-            if player.birth_date
-            else (f"{player.birth_year}/00/00" if player.birth_year else "")
-        )
-        head = (
-            f"001 {number:>4} {player.sex[:1] or ' '}{player.title[:3]:>3} "
-            f"{one_line(player.name)[:33]:<33} "
-            f"{player.rating or '':>4} {one_line(player.federation)[:3]:<3} "
-            f"{player.fide_id or '':>11} "
-            f"{birth:<10} {_points_text(points):>4} {rank:>4}"
-        )
-        out.append(f"{head}  {'  '.join(blocks[number])}".rstrip())
-    return "\r\n".join(out) + "\r\n"
+    return out
+
+
+def _player_head(player: ParsedPlayer, number: int, points: Decimal, rank: int) -> str:
+    """A player line's columns before its round blocks."""
+    birth = (
+        player.birth_date.strftime("%Y/%m/%d")
+        if player.birth_date
+        else (f"{player.birth_year}/00/00" if player.birth_year else "")
+    )
+    return (
+        f"001 {number:>4} {player.sex[:1] or ' '}{player.title[:3]:>3} "
+        f"{one_line(player.name)[:33]:<33} "
+        f"{player.rating or '':>4} {one_line(player.federation)[:3]:<3} "
+        f"{player.fide_id or '':>11} "
+        f"{birth:<10} {_points_text(points):>4} {rank:>4}"
+    )
 
 
 def _slashed(day: date | None) -> str:

@@ -129,6 +129,20 @@ class ImportCommand(BaseCommand):
             out.write(
                 self.style.WARNING("Already imported: this file's games are stored; nothing new.")
             )
+        self._print_games(report)
+        self._print_players(report)
+        if report.byes:
+            out.write(f"Byes (kept with the tournament, not rated): {len(report.byes)}")
+            for bye in report.byes:
+                out.write(f"  line {bye.line}: round {bye.round} {bye.player}: {bye.label}")
+        for warning in report.warnings:
+            out.write(self.style.WARNING(f"Warning: {warning}"))
+        if not report.errors:
+            out.write(self.style.SUCCESS(report.summary()))
+
+    def _print_games(self, report: ImportReport) -> None:
+        """The tournaments and games: created, not rated, skipped, possibly stored before."""
+        out = self.stdout
         for tournament in report.tournaments:
             ident = f"#{tournament.id} " if tournament.id else ""
             out.write(
@@ -152,6 +166,10 @@ class ImportCommand(BaseCommand):
         ):
             if count > len(listed):
                 out.write(f"  ... {count} games {name} in all; the first {len(listed)} listed")
+
+    def _print_players(self, report: ImportReport) -> None:
+        """The players: matched, possibly matched, created."""
+        out = self.stdout
         out.write(f"Players matched: {len(report.players_matched)}")
         for player in report.players_matched:
             out.write(
@@ -171,14 +189,6 @@ class ImportCommand(BaseCommand):
         out.write(f"Players created: {len(report.players_created)}")
         for player in report.players_created:
             out.write(f"  line {player.line}: {player.name}")
-        if report.byes:
-            out.write(f"Byes (kept with the tournament, not rated): {len(report.byes)}")
-            for bye in report.byes:
-                out.write(f"  line {bye.line}: round {bye.round} {bye.player}: {bye.label}")
-        for warning in report.warnings:
-            out.write(self.style.WARNING(f"Warning: {warning}"))
-        if not report.errors:
-            out.write(self.style.SUCCESS(report.summary()))
 
 
 def importing_user(club: Club, username: str | None) -> Any:

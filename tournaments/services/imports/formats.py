@@ -9,6 +9,7 @@ report with the file's line numbers.
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import date
 from operator import itemgetter
 
 import numpy
@@ -72,9 +73,7 @@ def _trf_tournament(
     parsed: ParsedTournament, digest: str, report: ImportReport
 ) -> PlannedTournament | None:
     """The tournament with its dates (headers, else the round dates); None after an error."""
-    dates = [day for day in parsed.round_dates if day is not None]
-    start = parsed.start_date or (min(dates) if dates else None)
-    end = parsed.end_date or (max(dates) if dates else None)
+    start, end = _trf_dates(parsed)
     if start is None or end is None:
         report.errors.append(
             LineMessage(0, "the file gives no dates: it needs 042/052 or round dates (132)")
@@ -106,6 +105,14 @@ def _trf_tournament(
             "end_date": parsed.end_date_line if parsed.end_date else parsed.round_dates_line,
         },
     )
+
+
+def _trf_dates(parsed: ParsedTournament) -> tuple[date | None, date | None]:
+    """The tournament's first and last day: its headers' (042/052), else the round dates'."""
+    dates = [day for day in parsed.round_dates if day is not None]
+    start = parsed.start_date or (min(dates) if dates else None)
+    end = parsed.end_date or (max(dates) if dates else None)
+    return start, end
 
 
 # Built once: an enum's ``values`` makes a new list on every access (8,000 players).
@@ -145,6 +152,45 @@ def _trf_games(
     parse's columns: a round's dates are checked once, at its first game."""
     games = parsed.games
     assert isinstance(games, RecordTable)  # parse_trf keeps its games in columns
+    _check_round_dates(parsed, games, tournament, report)
+    start, lines, days = tournament.start_date, games.column("line"), games.values("date")
+    people = list(persons.values())
+    number = {id(person): index for index, person in enumerate(people)}
+    sides = {
+        side: numpy.array(
+            [number[id(persons[ref.start_no])] for ref in games.values(side)] or [0],
+            numpy.int32,
+        )[games.column(side)]
+        for side in ("white", "black")
+    }
+    dated = [start if day is None else day for day in days]
+    return RecordTable.from_columns(
+        PlannedGame,
+        lines=lines,
+        columns={
+            **sides,
+            "tournament": numpy.zeros(len(games), numpy.int32),
+            **{name: games.column(name) for name in ("result", "rated", "note", "round", "date")},
+        },
+        values={
+            "white": people,
+            "black": people,
+            "tournament": [tournament],
+            "result": [result.value for result in games.values("result")],
+            "date": dated,
+            **{name: games.values(name) for name in ("rated", "note", "round")},
+        },
+    )
+
+
+def _check_round_dates(
+    parsed: ParsedTournament,
+    games: RecordTable[ParsedGame],
+    tournament: PlannedTournament,
+    report: ImportReport,
+) -> None:
+    """Each round's date, once, at its round's first game: a round without one is dated
+    at the start (a warning), a date outside the tournament's is an error."""
     start, end = tournament.start_date, tournament.end_date
     lines, rounds, days = games.column("line"), games.values("round"), games.values("date")
     undated: set[int] = set()
@@ -180,33 +226,6 @@ def _trf_games(
                     f"{start} to {end} (042/052)",
                 )
             )
-    people = list(persons.values())
-    number = {id(person): index for index, person in enumerate(people)}
-    sides = {
-        side: numpy.array(
-            [number[id(persons[ref.start_no])] for ref in games.values(side)] or [0],
-            numpy.int32,
-        )[games.column(side)]
-        for side in ("white", "black")
-    }
-    dated = [start if day is None else day for day in days]
-    return RecordTable.from_columns(
-        PlannedGame,
-        lines=lines,
-        columns={
-            **sides,
-            "tournament": numpy.zeros(len(games), numpy.int32),
-            **{name: games.column(name) for name in ("result", "rated", "note", "round", "date")},
-        },
-        values={
-            "white": people,
-            "black": people,
-            "tournament": [tournament],
-            "result": [result.value for result in games.values("result")],
-            "date": dated,
-            **{name: games.values(name) for name in ("rated", "note", "round")},
-        },
-    )
 
 
 def check_sizes(game: ParsedGame, report: ImportReport) -> None:

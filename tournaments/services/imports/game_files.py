@@ -78,32 +78,10 @@ def _persons(
     (any order of the parts, accents and case ignored) when exactly one FIDE ID goes with
     that key in the file."""
     sides = {side: games.values(side) for side in ("white", "black")}
-    normals = {ref: name_key(ref.name) for refs in sides.values() for ref in refs}
-    ids_by_name: dict[str, set[int]] = defaultdict(set)
-    for ref, normal in normals.items():
-        if ref.fide_id is not None:
-            ids_by_name[normal].add(ref.fide_id)
-    keys: dict[PlayerRef, tuple[str, Any]] = {}
-    for ref, normal in normals.items():
-        if ref.fide_id is not None:
-            keys[ref] = ("fide_id", ref.fide_id)
-        elif len(ids_by_name.get(normal, ())) == 1:
-            keys[ref] = ("fide_id", next(iter(ids_by_name[normal])))
-        else:
-            keys[ref] = ("name", normal)
-    # Each reference's first game (white's side before black's within a game) gives the
-    # order in which persons are met, their line and their first known rating.
+    keys = _person_keys(sides)
     lines = games.column("line")
-    firsts: list[tuple[int, int, PlayerRef]] = []
-    for order, refs in enumerate(sides.values()):
-        found, first = numpy.unique(
-            games.column("white" if order == 0 else "black"), return_index=True
-        )
-        for index, position in zip(found.tolist(), first.tolist(), strict=True):
-            firsts.append((position, order, refs[index]))
-    firsts.sort(key=lambda first: first[:2])
     persons: dict[tuple[str, Any], Person] = {}
-    for position, _order, ref in firsts:
+    for position, _order, ref in _firsts(games, sides):
         key = keys[ref]
         person = persons.get(key)
         if person is None:
@@ -124,16 +102,47 @@ def _persons(
     return list(persons.values()), columns[0], columns[1]
 
 
+def _person_keys(sides: dict[str, list[PlayerRef]]) -> dict[PlayerRef, tuple[str, Any]]:
+    """Each reference's person: its FIDE ID, the one FIDE ID its name key goes with in
+    the file, else its name key."""
+    normals = {ref: name_key(ref.name) for refs in sides.values() for ref in refs}
+    ids_by_name: dict[str, set[int]] = defaultdict(set)
+    for ref, normal in normals.items():
+        if ref.fide_id is not None:
+            ids_by_name[normal].add(ref.fide_id)
+    keys: dict[PlayerRef, tuple[str, Any]] = {}
+    for ref, normal in normals.items():
+        if ref.fide_id is not None:
+            keys[ref] = ("fide_id", ref.fide_id)
+        elif len(ids_by_name.get(normal, ())) == 1:
+            keys[ref] = ("fide_id", next(iter(ids_by_name[normal])))
+        else:
+            keys[ref] = ("name", normal)
+    return keys
+
+
+def _firsts(
+    games: RecordTable[ParsedGame], sides: dict[str, list[PlayerRef]]
+) -> list[tuple[int, int, PlayerRef]]:
+    """Each reference's first game (white's side before black's within a game): the order
+    in which persons are met, their line and their first known rating."""
+    firsts: list[tuple[int, int, PlayerRef]] = []
+    for order, refs in enumerate(sides.values()):
+        found, first = numpy.unique(
+            games.column("white" if order == 0 else "black"), return_index=True
+        )
+        for index, position in zip(found.tolist(), first.tolist(), strict=True):
+            firsts.append((position, order, refs[index]))
+    firsts.sort(key=lambda first: first[:2])
+    return firsts
+
+
 def _tournaments(
     games: RecordTable[ParsedGame], digest: str
 ) -> tuple[list[PlannedTournament], numpy.ndarray[Any, Any]]:
     """The file's events, in the order first met, and each game's event as an index into
     them (-1: none). An event's dates run from its first game's day to its last's."""
-    names = [clean_name(text) if text else "" for text in games.values("tournament")]
-    event_names = list(dict.fromkeys(name for name in names if name))
-    number = {name: index for index, name in enumerate(event_names)}
-    event_of_text = numpy.array([number.get(name, -1) for name in names] or [-1], numpy.int32)
-    event = event_of_text[games.column("tournament")]
+    event_names, event = _events(games)
     if not event_names:
         return [], event
     ordinals = numpy.array([day.toordinal() for day in games.values("date")], numpy.int64)
@@ -153,14 +162,8 @@ def _tournaments(
     most_rounds = numpy.zeros(count, numpy.int64)
     numpy.maximum.at(most_rounds, of, rounds[games.column("round")[in_event]])
     lines = games.column("line")
-    # Each event's place: the first of its games' sites the file gives (PGN's Site).
     sites = games.values("site")
-    site_of = games.column("site")
-    has_site = numpy.array([bool(text) for text in sites] or [False], bool)[site_of]
-    sited = in_event[has_site[in_event]][::-1]
-    # Assigned last to first: a repeated index keeps the last write, the event's first site.
-    first_site = numpy.full(count, -1, numpy.int64)
-    first_site[event[sited]] = site_of[sited]
+    first_site = _first_sites(games, event, in_event, count)
     tournaments = []
     # The events' numbers follow the file: the first spelling of each is met in order.
     for index, name in enumerate(event_names):
@@ -182,6 +185,33 @@ def _tournaments(
             )
         )
     return tournaments, event
+
+
+def _events(games: RecordTable[ParsedGame]) -> tuple[list[str], numpy.ndarray[Any, Any]]:
+    """The events' names in the order first met, and each game's event as an index into
+    them (-1: none)."""
+    names = [clean_name(text) if text else "" for text in games.values("tournament")]
+    event_names = list(dict.fromkeys(name for name in names if name))
+    number = {name: index for index, name in enumerate(event_names)}
+    event_of_text = numpy.array([number.get(name, -1) for name in names] or [-1], numpy.int32)
+    return event_names, event_of_text[games.column("tournament")]
+
+
+def _first_sites(
+    games: RecordTable[ParsedGame],
+    event: numpy.ndarray[Any, Any],
+    in_event: numpy.ndarray[Any, Any],
+    count: int,
+) -> numpy.ndarray[Any, Any]:
+    """Each event's place: the first of its games' sites the file gives (PGN's Site), as
+    an index into the sites (-1: none)."""
+    site_of = games.column("site")
+    has_site = numpy.array([bool(text) for text in games.values("site")] or [False], bool)[site_of]
+    sited = in_event[has_site[in_event]][::-1]
+    # Assigned last to first: a repeated index keeps the last write, the event's first site.
+    first_site = numpy.full(count, -1, numpy.int64)
+    first_site[event[sited]] = site_of[sited]
+    return first_site
 
 
 def _check(

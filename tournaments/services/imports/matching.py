@@ -43,22 +43,10 @@ def match_players(
     missing on one side is a possible match: listed in the report and taken or not as
     ``match`` says. Two persons matching one club player, or a key matching several, are
     errors."""
-    rows: dict[int, _Row] = {}
-    fide_ids = sorted({p.fide_id for p in persons if p.fide_id is not None})
-    for chunk in _chunks(fide_ids):
-        for found in Player.objects.filter(club=club, fide_id__any=chunk).values_list(
-            "id", "name", "birth_date", "birth_year", "fide_id"
-        ):
-            rows[found[0]] = found
-    by_fide = {row[4]: row for row in rows.values()}
-    unmatched = [p for p in persons if p.fide_id is None or p.fide_id not in by_fide]
-    by_key: dict[str, list[_Row]] = defaultdict(list)
-    keys = sorted({name_key(p.name) for p in unmatched})
-    for chunk in _chunks(keys):
-        for *named, key in Player.objects.filter(club=club, name_key__any=chunk).values_list(
-            "id", "name", "birth_date", "birth_year", "fide_id", "name_key"
-        ):
-            by_key[key].append(tuple(named))
+    by_fide = _by_fide_id(club, persons)
+    by_key = _by_name_key(
+        club, [p for p in persons if p.fide_id is None or p.fide_id not in by_fide]
+    )
     taken: dict[int, Person] = {}
     for person in persons:
         how = ""
@@ -95,19 +83,34 @@ def match_players(
         )
 
 
+def _by_fide_id(club: Club, persons: list[Person]) -> dict[int | None, _Row]:
+    """The club's players with the persons' FIDE IDs, by FIDE ID."""
+    rows: dict[int, _Row] = {}
+    fide_ids = sorted({p.fide_id for p in persons if p.fide_id is not None})
+    for chunk in _chunks(fide_ids):
+        for found in Player.objects.filter(club=club, fide_id__any=chunk).values_list(
+            "id", "name", "birth_date", "birth_year", "fide_id"
+        ):
+            rows[found[0]] = found
+    return {row[4]: row for row in rows.values()}
+
+
+def _by_name_key(club: Club, unmatched: list[Person]) -> dict[str, list[_Row]]:
+    """The club's players with the name keys of the persons not matched by FIDE ID."""
+    by_key: dict[str, list[_Row]] = defaultdict(list)
+    keys = sorted({name_key(p.name) for p in unmatched})
+    for chunk in _chunks(keys):
+        for *named, key in Player.objects.filter(club=club, name_key__any=chunk).values_list(
+            "id", "name", "birth_date", "birth_year", "fide_id", "name_key"
+        ):
+            by_key[key].append(tuple(named))
+    return by_key
+
+
 def _match_by_name(
     person: Person, candidates: list[_Row], report: ImportReport, match: str
 ) -> tuple[_Row | None, str]:
-    # A club player with another FIDE ID is another person, whatever the name; so is one
-    # whose birth date or year differs.
-    compatible = [
-        row
-        for row in candidates
-        if (person.fide_id is None or row[4] is None or row[4] == person.fide_id)
-        and _birth_agrees(person, row)
-    ]
-    has_birth = person.birth_date is not None or person.birth_year is not None
-    exact = [row for row in compatible if has_birth and (row[2] or row[3])]
+    compatible, exact = _name_candidates(person, candidates)
     if len(exact) == 1:
         return exact[0], "name_birth"
     pool = exact or compatible
@@ -118,11 +121,37 @@ def _match_by_name(
             PossibleMatch(person.line, person.name, pool[0][0], pool[0][1], chosen)
         )
         return (pool[0], "name") if chosen else (None, "")
-    if len(pool) > 1 and not exact and match == "new":
+    if len(pool) > 1:
+        _several(person, pool, bool(exact), report, match)
+    return None, ""
+
+
+def _name_candidates(person: Person, candidates: list[_Row]) -> tuple[list[_Row], list[_Row]]:
+    """The club players the person may be (same name key), and of them those whose birth
+    data agrees with the person's on both sides."""
+    # A club player with another FIDE ID is another person, whatever the name; so is one
+    # whose birth date or year differs.
+    compatible = [
+        row
+        for row in candidates
+        if (person.fide_id is None or row[4] is None or row[4] == person.fide_id)
+        and _birth_agrees(person, row)
+    ]
+    has_birth = person.birth_date is not None or person.birth_year is not None
+    exact = [row for row in compatible if has_birth and (row[2] or row[3])]
+    return compatible, exact
+
+
+def _several(
+    person: Person, pool: list[_Row], exact: bool, report: ImportReport, match: str
+) -> None:
+    """Several club players the person may be: listed as possible matches not taken when
+    ``match`` is "new" and none is exact, else an error."""
+    if not exact and match == "new":
         report.possible_matches.extend(
             PossibleMatch(person.line, person.name, row[0], row[1], False) for row in pool
         )
-    elif len(pool) > 1:
+    else:
         report.errors.append(
             LineMessage(
                 person.line,
@@ -131,7 +160,6 @@ def _match_by_name(
                 "date to say which",
             )
         )
-    return None, ""
 
 
 #: A game as the check for stored games compares it: day (ordinal), white, black, result
@@ -163,8 +191,27 @@ def drop_stored_games(
     days = games.values("date")
     used = numpy.unique(games.column("date")[known]).tolist()
     first, last = min(days[i] for i in used), max(days[i] for i in used)
+    # Results as small codes, the same in both sets of keys.
     codes: dict[Any, int] = {}
-    stored = numpy.concatenate(
+    stored = _stored_keys(club, rating_list, ids, (first, last), codes)
+    if not len(stored):
+        return games
+    drop = _matched(stored, _planned_keys(games, white, black, codes)) & known
+    if not drop.any():
+        return games
+    _report_dropped(games, drop, report)
+    return games.select(~drop)
+
+
+def _stored_keys(
+    club: Club,
+    rating_list: RatingList,
+    ids: list[int],
+    days: tuple[Any, Any],
+    codes: dict[Any, int],
+) -> numpy.ndarray:
+    """The keys of the list's stored games in those days whose White is one of ``ids``."""
+    return numpy.concatenate(
         [
             numpy.fromiter(
                 (
@@ -172,7 +219,7 @@ def drop_stored_games(
                     for day, w, b, result, r in Game.objects.filter(
                         club=club,
                         rating_list=rating_list,
-                        date__range=(first, last),
+                        date__range=days,
                         white_id__in=chunk,
                     ).values_list("date", "white_id", "black_id", "result", "round")
                 ),
@@ -181,18 +228,25 @@ def drop_stored_games(
             for chunk in _chunks(ids)
         ]
     )
-    if not len(stored):
-        return games
+
+
+def _planned_keys(
+    games: PlannedGames, white: numpy.ndarray, black: numpy.ndarray, codes: dict[Any, int]
+) -> numpy.ndarray:
+    """The keys of the file's games (their players' club ids: ``white``, ``black``)."""
     planned = numpy.empty(len(games), dtype=_GAME_KEY)
+    days = games.values("date")
     planned["day"] = numpy.array([d.toordinal() for d in days], numpy.int64)[games.column("date")]
     planned["white"], planned["black"] = white, black
     results = [codes.setdefault(_text(r), len(codes)) for r in games.values("result")]
     planned["result"] = numpy.array(results, numpy.int64)[games.column("result")]
     rounds = [_round(r) for r in games.values("round")]
     planned["round"] = numpy.array(rounds, numpy.int64)[games.column("round")]
-    drop = _matched(stored, planned) & known
-    if not drop.any():
-        return games
+    return planned
+
+
+def _report_dropped(games: PlannedGames, drop: numpy.ndarray, report: ImportReport) -> None:
+    """The games stored already, counted, the first listed."""
     dropped = numpy.flatnonzero(drop)
     report.games_skipped_count += len(dropped)
     for position in dropped[: REPORT_MAX_LINES - len(report.games_skipped)].tolist():
@@ -200,7 +254,6 @@ def drop_stored_games(
         report.games_skipped.append(
             LineMessage(game.line, f"{game.white.name} - {game.black.name} is stored already")
         )
-    return games.select(~drop)
 
 
 def _text(value: Any) -> str:
