@@ -12,11 +12,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.management import call_command
 from django.test import Client, override_settings
 
 from ratings_site.static_storage import StaticStorage
+
+# collectstatic copies and compresses every static file of every app (4-5 s each on two
+# cores, a sixth of the fast tier), and the settings' check starts an interpreter.
+pytestmark = pytest.mark.slow
 
 PRODUCTION = {"staticfiles": {"BACKEND": "ratings_site.static_storage.StaticStorage"}}
 
