@@ -1,5 +1,5 @@
 # Two commands matter: `make run` (the site and a job worker per lane) and `make test`.
-# `make test-fast` is the quick tier while you work (docs/testing.md).
+# `make test-fast` is the quick tier while you work (docs/developers/testing.md).
 # Everything installs into .venv; `make prod` is the production path (docs/tasks/deploying.md).
 PYTHON ?= python3
 VENV := .venv
@@ -32,7 +32,7 @@ run: $(VENV)/.base
 	DEBUG=$${DEBUG:-1} SITE_URL=$${SITE_URL:-http://$(HOST)} $(BIN)/python manage.py runsite $(HOST)
 
 # One more job worker, of every lane (beside `make run`, or beside a plain runserver);
-# `LANE=files make worker` for one lane (docs/queue.md).
+# `LANE=files make worker` for one lane (docs/reference/queue.md).
 worker: $(VENV)/.base
 	DEBUG=$${DEBUG:-1} SITE_URL=$${SITE_URL:-http://$(HOST)} $(BIN)/python manage.py worker --no-reload --queue-name "$${LANE:-*}"
 
@@ -95,7 +95,7 @@ DOCS_HOST ?= 127.0.0.1:8001
 docs: $(VENV)/.dev
 	$(BIN)/mkdocs serve --dev-addr $(DOCS_HOST)
 
-# Translations (docs/howto-language.md). `messages` gathers every marked text into
+# Translations (docs/developers/howto-language.md). `messages` gathers every marked text into
 # locale/de/LC_MESSAGES/django.po (needs GNU gettext); translate the new entries, then
 # `compilemessages` writes the .mo files that are committed beside them.
 MESSAGE_ARGS := --locale de --domain django --no-obsolete --ignore '.venv/*' --ignore 'tests/*' --ignore 'staticfiles/*'

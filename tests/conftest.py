@@ -100,7 +100,7 @@ def _uses_the_database(item: pytest.Item) -> bool:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tiers (docs/testing.md): every test that uses the database is marked
+    """The tiers (docs/developers/testing.md): every test that uses the database is marked
     ``database`` here, so ``make test-fast`` (no database, nothing slow) needs no list."""
     for item in items:
         if _uses_the_database(item):
@@ -118,7 +118,7 @@ def _in_the_fast_tier(item: pytest.Item) -> bool:
 def _no_process(*args: Any, **kwargs: Any) -> NoReturn:
     # pytest.fail, not an OSError: a test that catches a failed start must not pass anyway.
     pytest.fail(
-        "a fast-tier test started a process; mark it slow (docs/testing.md: the fast tier "
+        "a fast-tier test started a process; mark it slow (docs/developers/testing.md: the fast tier "
         "starts no process, so it answers in seconds on busy cores too)",
         pytrace=True,
     )

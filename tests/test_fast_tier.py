@@ -1,4 +1,4 @@
-"""The fast tier (``make test-fast``, docs/testing.md) starts no process: tests/conftest.py
+"""The fast tier (``make test-fast``, docs/developers/testing.md) starts no process: tests/conftest.py
 makes every way of starting one fail a test that has none of the markers that leave it
 out. This file's tests are in the tier, so each start below must fail there."""
 

@@ -2,7 +2,7 @@
 compressed files and the manifest; once it exists the site links the hashed names, which
 WhiteNoise serves with a long cache lifetime; before it, the plain names (no 500).
 
-(The same was tried from a clean clone with ``make prod`` and curl: docs/monthly-routine.md
+(The same was tried from a clean clone with ``make prod`` and curl: docs/tasks/rating-officers-month.md
 names the settings.)"""
 
 from __future__ import annotations
