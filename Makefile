@@ -56,11 +56,14 @@ test: $(VENV)/.dev
 # The fast tier: the rules engine and the pure units. No database, no subprocess, no
 # browser (tests/conftest.py marks every test that uses the database `database`; the slow
 # ones are marked `slow`, the browser's `browser`; the two folders ignored hold nothing
-# else, and importing them costs seconds). In one process: starting workers costs more
-# than it saves.
+# else, and importing them costs seconds; so does the schemathesis module, all slow, which
+# builds the API's schema as it is imported, and the schemathesis plugin it alone uses).
+# tests/conftest.py fails a test of this tier that starts a process. In one process:
+# starting workers costs more than it saves.
 FAST := not database and not slow and not browser and not benchmark
+FAST_SKIPS := --ignore tests/browser --ignore tests/benchmarks --ignore tests/api/test_schemathesis.py -p no:schemathesis
 test-fast: $(VENV)/.dev
-	$(BIN)/python -m pytest -m "$(FAST)" -q --ignore tests/browser --ignore tests/benchmarks $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "$(FAST)" -q $(FAST_SKIPS) $(PYTEST_ARGS)
 
 bench: $(VENV)/.dev
 	$(BIN)/python -m pytest tests/benchmarks -m benchmark -s -q -p no:randomly $(PYTEST_ARGS)
