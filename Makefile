@@ -1,5 +1,5 @@
 # Two commands matter: `make run` (the site and a job worker per lane) and `make test`.
-# `make test-fast` is the quick tier while you work (docs/testing.md).
+# `make test-fast` is the quick tier while you work (docs/developers/testing.md).
 # Everything installs into .venv; `make prod` is the production path (docs/tasks/deploying.md).
 PYTHON ?= python3
 VENV := .venv
@@ -32,7 +32,7 @@ run: $(VENV)/.base
 	DEBUG=$${DEBUG:-1} SITE_URL=$${SITE_URL:-http://$(HOST)} $(BIN)/python manage.py runsite $(HOST)
 
 # One more job worker, of every lane (beside `make run`, or beside a plain runserver);
-# `LANE=files make worker` for one lane (docs/queue.md).
+# `LANE=files make worker` for one lane (docs/reference/queue.md).
 worker: $(VENV)/.base
 	DEBUG=$${DEBUG:-1} SITE_URL=$${SITE_URL:-http://$(HOST)} $(BIN)/python manage.py worker --no-reload --queue-name "$${LANE:-*}"
 
@@ -56,11 +56,14 @@ test: $(VENV)/.dev
 # The fast tier: the rules engine and the pure units. No database, no subprocess, no
 # browser (tests/conftest.py marks every test that uses the database `database`; the slow
 # ones are marked `slow`, the browser's `browser`; the two folders ignored hold nothing
-# else, and importing them costs seconds). In one process: starting workers costs more
-# than it saves.
+# else, and importing them costs seconds; so does the schemathesis module, all slow, which
+# builds the API's schema as it is imported, and the schemathesis plugin it alone uses).
+# tests/conftest.py fails a test of this tier that starts a process. In one process:
+# starting workers costs more than it saves.
 FAST := not database and not slow and not browser and not benchmark
+FAST_SKIPS := --ignore tests/browser --ignore tests/benchmarks --ignore tests/api/test_schemathesis.py -p no:schemathesis
 test-fast: $(VENV)/.dev
-	$(BIN)/python -m pytest -m "$(FAST)" -q --ignore tests/browser --ignore tests/benchmarks $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "$(FAST)" -q $(FAST_SKIPS) $(PYTEST_ARGS)
 
 bench: $(VENV)/.dev
 	$(BIN)/python -m pytest tests/benchmarks -m benchmark -s -q -p no:randomly $(PYTEST_ARGS)
@@ -95,7 +98,7 @@ DOCS_HOST ?= 127.0.0.1:8001
 docs: $(VENV)/.dev
 	$(BIN)/mkdocs serve --dev-addr $(DOCS_HOST)
 
-# Translations (docs/howto-language.md). `messages` gathers every marked text into
+# Translations (docs/developers/howto-language.md). `messages` gathers every marked text into
 # locale/de/LC_MESSAGES/django.po (needs GNU gettext); translate the new entries, then
 # `compilemessages` writes the .mo files that are committed beside them.
 MESSAGE_ARGS := --locale de --domain django --no-obsolete --ignore '.venv/*' --ignore 'tests/*' --ignore 'staticfiles/*'

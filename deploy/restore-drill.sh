@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The restore drill (docs/backup.md), run by CI after the PostgreSQL tests. Two routines:
+# The restore drill (docs/reference/backup.md), run by CI after the PostgreSQL tests. Two routines:
 #  - the whole instance: the demo loaded into PostgreSQL, pg_dump -Fc, pg_restore into a
 #    new database, the demo club's row counts compared;
 #  - a club's archive: three small clubs whose months were closed through the API, the

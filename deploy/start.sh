@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The web server (gunicorn, deploy/gunicorn.conf.py) and a job worker per lane (rating,
-# replays, files, deliveries: docs/queue.md); Ctrl-C or a TERM stops them all, and so does
+# replays, files, deliveries: docs/reference/queue.md); Ctrl-C or a TERM stops them all, and so does
 # any of them stopping. `make prod` runs it after the checks, collectstatic and migrate.
 # WORKER_LANES names the workers to start, one word each: "rating rating replays files
 # deliveries" runs two for the rating lane, "rating replays,files,deliveries" one for the

@@ -12,7 +12,7 @@ games) go through :func:`insert_columns`, which writes their audit rows in the s
 
 Between its chunks a COPY (PostgreSQL) calls the pause its caller set (:func:`between_chunks`):
 a job of a lane that gives way waits there while more urgent jobs run
-(players/services/job_lanes.py, docs/queue.md).
+(players/services/job_lanes.py, docs/reference/queue.md).
 """
 
 from __future__ import annotations

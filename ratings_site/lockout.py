@@ -1,7 +1,7 @@
 """The sign-in lockout (django-axes, configured in settings): how failures are counted, who
 a lock stops, and what a locked-out sign-in gets.
 
-The policy (docs/security.md):
+The policy (docs/reference/security.md):
 
 - failures are counted per username (from every address) and per address (for every
   username), separately; ``AXES_FAILURE_LIMIT`` of either locks;

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import contextlib
+import multiprocessing.util
+import os
+import subprocess
+from collections.abc import Generator, Iterator
+from typing import Any, NoReturn
+from unittest import mock
 
 import pytest
 from django.conf import settings as django_settings
@@ -94,11 +100,54 @@ def _uses_the_database(item: pytest.Item) -> bool:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tiers (docs/testing.md): every test that uses the database is marked
+    """The tiers (docs/developers/testing.md): every test that uses the database is marked
     ``database`` here, so ``make test-fast`` (no database, nothing slow) needs no list."""
     for item in items:
         if _uses_the_database(item):
             item.add_marker(pytest.mark.database)
+
+
+# The markers that take a test out of `make test-fast`; a test with none of them is in it.
+NOT_FAST = ("database", "slow", "browser", "benchmark")
+
+
+def _in_the_fast_tier(item: pytest.Item) -> bool:
+    return not any(item.get_closest_marker(name) for name in NOT_FAST)
+
+
+def _no_process(*args: Any, **kwargs: Any) -> NoReturn:
+    # pytest.fail, not an OSError: a test that catches a failed start must not pass anyway.
+    pytest.fail(
+        "a fast-tier test started a process; mark it slow (docs/developers/testing.md: the fast tier "
+        "starts no process, so it answers in seconds on busy cores too)",
+        pytrace=True,
+    )
+
+
+# Every way the standard library starts a process goes through one of these: subprocess
+# (and asyncio's, which uses it), os.system, fork, posix_spawn, and multiprocessing's spawn.
+_PROCESS_STARTERS = (
+    (subprocess.Popen, "_execute_child"),
+    (os, "system"),
+    (os, "fork"),
+    (os, "posix_spawn"),
+    (os, "posix_spawnp"),
+    (multiprocessing.util, "spawnv_passfds"),
+)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    """A fast-tier test (no database, slow, browser or benchmark marker) fails if it starts
+    a process, in `make test` too: the tier's promise is held by the tests, not by memory.
+    Around setup as well, so a module fixture that starts one is caught."""
+    if not _in_the_fast_tier(item):
+        return (yield)
+    with contextlib.ExitStack() as stack:
+        for owner, name in _PROCESS_STARTERS:
+            if hasattr(owner, name):
+                stack.enter_context(mock.patch.object(owner, name, _no_process))
+        return (yield)
 
 
 @pytest.fixture(autouse=True)

@@ -43,8 +43,8 @@ BLOCK = re.compile(
 
 # (the page, what the walk is told is new)
 HOWTOS = [
-    ("howto-rating-system.md", {"HOWTO_SYSTEM": "tally"}),
-    ("howto-list-kind.md", {"HOWTO_KIND": "correspondence"}),
+    ("developers/howto-rating-system.md", {"HOWTO_SYSTEM": "tally"}),
+    ("developers/howto-list-kind.md", {"HOWTO_KIND": "correspondence"}),
 ]
 
 

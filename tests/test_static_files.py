@@ -2,7 +2,7 @@
 compressed files and the manifest; once it exists the site links the hashed names, which
 WhiteNoise serves with a long cache lifetime; before it, the plain names (no 500).
 
-(The same was tried from a clean clone with ``make prod`` and curl: docs/monthly-routine.md
+(The same was tried from a clean clone with ``make prod`` and curl: docs/tasks/rating-officers-month.md
 names the settings.)"""
 
 from __future__ import annotations
@@ -12,11 +12,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.management import call_command
 from django.test import Client, override_settings
 
 from ratings_site.static_storage import StaticStorage
+
+# collectstatic copies and compresses every static file of every app (4-5 s each on two
+# cores, a sixth of the fast tier), and the settings' check starts an interpreter.
+pytestmark = pytest.mark.slow
 
 PRODUCTION = {"staticfiles": {"BACKEND": "ratings_site.static_storage.StaticStorage"}}
 

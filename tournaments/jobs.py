@@ -4,7 +4,7 @@ same service (with the same checks) as before; its result is the body the API an
 synchronously, built below the HTTP layer (tournaments/services/results.py).
 
 Adding a kind is a function here (or in any module an app's ``ready()`` imports) with the
-``job_kind`` decorator, and a view or command that calls ``job_start`` (docs/howto-job-kind.md).
+``job_kind`` decorator, and a view or command that calls ``job_start`` (docs/developers/howto-job-kind.md).
 """
 
 from __future__ import annotations

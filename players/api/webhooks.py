@@ -1,4 +1,4 @@
-"""A club's webhooks and their deliveries (owners only; docs/webhooks.md).
+"""A club's webhooks and their deliveries (owners only; docs/reference/webhooks.md).
 
 /api/v1/clubs/{club}/webhooks/                          GET, POST (201, with the secret)
 /api/v1/clubs/{club}/webhooks/{id}/                     GET, PATCH, DELETE (204)

@@ -4,7 +4,7 @@ A webhook registered before had ``whsec_`` + 43 url-safe characters, and signed 
 bytes of that whole string as its HMAC key. Its secret becomes ``whsec_`` + the base64 of
 those same bytes: the key does not change, so its old X-Ratings-Signature-256 header
 (kept for it: ``legacy_signature``) verifies as before with the secret its receiver holds,
-and the receiver can compute the new form itself (docs/webhooks.md). 49 characters
+and the receiver can compute the new form itself (docs/reference/webhooks.md). 49 characters
 become 74, within the column's 80.
 """
 

@@ -1,6 +1,6 @@
 """Tasks queued before the queue had lanes wait in the queue "default", which no lane's
 worker serves (``manage.py worker --queue-name rating``...): each goes to its lane, as
-``job_start`` queues it now (docs/queue.md). Their priority stays 0: they were queued
+``job_start`` queues it now (docs/reference/queue.md). Their priority stays 0: they were queued
 first."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ whether a player unrated on it counts with their standard rating, and the FIDE p
 club's list of that kind starts from. Nothing above this module names a kind to decide
 a rule: it asks the kind. Adding a kind is a row here, the migration of the database's
 check constraint (``ratinglist_kind_valid``) and its German label
-(docs/howto-list-kind.md). A registry rather than an enum, so that a test can add a kind
+(docs/developers/howto-list-kind.md). A registry rather than an enum, so that a test can add a kind
 for its own run (``register_list_kind`` / ``unregister_list_kind``).
 """
 

@@ -1,5 +1,5 @@
 """The queue's lanes, each club's fair share of a lane, and each job kind's deadline
-(docs/queue.md).
+(docs/reference/queue.md).
 
 A lane is a django-tasks queue name: every job kind says which it runs in, and workers are
 started per lane (``manage.py worker --queue-name files``), so a lane's work never waits

@@ -260,7 +260,7 @@ def job_run(*, job_id: str) -> None:
             in_worker = _queue_is_transactional()
             bounded = job_deadline(job.kind) if in_worker else nullcontext()
             # A worker's job of a lane that gives way pauses its COPY writes while a job of
-            # a more urgent lane runs (docs/queue.md); a request's job does not wait.
+            # a more urgent lane runs (docs/reference/queue.md); a request's job does not wait.
             polite = give_way(_urgent_kinds(job.kind)) if in_worker else nullcontext()
             with bounded, polite as pause:
                 fields = _execute(job, progress)

@@ -1,4 +1,4 @@
-"""Webhooks: an owner registers URLs that receive the club's events (docs/webhooks.md).
+"""Webhooks: an owner registers URLs that receive the club's events (docs/reference/webhooks.md).
 
 The services here check the owner's role and the input, and write; sending is
 ``players/services/webhook_delivery.py``'s, in background tasks. ``events_emit`` is what

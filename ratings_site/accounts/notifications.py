@@ -1,5 +1,5 @@
 """The member's choice of rating emails (a form on the member's home) and the one-click
-unsubscribe link every rating email carries (docs/notifications.md)."""
+unsubscribe link every rating email carries (docs/reference/notifications.md)."""
 
 from __future__ import annotations
 

@@ -137,7 +137,7 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# The lockout's policy is in ratings_site/lockout.py (and docs/security.md): ten wrong
+# The lockout's policy is in ratings_site/lockout.py (and docs/reference/security.md): ten wrong
 # passwords lock the username (from any address) and the address (for any username) for
 # an hour from the tenth, which further tries do not extend; a success clears only that
 # username's count from that address; a locked username still signs in from an address it
@@ -154,7 +154,7 @@ LOCKOUT_KNOWN_ADDRESS_DAYS = env_int("LOCKOUT_KNOWN_ADDRESS_DAYS", 90)
 AXES_LOCKOUT_CALLABLE = "ratings_site.lockout.locked_out"
 
 LANGUAGE_CODE = "en"
-# The pages speak English and German (docs/howto-language.md); numbers and dates follow the
+# The pages speak English and German (docs/developers/howto-language.md); numbers and dates follow the
 # active language on pages, never in the exports or the API.
 LANGUAGES = [("en", "English"), ("de", "Deutsch")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
@@ -209,7 +209,7 @@ if _EMAIL.get("EMAIL_FILE_PATH"):
 # in production: mail clients offer one-click unsubscribe only for https links.
 SITE_URL = env_str("SITE_URL", "http://localhost:8000").rstrip("/")
 
-# Webhooks (docs/webhooks.md). Their URLs must resolve to public addresses, checked when
+# Webhooks (docs/reference/webhooks.md). Their URLs must resolve to public addresses, checked when
 # registered and again at each delivery; WEBHOOKS_ALLOW_PRIVATE=1 lets loopback, private
 # and link-local ones through (development and tests only). Only the ports in
 # WEBHOOKS_ALLOWED_PORTS ("80,443"; "*" for any, development and tests only) are allowed:
@@ -308,7 +308,7 @@ SPECTACULAR_SETTINGS = {
 # `manage.py worker` runs them. TASKS_BACKEND=django_tasks.backends.immediate.ImmediateBackend
 # runs every job inside the request that starts it (no worker; the tests use it).
 #
-# The queue has lanes (django-tasks' queue names; docs/queue.md): "rating" (close, reopen:
+# The queue has lanes (django-tasks' queue names; docs/reference/queue.md): "rating" (close, reopen:
 # what an officer waits for), "replays" (a list's replay: many months at once), "files"
 # (imports, exports, FIDE's list) and "deliveries" (webhooks, e-mails). Each lane has its
 # own worker(s), so one club's huge upload, long replay or slow receiver waits in its own
@@ -378,7 +378,7 @@ IMPORT_MAX_LINE_KB = int(env_float("IMPORT_MAX_LINE_KB", 1024))
 # game past the limit: what an import holds grows with the players it names (about 2.5 KB
 # each, matched, planned and created) far more than with its games (45 bytes each). At
 # 50,000 the worst file the upload limit lets in stays under 512 MB of worker memory
-# (docs/queue.md); a TRF names at most 9,999.
+# (docs/reference/queue.md); a TRF names at most 9,999.
 IMPORT_MAX_PLAYERS = env_int("IMPORT_MAX_PLAYERS", 50_000)
 # FIDE's rating list (API and admin uploads) larger than this is refused before it is read.
 # The upload goes into the job's row a slice at a time and back out as a stream, so memory
@@ -386,7 +386,7 @@ IMPORT_MAX_PLAYERS = env_int("IMPORT_MAX_PLAYERS", 50_000)
 # 1,000,000,000 bytes and PostgreSQL at 1 GB. 900 lets FIDE's largest download through
 # (the unzipped XML, about 785 MB; zipped, either list is well under 100 MB).
 FIDE_LIST_MAX_UPLOAD_MB = int(env_float("FIDE_LIST_MAX_UPLOAD_MB", 900))
-# What an upload may make the reader of FIDE's list hold (docs/security.md): a ZIP's first
+# What an upload may make the reader of FIDE's list hold (docs/reference/security.md): a ZIP's first
 # file unpacks to at most FIDE_LIST_MAX_UNZIPPED_MB and at most FIDE_LIST_MAX_ZIP_RATIO
 # times its packed size (FIDE's zips are under 20), in a ZIP of at most
 # FIDE_LIST_MAX_ZIP_MEMBERS files (checked at the upload, from the ZIP's directory, and

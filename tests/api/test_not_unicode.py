@@ -1,4 +1,4 @@
-"""What the service does with text that is not valid Unicode (docs/security.md), one
+"""What the service does with text that is not valid Unicode (docs/reference/security.md), one
 place each: the JSON parser refuses lone surrogates naming the field, the decoder refuses
 bytes that are not UTF-8, the renderer never fails on a surrogate, the token throttle
 counts any username, the token check refuses a token that cannot be one, and the admin's

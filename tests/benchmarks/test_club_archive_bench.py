@@ -1,4 +1,4 @@
-"""Benchmark of a club's archive (docs/backup.md): export_club and import_club of a
+"""Benchmark of a club's archive (docs/reference/backup.md): export_club and import_club of a
 20,000-player club with two years of monthly closes (``BENCH_SCALE=small``: 400 players,
 three months), against ``pg_dump --data-only`` of the same tables in the same run
 (``ratings_site/workshop/bench_archive.py`` builds the club and runs the steps).

@@ -15,7 +15,7 @@ timed in the same process:
 - ``live_csv_fresh``, ``live_page_fresh``, ``player_live_fresh``: the CSV, the live tab and
   one player's live figure, computed anew.
 
-No timing assertions: the figures are for reading (docs/benchmarks.md).
+No timing assertions: the figures are for reading (docs/developers/benchmarks.md).
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from tests.receiver import Receiver, receiver, self_signed
 from tests.tournaments.helpers import make_club, make_owner
 
 pytestmark = pytest.mark.django_db
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "webhooks.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "reference" / "webhooks.md"
 
 
 @pytest.fixture
@@ -41,7 +41,7 @@ def hook_receiver(settings: Any) -> Iterator[Receiver]:
 
 @pytest.fixture
 def docs_verified() -> Callable[[str, bytes, dict[str, str]], Any]:
-    """The ``verified`` function docs/webhooks.md gives receivers, run as written."""
+    """The ``verified`` function docs/reference/webhooks.md gives receivers, run as written."""
     (snippet,) = re.findall(r"```python\n(.*?)```", DOCS.read_text(), re.DOTALL)
     namespace: dict[str, Any] = {}
     exec(snippet, namespace)  # noqa: S102 - the docs' own example

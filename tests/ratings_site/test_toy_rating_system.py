@@ -5,7 +5,7 @@ render (the shared default fragments, and one fragment of its own found by its n
 a test template directory).
 
 Nothing of the product changes for it. What a real system needs, counted from this
-test (docs/howto-rating-system.md): its engine module (``plan`` and ``explain`` below), a
+test (docs/developers/howto-rating-system.md): its engine module (``plan`` and ``explain`` below), a
 registry line (the ``RatingSystem(...)`` below), the migration ``makemigrations`` writes for
 the list's choices and check constraint (the fixture's constraint swap stands in for it), and template
 fragments where the defaults do not fit (the test template directory below).

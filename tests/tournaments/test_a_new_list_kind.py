@@ -1,7 +1,7 @@
 """The proof of the list-kind seam: a fourth kind ("bullet", under FIDE's rapid and blitz
 rules) added in the test suite alone (its row, and the database's check constraint
 changed the way its migration would) is a list of every new club, is closed and shows
-its list page; nothing else in the product is told about it (docs/howto-list-kind.md)."""
+its list page; nothing else in the product is told about it (docs/developers/howto-list-kind.md)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def _kind_check(values: list[str]) -> models.CheckConstraint:
 
 
 def _migrate_kind_check(values: list[str]) -> None:
-    """What the migration of a new kind does (docs/howto-list-kind.md), run through the
+    """What the migration of a new kind does (docs/developers/howto-list-kind.md), run through the
     migration operations themselves: the list's kind check replaced by one over
     ``values`` as ``makemigrations`` writes it, with no wrapper: SQLite rebuilds the
     table under the games' triggers (ratings_site/sqlite_backend keeps them). The model's

@@ -1,4 +1,4 @@
-"""A lane that gives way (``JOBS_GIVE_WAY``, docs/queue.md): a files-lane job's COPY writes
+"""A lane that gives way (``JOBS_GIVE_WAY``, docs/reference/queue.md): a files-lane job's COPY writes
 pause while a rating-lane job runs, for at most ``JOBS_GIVE_WAY_MAX_SECONDS``; the rating
 lane itself never waits. Through the worker's own task step (tests/queue.py) on
 PostgreSQL, where the writes are COPY.

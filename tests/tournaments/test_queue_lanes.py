@@ -1,5 +1,5 @@
 """The queue's lanes, each club's fair share of a lane, and each job kind's deadline
-(docs/queue.md), with real queued tasks: the order is the one the worker's own claim
+(docs/reference/queue.md), with real queued tasks: the order is the one the worker's own claim
 (``manage.py worker``'s ``_claim``: django-tasks-db's ready tasks, locked, first by its
 ordering) hands them out in. The deadline with a real worker process on PostgreSQL is in
 tests/tournaments/test_worker_deadline.py.

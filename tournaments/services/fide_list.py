@@ -130,7 +130,7 @@ def fide_upload_too_large(size: int) -> str:
 
 
 def fide_limits() -> FideLimits:
-    """The reader's bounds, from the FIDE_LIST_MAX_* settings (docs/security.md)."""
+    """The reader's bounds, from the FIDE_LIST_MAX_* settings (docs/reference/security.md)."""
     return FideLimits(
         zip=ZipLimits(
             max_unpacked=settings.FIDE_LIST_MAX_UNZIPPED_MB * MB,

@@ -9,7 +9,7 @@ JSON by the names declared here). The pages ask for each game's explanation
 template fragments, found by its name (``templates/systems/<name>/``, else
 ``systems/default/``). Adding a system: its module here, an entry in ``SYSTEMS``, a
 migration for the list's choices, its template fragments if the defaults do not fit
-(docs/howto-rating-system.md).
+(docs/developers/howto-rating-system.md).
 """
 
 from __future__ import annotations

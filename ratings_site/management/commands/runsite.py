@@ -3,7 +3,7 @@
 ``make run`` uses it. Each worker is a child process (``manage.py worker --queue-name
 LANE``, one for each of ``settings.JOBS_LANES``: rating, replays, files, deliveries), so
 a neighbour's big import, long replay or slow webhook receiver never holds up a close
-(docs/queue.md).
+(docs/reference/queue.md).
 Ctrl-C (or a TERM to this process) stops the server and then the workers. With the
 autoreloader the server restarts on code changes; the workers do not (restart the command
 after changing a job's code).

@@ -12,7 +12,7 @@ Start as many workers as you like, on any machine that reaches the database; a j
 one of them (the queue hands a task out under ``SELECT ... FOR UPDATE SKIP LOCKED``, the
 job is claimed with a compare-and-set).
 
-Lanes (docs/queue.md): ``--queue-name rating`` serves only the rating lane (closes,
+Lanes (docs/reference/queue.md): ``--queue-name rating`` serves only the rating lane (closes,
 reopens), ``--queue-name files,deliveries`` two lanes; the default, ``*``, serves every
 lane. ``make run`` and deploy/ start one worker per lane, so a lane's backlog never holds
 up another lane.

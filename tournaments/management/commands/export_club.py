@@ -1,4 +1,4 @@
-"""Write a club's whole history to one file (docs/backup.md): a zip of JSON lines with a
+"""Write a club's whole history to one file (docs/reference/backup.md): a zip of JSON lines with a
 manifest, which ``import_club`` restores on any instance."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Restore a club from a file written by ``export_club`` (docs/backup.md), as a new club
+"""Restore a club from a file written by ``export_club`` (docs/reference/backup.md), as a new club
 of this instance, in one transaction."""
 
 from __future__ import annotations

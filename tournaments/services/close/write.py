@@ -381,7 +381,7 @@ def date_entry_k_changes(*, period_id: int, list_id: int, month: datetime.date) 
     ``month`` for the players whose K this period's close applied first: those with games
     in it, or whose K it changed. A player is entered with the list's next month, but
     their first games may count in an earlier open period; the row then read as if that
-    K came after the close's own change (docs/monthly-routine.md, the K history)."""
+    K came after the close's own change (docs/tasks/rating-officers-month.md, the K history)."""
     rated_here = RatingChange.objects.filter(period_id=period_id, current=True, games__gt=0)
     changed_here = KFactorChange.objects.filter(source_period_id=period_id, current=True)
     return (

@@ -4,7 +4,7 @@ The archive is a zip: ``manifest.json`` (format and version, the club, the sourc
 database and applied migrations, and per table its file, row count, columns and SHA-256)
 and one JSON-lines file per table, a row a line, keyed by field name. What a version
 promises a reader (tables, columns, how references are written, what is left out) is in
-docs/backup.md; version 2 writes a run's job empty, version 1 wrote its id.
+docs/reference/backup.md; version 2 writes a run's job empty, version 1 wrote its id.
 
 What goes in is found, not listed (``tables``): every model of the installed apps whose
 rows reach the club through foreign keys (players, lists, periods, rating changes, K

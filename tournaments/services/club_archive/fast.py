@@ -1,5 +1,5 @@
 """The restore's hot paths, measured on a 20,000-player club of two years (2.5 million
-rows; docs/benchmarks.md, "Club archives"), as helpers the restore calls.
+rows; docs/developers/benchmarks.md, "Club archives"), as helpers the restore calls.
 
 Each helper does what the restore did before, faster; none decides what a reference may
 name (that is the restore's).

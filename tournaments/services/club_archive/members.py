@@ -1,5 +1,5 @@
 """What a restore does with the archive's members: it grants no role but to the owner the
-operator names, and invites the others to theirs (docs/backup.md)."""
+operator names, and invites the others to theirs (docs/reference/backup.md)."""
 
 from __future__ import annotations
 

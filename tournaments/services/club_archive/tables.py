@@ -17,7 +17,7 @@ from players.models import ApiToken, Club, Job, Webhook, WebhookDelivery
 FORMAT = "ratings-club-archive"
 # 2: references to what the archive leaves out (a run's job) are written empty, and a
 # reader may rely on every reference naming a row of the archive or a user by name
-# (docs/backup.md, "What a version promises").
+# (docs/reference/backup.md, "What a version promises").
 FORMAT_VERSION = 2
 # Version 1 wrote a run's job id: read the same way, the restore drops it.
 READABLE_VERSIONS = (1, 2)
@@ -26,7 +26,7 @@ MANIFEST = "manifest.json"
 CHUNK = 5000
 # A manifest is a few kilobytes; more is not one of ours.
 MANIFEST_MAX_BYTES = 10 * 1024 * 1024
-# The reader's bounds (docs/backup.md): what it holds at once stays far below 300 MB
+# The reader's bounds (docs/reference/backup.md): what it holds at once stays far below 300 MB
 # whatever the file says. The longest row we write is a run's summary, a few kilobytes.
 MAX_LINE_BYTES = 1024 * 1024
 # A chunk's lines together (a chunk is CHUNK rows or this much, whichever comes first).
