@@ -1,5 +1,5 @@
 """One read path per concept: the interfaces read through selectors and write through
-services (docs/architecture.md, "Where reads live").
+services (docs/developers/architecture.md, "Where reads live").
 
 The rule, checked on the source (``ast``) of every interface module, no database:
 
@@ -164,7 +164,7 @@ def test_interfaces_read_through_selectors(path: Path) -> None:
     assert not unexpected, (
         "An interface queries or writes the ORM directly; read through a selector "
         "(players/selectors/, tournaments/selectors.py) and write through a service "
-        "(docs/architecture.md, 'Where reads live'):\n" + "\n".join(unexpected)
+        "(docs/developers/architecture.md, 'Where reads live'):\n" + "\n".join(unexpected)
     )
 
 
