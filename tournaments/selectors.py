@@ -144,3 +144,14 @@ def periods_due(*, club_ids: Sequence[int], today: datetime.date) -> list[Rating
     for period in candidates:
         due.setdefault(period.rating_list_id, period)
     return list(due.values())
+
+
+def games_to_be_rated(*, player_ids: Sequence[int]) -> QuerySet[Game]:
+    """The games of these players in periods not closed yet (open, or reopened for a
+    replay): what the next closes will rate. Oldest first."""
+    return (
+        Game.objects.filter(Q(white_id__in=player_ids) | Q(black_id__in=player_ids))
+        .exclude(period__status=RatingPeriod.Status.CLOSED)
+        .select_related("white", "black", "rating_list", "period", "tournament")
+        .order_by("date", "id")
+    )

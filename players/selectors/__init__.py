@@ -17,6 +17,14 @@ from players.selectors.access import (
     require_role,
     roles_by_club,
 )
+from players.selectors.claims import (
+    claim_choice,
+    claim_get_visible,
+    claim_to_decide,
+    claims_of_club,
+    claims_of_user,
+    claims_to_decide,
+)
 from players.selectors.in_force import InForceKey, ratings_in_force, with_fixed_start
 from players.selectors.jobs import (
     job_get_visible,
@@ -47,6 +55,12 @@ __all__ = [
     "InForceKey",
     "MemberHome",
     "User",
+    "claim_choice",
+    "claim_get_visible",
+    "claim_to_decide",
+    "claims_of_club",
+    "claims_of_user",
+    "claims_to_decide",
     "club_get_visible",
     "club_members",
     "clubs_visible_to",
