@@ -139,7 +139,8 @@ class MyClaimsView(GenericAPIView):  # type: ignore[type-arg]
     """Not under a club: the signed-in user's own claims wherever they made them."""
 
     schema = ClubAutoSchema()
-    error_statuses = (400, 401)
+    # 404: a page past the last.
+    error_statuses = (400, 401, 404)
     renderer_classes = [JSONRenderer]
     parser_classes = [JSONParser]
     metadata_class = None

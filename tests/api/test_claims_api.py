@@ -134,3 +134,28 @@ def test_another_clubs_officer_cannot_decide(world: World) -> None:
     assert bad.status_code == 400
     assert list(bad.json()["error"]["fields"]) == ["decision"]
     assert db_snapshot() == before
+
+
+def test_the_audit_trail_shows_the_claim_and_its_decision(world: World) -> None:
+    north = world.north
+    claim = north.extra["claim"]
+    officer = client_for(north.users["officer"])
+    officer.post(
+        f"/api/v1/clubs/{north.slug}/claims/{claim.pk}/decision/",
+        {"decision": "decline", "note": "Born 1950, not you"},
+        format="json",
+    )
+    rows = officer.get(f"/api/v1/clubs/{north.slug}/audit/?model=claim&object={claim.pk}")
+    assert rows.status_code == 200
+    entries = rows.json()["results"]
+    assert [(e["action"], e["values"]["status"]) for e in entries] == [
+        ("changed", "declined"),
+        ("created", "pending"),
+    ]
+    assert entries[0]["user"] == "north-officer"
+    assert entries[0]["via"] == "api"
+    assert entries[0]["changes"]["note"]["after"] == "Born 1950, not you"
+    # Another club's claims are not in this club's trail.
+    south = client_for(world.south.users["owner"])
+    other = south.get(f"/api/v1/clubs/{world.south.slug}/audit/?model=claim&object={claim.pk}")
+    assert other.json()["results"] == []
