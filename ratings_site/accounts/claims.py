@@ -18,11 +18,6 @@ from players.services.claims import NOTE_MAX
 from ratings_site.pages.base import error_page
 
 
-class ClaimForm(forms.Form):
-    club = forms.SlugField(max_length=50)
-    player = forms.IntegerField(min_value=1, max_value=2**63 - 1)
-
-
 class DecisionForm(forms.Form):
     decision = forms.ChoiceField(
         choices=[("approve", gettext_lazy("Approve")), ("decline", gettext_lazy("Decline"))]
@@ -39,28 +34,24 @@ def _refusal(error: DomainError) -> str:
 
 @require_POST
 @login_required
-def claim_create(request: HttpRequest) -> HttpResponse:
-    form = ClaimForm(request.POST)
-    if not form.is_valid():
-        return error_page(
-            request, DomainError(gettext("Choose a player record of one of your clubs."))
-        )
+def claim_create(request: HttpRequest, club: str, player_id: int) -> HttpResponse:
+    """ "This is me" on the player page: the signed-in member claims the record."""
     try:
-        club = club_get_visible(user=request.user, slug=form.cleaned_data["club"])
+        found = club_get_visible(user=request.user, slug=club)
         claim = services.claim_create(
-            club=club,
-            player_id=form.cleaned_data["player"],
+            club=found,
+            player_id=player_id,
             by=request.user,  # type: ignore[arg-type]
         )
     except DomainError as error:
         if error.status == 404:
             return error_page(request, error)
         messages.error(request, _refusal(error))
-        return redirect("player", form.cleaned_data["club"], form.cleaned_data["player"])
+        return redirect("player", club, player_id)
     messages.success(
         request,
         gettext("Your claim of %(name)s is sent: an officer of %(club)s approves or declines it.")
-        % {"name": claim.player.name, "club": club.name},
+        % {"name": claim.player.name, "club": found.name},
     )
     return redirect("account-home")
 

@@ -92,7 +92,13 @@ urlpatterns = [
         name="invitation-accept-mine",
     ),
     path("invitations/<str:secret>/", views.invitation_accept, name="invitation-accept"),
-    path("claims/", claims.claim_create, name="claim-create"),
+    # The club and the player in the path, as on their pages (a club's archive copy
+    # answers the same pages with its own).
+    path(
+        "claims/clubs/<slug:club>/players/<int:player_id>/",
+        claims.claim_create,
+        name="claim-create",
+    ),
     path("claims/<int:claim_id>/decide/", claims.claim_decide, name="claim-decide"),
     path("tokens/", views.token_create, name="token-create"),
     path("emails/", notifications.rating_emails_choose, name="rating-emails"),

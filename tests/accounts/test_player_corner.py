@@ -70,7 +70,7 @@ def test_claim_on_the_player_page_decided_on_the_officers_home(corner: Corner) -
     )
 
     answer = member.post(
-        "/accounts/claims/", {"club": "riverside", "player": corner.river.players["alice"].pk}
+        f"/accounts/claims/clubs/riverside/players/{corner.river.players['alice'].pk}/"
     )
     assert answer.status_code == 302
     assert answer["Location"] == "/accounts/"
@@ -104,15 +104,14 @@ def test_a_refused_claim_says_why_and_changes_nothing(corner: Corner) -> None:
     player_update(player=corner.river.players["omar"], by=corner.river.owner, user="rita-officer")
     member = signed_in(corner.member)
     answer = member.post(
-        "/accounts/claims/",
-        {"club": "riverside", "player": corner.river.players["omar"].pk},
+        f"/accounts/claims/clubs/riverside/players/{corner.river.players['omar'].pk}/",
         follow=True,
     )
     assert "linked to another member" in answer.content.decode()
     assert not PlayerClaim.objects.exists()
     # A private club the visitor is no member of: 404, as its pages answer.
     outsider = signed_in(get_user_model().objects.create_user("outsider"))
-    missing = outsider.post("/accounts/claims/", {"club": "hilltop", "player": 1})
+    missing = outsider.post("/accounts/claims/clubs/hilltop/players/1/")
     assert missing.status_code == 404
 
 
@@ -145,7 +144,7 @@ def test_the_corner_and_the_claims_are_in_german(corner: Corner) -> None:
     page = member.get(player_url(corner.hill, "alice"), **GERMAN).content.decode()
     assert "Das bin ich" in page
     # A claim in hilltop: the member sees it waiting, hilltop's owner sees it to decide.
-    member.post("/accounts/claims/", {"club": "hilltop", "player": corner.hill.players["nina"].pk})
+    member.post(f"/accounts/claims/clubs/hilltop/players/{corner.hill.players['nina'].pk}/")
     names = names_of(corner.river) | names_of(corner.hill) | {"alice-c", "rita-officer"}
     names |= {"owner-hilltop", "Hilltop"}
     found: dict[str, list[str]] = {}
