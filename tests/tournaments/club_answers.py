@@ -96,6 +96,8 @@ NOT_CARRIED = {
     "api/v1/clubs/<slug:club>/webhooks/<int:id>/",
     "api/v1/clubs/<slug:club>/webhooks/<int:id>/deliveries/",
     "api/v1/clubs/<slug:club>/webhooks/<int:webhook>/deliveries/<uuid:id>/",
+    # Not an answer at all: a member's "this is me" (POST only; GET answers 405).
+    "accounts/claims/clubs/<slug:club>/players/<int:player_id>/",
 }
 
 
