@@ -3,12 +3,13 @@ the officer's link by hand; the refusals write nothing; the audit trail has it a
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from players.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationFailed
 from players.models import ClaimStatus, Club, Player, PlayerClaim, Role
@@ -238,3 +239,43 @@ def test_what_the_player_page_offers(two: Two) -> None:
     player_update(player=other_n, by=two.officers["north"], user="bob")
     other_n.refresh_from_db()
     assert claim_choice(user=two.officers["north"], player=other_n) == ""
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("postgres_only")
+def test_two_claims_of_one_account_at_once_one_is_kept(
+    two: Two, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both requests pass the service's checks before either writes (the barrier): the
+    database's one-waiting-claim constraint keeps one, and the other is refused cleanly."""
+    barrier = threading.Barrier(2, timeout=10)
+    original = PlayerClaim.objects.create
+
+    def create_together(**kwargs: Any) -> PlayerClaim:
+        barrier.wait()
+        return original(**kwargs)
+
+    monkeypatch.setattr(PlayerClaim.objects, "create", create_together)
+
+    def claim(key: str) -> Any:
+        try:
+            return claim_create(club=two.north, player_id=two.players[key].pk, by=two.ann)
+        except Exception as error:  # the thread's answer, asserted below
+            return error
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=lambda k=k: results.append(claim(k))) for k in ("ann_n", "other_n")
+    ]
+    results: list[Any] = []
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    kept = [r for r in results if isinstance(r, PlayerClaim)]
+    refused = [r for r in results if isinstance(r, ConflictError)]
+    assert (len(kept), len(refused)) == (1, 1), results
+    assert set(refused[0].fields) == {"player"}
+    assert PlayerClaim.objects.filter(user=two.ann).count() == 1
