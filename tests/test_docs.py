@@ -78,6 +78,7 @@ def test_commands_are_found_in_the_task_pages() -> None:
         "tasks/closing-and-correcting.md",
         "tasks/api-token.md",
         "tasks/backing-up.md",
+        "tasks/claiming.md",
     ):
         assert page in found, f"{page} shows no command to run"
 

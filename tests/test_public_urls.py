@@ -21,7 +21,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from players.api import cache as published_cache
 from players.models import Role, WebhookDelivery
-from players.services import invitation_create, job_start, webhook_create
+from players.services import claim_create, invitation_create, job_start, webhook_create
 from tests.pages_data import ClubData, build_club
 from tournaments.models import Game
 
@@ -90,6 +90,8 @@ def public_urls(data: ClubData) -> list[str]:
         tries=1,
         response_code=200,
     )
+    # The owner's claim of a record: the API's claim URLs answer 401 anonymously, alike.
+    claim = claim_create(club=club, player_id=player.pk, by=data.owner)
     values = {
         "club": club.slug,
         "list": "standard",
@@ -102,6 +104,7 @@ def public_urls(data: ClubData) -> list[str]:
         "games/id": str(game.pk),
         "jobs/id": str(job.pk),
         "invitations/id": str(invitation.pk),
+        "claims/id": str(claim.pk),
         "members/username": data.owner.get_username(),
         "webhooks/id": str(webhook.pk),
         "webhooks/webhook": str(webhook.pk),

@@ -219,3 +219,14 @@ def game_get(*, game_id: int) -> Game:
 
 def period_games(*, period: RatingPeriod) -> QuerySet[Game]:
     return Game.objects.filter(period=period)
+
+
+def games_to_be_rated(*, player_ids: Sequence[int]) -> QuerySet[Game]:
+    """The games of these players in periods not closed yet (open, or reopened for a
+    replay): what the next closes will rate. Oldest first."""
+    return (
+        Game.objects.filter(Q(white_id__in=player_ids) | Q(black_id__in=player_ids))
+        .exclude(period__status=RatingPeriod.Status.CLOSED)
+        .select_related("white", "black", "rating_list", "period", "tournament")
+        .order_by("date", "id")
+    )

@@ -1,7 +1,8 @@
 """Django admin for club staff: clubs, members, players, lists, ratings and K history.
 
 Modules: :mod:`.base` (scoping by membership role, ClubScopedAdmin and the service-backed
-saves every admin of both apps builds on), :mod:`.clubs` (clubs and members),
+saves every admin of both apps builds on), :mod:`.clubs` (clubs and members), :mod:`.claims`
+(members' claims of player records: officers approve or decline),
 :mod:`.players` (players with their ratings, history inlines and chart), :mod:`.lists`
 (rating lists, current ratings with the K override action, K history), :mod:`.jobs`
 (jobs: the list, and each job's page, which refreshes itself until the job is done),
@@ -39,9 +40,9 @@ from __future__ import annotations
 from django.contrib import admin
 
 # Importing the modules registers their ModelAdmins (Django's autodiscover imports this one).
-from players.admin import clubs, jobs, lists, players, webhooks
+from players.admin import claims, clubs, jobs, lists, players, webhooks
 
-__all__ = ["clubs", "jobs", "lists", "players", "webhooks"]
+__all__ = ["claims", "clubs", "jobs", "lists", "players", "webhooks"]
 
 admin.site.site_header = "Club ratings administration"
 admin.site.site_title = "Club ratings admin"

@@ -1,5 +1,5 @@
-"""The players app's API routes (under /api/v1/): auth, clubs, members, invitations, lists,
-players, jobs, webhooks."""
+"""The players app's API routes (under /api/v1/): auth, clubs, members, invitations,
+claims, lists, players, jobs, webhooks."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from players.api import schema  # noqa: F401  (registers the schema extensions)
 from players.api.auth import TokenLogoutView, TokenView
 from players.api.calculator import CalculateView
 from players.api.calculator_glicko2 import Glicko2CalculateView
+from players.api.claims import ClaimDecisionView, ClaimDetailView, ClaimListView, MyClaimsView
 from players.api.clubs import (
     ClubDetailView,
     ClubListView,
@@ -48,12 +49,16 @@ urlpatterns = [
     path("auth/logout/", TokenLogoutView.as_view(), name="auth-logout"),
     path("jobs/<str:id>/", JobView.as_view(), name="job"),
     path("jobs/<str:id>/download/", JobDownloadView.as_view(), name="job-download"),
+    path("claims/", MyClaimsView.as_view(), name="claims-mine"),
     path("clubs/", ClubListView.as_view(), name="clubs"),
     path(CLUB, ClubDetailView.as_view(), name="club"),
     path(CLUB + "members/", MemberListView.as_view(), name="members"),
     path(CLUB + "members/<str:username>/", MemberDetailView.as_view(), name="member"),
     path(CLUB + "invitations/", InvitationListView.as_view(), name="invitations"),
     path(CLUB + "invitations/<int:id>/", InvitationDetailView.as_view(), name="invitation"),
+    path(CLUB + "claims/", ClaimListView.as_view(), name="claims"),
+    path(CLUB + "claims/<int:id>/", ClaimDetailView.as_view(), name="claim"),
+    path(CLUB + "claims/<int:id>/decision/", ClaimDecisionView.as_view(), name="claim-decision"),
     path(CLUB + "lists/", RatingListListView.as_view(), name="lists"),
     path(CLUB + "lists/<str:list>/", RatingListDetailView.as_view(), name="list"),
     path(CLUB + "players/", PlayerListView.as_view(), name="players"),

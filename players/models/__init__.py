@@ -12,6 +12,7 @@ from players.models.accounts import (
     Invitation,
     InvitationStatus,
 )
+from players.models.claims import ClaimStatus, PlayerClaim
 from players.models.clubs import RESERVED_SLUGS, Club, Membership, Player, PlayerMerge
 from players.models.common import (
     K_MAX,
@@ -78,6 +79,7 @@ __all__ = [
     "SYSTEM_PRESETS",
     "WEBHOOK_EVENTS",
     "ApiToken",
+    "ClaimStatus",
     "Club",
     "ExpectedMethod",
     "FirstRatingPolicy",
@@ -91,6 +93,7 @@ __all__ = [
     "Membership",
     "NotificationPreference",
     "Player",
+    "PlayerClaim",
     "PlayerMerge",
     "PlayerRating",
     "RatingChange",

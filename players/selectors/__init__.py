@@ -22,6 +22,14 @@ from players.selectors.access import (
     roles_by_club,
     user_by_username,
 )
+from players.selectors.claims import (
+    claim_choice,
+    claim_get_visible,
+    claim_to_decide,
+    claims_of_club,
+    claims_of_user,
+    claims_to_decide,
+)
 from players.selectors.in_force import InForceKey, ratings_in_force, with_fixed_start
 from players.selectors.jobs import (
     job_get_visible,
@@ -81,6 +89,12 @@ __all__ = [
     "InForceKey",
     "MemberHome",
     "User",
+    "claim_choice",
+    "claim_get_visible",
+    "claim_to_decide",
+    "claims_of_club",
+    "claims_of_user",
+    "claims_to_decide",
     "closed_periods",
     "club_by_slug",
     "club_first_owner",

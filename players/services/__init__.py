@@ -8,12 +8,14 @@ views), :mod:`.lists` (a list's rules and its next month), :mod:`.entries` (a ne
 with every player of the club on it, a new player on every list), :mod:`.players`
 (players and the ratings they bring, one by one or in bulk for the imports), :mod:`.k_factor` (``k_for``, the K a player has for a period, and the officer's
 override), :mod:`.tokens` (API tokens), :mod:`.invitations` (an owner's offer of a role, by
-link), :mod:`.jobs` (job kinds, starting a job, running it in a worker, taking back what a
+link), :mod:`.claims` (a member's claim of a player record, an officer's decision),
+:mod:`.jobs` (job kinds, starting a job, running it in a worker, taking back what a
 dead worker left). Callers import the services from here.
 """
 
 from __future__ import annotations
 
+from players.services.claims import claim_create, claim_decide
 from players.services.clubs import (
     club_create,
     club_published_changed,
@@ -93,6 +95,8 @@ __all__ = [
     "api_token_revoke",
     "api_token_touch",
     "api_tokens_revoke_all",
+    "claim_create",
+    "claim_decide",
     "club_create",
     "club_lists_locked",
     "club_published_changed",

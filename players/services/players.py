@@ -208,7 +208,7 @@ def player_update(*, player: Player, by: User, **changes: Any) -> Player:
     fields = _clean_player_fields(merged)
     with transaction.atomic(durable=True):
         if link:
-            player.user_id = _member_for_link(player=player, username=username)
+            player.user_id = member_for_link(player=player, username=username)
         fide_id = fields.get("fide_id")
         if (
             fide_id is not None
@@ -225,9 +225,10 @@ def player_update(*, player: Player, by: User, **changes: Any) -> Player:
     return player
 
 
-def _member_for_link(*, player: Player, username: str | None) -> int | None:
+def member_for_link(*, player: Player, username: str | None) -> int | None:
     """The id of the club member ``username`` (None unlinks), whom no other player of the
-    club is linked to."""
+    club is linked to: the officer's link by hand and an approved claim (services/claims.py)
+    check the same."""
     if username is None or username == "":
         return None
     member = (

@@ -1,4 +1,5 @@
-"""/accounts/: sign in and out, passwords, the member's home, tokens and invitations.
+"""/accounts/: sign in and out, passwords, the member's home, tokens, invitations and
+claims of player records.
 
 The auth views are Django's own, with the site's templates (``accounts/...``, not
 ``registration/...``: the admin renders that name for its own password change)."""
@@ -9,7 +10,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 from django.utils.translation import gettext_lazy as _
 
-from ratings_site.accounts import notifications, views
+from ratings_site.accounts import claims, notifications, views
 
 urlpatterns = [
     path("", views.member_home, name="account-home"),
@@ -91,6 +92,14 @@ urlpatterns = [
         name="invitation-accept-mine",
     ),
     path("invitations/<str:secret>/", views.invitation_accept, name="invitation-accept"),
+    # The club and the player in the path, as on their pages (a club's archive copy
+    # answers the same pages with its own).
+    path(
+        "claims/clubs/<slug:club>/players/<int:player_id>/",
+        claims.claim_create,
+        name="claim-create",
+    ),
+    path("claims/<int:claim_id>/decide/", claims.claim_decide, name="claim-decide"),
     path("tokens/", views.token_create, name="token-create"),
     path("emails/", notifications.rating_emails_choose, name="rating-emails"),
     path("unsubscribe/<str:token>/", notifications.unsubscribe, name="unsubscribe"),

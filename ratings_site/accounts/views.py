@@ -19,11 +19,13 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from players import services
 from players.errors import DomainError, PermissionDeniedError
-from players.models import Role
+from players.models import Club, Role
+from players.selectors import MemberHome, roles_by_club
 from players.selectors import member_home as member_home_data
-from players.selectors import roles_by_club
 from players.selectors.names import with_shown_names
 from players.services import api_token_create, api_token_revoke, invitation_open
+from ratings_site.accounts.corner import corners, member_claims
+from ratings_site.accounts.notifications import CHOICES as EMAIL_CHOICES
 from ratings_site.accounts.notifications import RatingEmailsForm
 from ratings_site.lockout import lockout_clear_username
 from ratings_site.pages.base import error_page
@@ -93,6 +95,7 @@ def _home(
         if Role.includes(role, Role.OFFICER)
     ]
     due = periods_due(club_ids=officer_clubs, today=timezone.localdate()) if officer_clubs else []
+    emails = services.rating_emails_of(request.user)
     return render(
         request,
         "accounts/home.html",
@@ -104,12 +107,20 @@ def _home(
             "may_create_clubs": services.may_create_clubs(request.user),
             "due": due,
             "invitations": services.invitations_for(user=request.user),  # type: ignore[arg-type]
-            "emails_form": RatingEmailsForm(
-                initial={"rating_emails": services.rating_emails_of(request.user)}
-            ),
+            "emails_form": RatingEmailsForm(initial={"rating_emails": emails}),
+            "emails_label": dict(EMAIL_CHOICES).get(emails, ""),
+            "corners": corners(players=home.players),
+            "claims": member_claims(user=request.user),  # type: ignore[arg-type]
+            "unlinked_clubs": _clubs_without_record(home),
         },
         status=status,
     )
+
+
+def _clubs_without_record(home: MemberHome) -> list[Club]:
+    """The member's clubs where no record is theirs yet: where they may look for it."""
+    linked = {player.club_id for player in home.players}
+    return [m.club for m in home.memberships if m.club_id not in linked]
 
 
 @require_safe

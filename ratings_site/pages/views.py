@@ -14,7 +14,7 @@ from players.api.calculator_glicko2 import run_glicko2
 from players.charts import PHONE, history_chart
 from players.errors import ValidationFailed
 from players.models import Club, Player
-from players.selectors import club_players, membership_role, rules_rated_under
+from players.selectors import claim_choice, club_players, membership_role, rules_rated_under
 from players.selectors.names import with_shown_names
 from ratings_site.pages.base import error_page, published_club_page, with_member_parts
 from ratings_site.pages.calculator_systems import SystemCalculatorForm, calculate, system_choices
@@ -224,11 +224,14 @@ def rating_list(request: HttpRequest, club: Club, kind: str) -> HttpResponse:
 
 def _player_member_parts(request: HttpRequest, *, club: str, player_id: int) -> dict[str, str]:
     """The player page's part for a signed-in visitor, around the stored public page: the
-    link to the member's account (two small queries: the player's account, the role)."""
+    link to the member's account (two small queries: the player's account, the role) or
+    the "this is me" button of a member without a record (three more)."""
     player = club_players(club=club).select_related("user", "club").filter(pk=player_id)
     found = player.first()
-    member = _linked_member(request, found.club, found) if found is not None else ""
-    html = render_to_string("pages/_member_link.html", {"member": member}, request=request)
+    context: dict[str, object] = {}
+    if found is not None:
+        context = {"player": found, "club": found.club, **_member_link(request, found.club, found)}
+    html = render_to_string("pages/_member_link.html", context, request=request)
     return {"member-link": html}
 
 
@@ -296,11 +299,20 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
             "standings": lists.standings,
             "sections": sections,
             "events": games.events,
-            "member": _linked_member(request, club, player),
+            **_member_link(request, club, player),
             # Not published: what the next close would publish for the games so far.
             "live": live_details(club=club, player=player, lists=lists.lists),
         },
     )
+
+
+def _member_link(request: HttpRequest, club: Club, player: Player) -> dict[str, str]:
+    """The member-link part's context: whose record this is, and whether the visitor may
+    claim it ("this is me") or has claimed it already."""
+    return {
+        "member": _linked_member(request, club, player),
+        "claim": claim_choice(user=request.user, player=player),
+    }
 
 
 def _linked_member(request: HttpRequest, club: Club, player: Player) -> str:

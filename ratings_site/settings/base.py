@@ -299,6 +299,7 @@ SPECTACULAR_SETTINGS = {
         "KReasonEnum": "players.models.KReason",
         "PeriodStatusEnum": "players.models.RatingPeriod.Status",
         "InvitationStatusEnum": "players.models.InvitationStatus",
+        "ClaimStatusEnum": "players.models.ClaimStatus",
         "ResultEnum": "players.models.common.game_result_choices",
     },
 }

@@ -4,7 +4,9 @@
 players with and without ratings, a closed standard period (2026-01) and an open one with
 games (2026-02), a rapid period that was closed and reopened (needs a replay), a
 tournament without games and a player without games (both deletable), and an open
-invitation by email (``extra['invitation']``), a webhook (``extra['webhook']``) with one
+invitation by email (``extra['invitation']``), a member who is none of the four roles'
+users (``extra['claimant']``, a viewer) with a claim of the unrated player waiting
+(``extra['claim']``), a webhook (``extra['webhook']``) with one
 finished delivery (``extra['delivery']``).
 """
 
@@ -112,6 +114,9 @@ def build_club(slug: str, *, public: bool) -> ClubWorld:
         email=f"guest@{slug}.example",
         accept_url=lambda secret: f"https://testserver/accounts/invitations/{secret}/",
     )
+    claimant = make_user(f"{slug}-claimant")
+    player_services.membership_set(club=club, user=claimant, role=Role.VIEWER, by=owner)
+    claim = player_services.claim_create(club=club, player_id=players[3].pk, by=claimant)
     # Last, and switched off: no event of a test that commits (a live server) is sent to
     # it; a ping still would be.
     webhook = player_services.webhook_create(
@@ -139,7 +144,13 @@ def build_club(slug: str, *, public: bool) -> ClubWorld:
         tournament=tournament,
         open_game=open_game,
         closed_game=closed_game,
-        extra={"invitation": invitation, "webhook": webhook, "delivery": delivery},
+        extra={
+            "invitation": invitation,
+            "webhook": webhook,
+            "delivery": delivery,
+            "claimant": claimant,
+            "claim": claim,
+        },
     )
 
 

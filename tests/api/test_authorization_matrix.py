@@ -74,7 +74,11 @@ def tournament_ids(cw: ClubWorld) -> set[int]:
 
 
 def usernames(cw: ClubWorld) -> set[str]:
-    return {u.username for u in cw.users.values()}
+    return {u.username for u in cw.users.values()} | {cw.extra["claimant"].username}
+
+
+def claim_ids(cw: ClubWorld) -> set[int]:
+    return set(cw.club.player_claims.values_list("pk", flat=True))
 
 
 def invitation_ids(cw: ClubWorld) -> set[int]:
@@ -131,6 +135,22 @@ RULES: dict[tuple[str, str], Rule] = {
     ("DELETE", "/api/v1/clubs/{club}/invitations/{id}/"): Rule(
         Role.OWNER, success=204, id=lambda cw: cw.extra["invitation"].pk
     ),
+    # A member claims the spare player; each role's own claims: tests/api/test_claims_api.py.
+    ("GET", "/api/v1/clubs/{club}/claims/"): Rule(Role.OFFICER, rows=claim_ids),
+    ("POST", "/api/v1/clubs/{club}/claims/"): Rule(
+        Role.VIEWER,
+        success=201,
+        body=lambda cw, o: {"player": cw.spare_player.pk},
+        foreign=(lambda cw, o: {"player": o.spare_player.pk}, {"player"}),
+    ),
+    # The claimant (none of the matrix's users) reads their own too.
+    ("GET", "/api/v1/clubs/{club}/claims/{id}/"): Rule(
+        Role.OFFICER, id=lambda cw: cw.extra["claim"].pk
+    ),
+    ("POST", "/api/v1/clubs/{club}/claims/{id}/decision/"): Rule(
+        Role.OFFICER, id=lambda cw: cw.extra["claim"].pk, body=lambda cw, o: {"decision": "approve"}
+    ),
+    ("GET", "/api/v1/claims/"): Rule(UNSCOPED),
     ("GET", "/api/v1/clubs/{club}/lists/"): Rule(READ),
     ("POST", "/api/v1/clubs/{club}/lists/"): Rule(
         Role.OWNER,

@@ -137,6 +137,7 @@ def fill(route: str, world: World) -> str:
         "tournament_id": str(north.tournament.pk),
         "id": str(north.tournament.pk if "tournaments/" in route else north.players[0].pk),
         "invitation_id": str(north.extra["invitation"].pk),
+        "claim_id": str(north.extra["claim"].pk),
         "secret": secret,
         "digest": token.digest,
         "token": unsubscribe_token(owner.pk)

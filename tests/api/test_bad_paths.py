@@ -62,6 +62,7 @@ def good_values(world: World) -> dict[str, str]:
         "webhook": str(north.extra["webhook"].pk),
         "object_id": "1",
         "invitation_id": "1",
+        "claim_id": str(north.extra["claim"].pk),
         "content_type_id": "1",
         "app_label": "players",
         "model": "ratingperiod",

@@ -225,6 +225,8 @@ def url_for(path: str, world: World) -> str:
         values["id"] = extra["webhook"].pk
     elif "/invitations/{id}" in path:
         values["id"] = extra["invitation"].pk
+    elif "/claims/{id}" in path:
+        values["id"] = extra["claim"].pk
     return build_url(Bad("GET", path, 0, values=lambda w: values), world)
 
 

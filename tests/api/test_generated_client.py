@@ -227,6 +227,21 @@ CALLS: dict[str, Call] = {
         "club": ctx.world.north.slug,
         "id": ctx.world.north.extra["invitation"].pk,
     },
+    # The owner claims a record of north; the claimant's waiting claim is decided.
+    "claims_create": with_body(
+        north(), "ClaimInRequest", lambda ctx: {"player": ctx.world.north.players[2].pk}
+    ),
+    "claims_list": north(),
+    "claims_mine": lambda ctx: {},
+    "claims_read": lambda ctx: {
+        "club": ctx.world.north.slug,
+        "id": ctx.world.north.extra["claim"].pk,
+    },
+    "claims_decide": lambda ctx: {
+        "club": ctx.world.north.slug,
+        "id": ctx.world.north.extra["claim"].pk,
+        "body": ctx.gen.model("DecisionInRequest", {"decision": "approve"}),
+    },
     "webhooks_list": north(),
     "webhooks_create": with_body(
         north(),

@@ -45,6 +45,8 @@ CHECKS = CHECK_REGISTRY.get_all()
 CHECKED_BEYOND_THE_SCHEMA = {
     "auth_token",
     "audit_list",
+    "claims_create",
+    "claims_decide",
     "fide_list_import",
     "imports_create",
     "games_list",
@@ -90,6 +92,8 @@ def real_path_parameters(case: Any, world: World) -> None:
             params["id"] = str(north.extra["delivery"].pk)
         elif "/webhooks/" in path:
             params["id"] = north.extra["webhook"].pk
+        elif "/claims/" in path:
+            params["id"] = north.extra["claim"].pk
         elif "/games/" in path:
             params["id"] = north.open_game.pk
         elif "/tournaments/" in path:

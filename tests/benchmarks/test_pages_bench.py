@@ -50,8 +50,8 @@ from django.db import connection
 from django.http.response import HttpResponseBase
 from django.test import Client
 
-from players.models import Club, Player, PlayerRating, RatingList, RatingPeriod, Title
-from players.services import club_create, club_published_changed
+from players.models import Club, Player, PlayerRating, RatingList, RatingPeriod, Role, Title
+from players.services import club_create, club_published_changed, membership_set, player_update
 from tests.benchmarks.report import emit, ratio, traced_peak_mb
 from tournaments.models import Game, Tournament
 from tournaments.services import period_close
@@ -195,6 +195,35 @@ def measure(
     return statistics.median(times), min(times), traced_peak_mb(lambda: fetch(client, url))
 
 
+def open_month_with_member(club: Club, player: Player) -> Any:
+    """A round of every player in the month after the closed ones (left open), and a
+    member whose record is ``player``."""
+    owner = get_user_model().objects.get(username="bench-owner")
+    standard = RatingList.objects.get(club=club, kind="standard")
+    month = datetime.date(YEAR + MONTHS // 12, MONTHS % 12 + 1, 1)
+    period = RatingPeriod.objects.create(rating_list=standard, month=month)
+    order = list(Player.objects.filter(club=club).order_by("pk"))
+    Game.objects.bulk_create(
+        [
+            Game(
+                club=club,
+                rating_list=standard,
+                period=period,
+                date=month.replace(day=9),
+                white=white,
+                black=black,
+                result="1-0" if index % 3 else "1/2-1/2",
+            )
+            for index, (white, black) in enumerate(zip(order[::2], order[1::2], strict=False))
+        ],
+        batch_size=5000,
+    )
+    member = get_user_model().objects.create_user("bench-member")
+    membership_set(club=club, user=member, role=Role.VIEWER, by=owner)
+    player_update(player=player, by=owner, user="bench-member")
+    return member
+
+
 def test_page_server_times(settings: Any, request: pytest.FixtureRequest) -> None:
     settings.PUBLISHED_CACHE_SECONDS = 0
     started = time.perf_counter()
@@ -312,3 +341,14 @@ def test_page_server_times(settings: Any, request: pytest.FixtureRequest) -> Non
                 "peak_scope": "work",
             }
         )
+    if not BIG:
+        # The player's corner (the member's home with their record linked) after a round
+        # of a month not closed yet: live figures and games still to be rated. Fresh: the
+        # club's generation retired before each request, so the list's live figures (the
+        # close's preview of every player) are computed again; then from their cache
+        # (PUBLISHED_CACHE_SECONDS is 600 here: 0 keeps no live figures either).
+        member = open_month_with_member(club, player)
+        home = Client()
+        home.force_login(member)
+        report("page_member_home_fresh", *measure(home, "/accounts/", before=retire))
+        report("page_member_home", *measure(home, "/accounts/"))

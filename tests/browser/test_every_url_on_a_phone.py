@@ -32,6 +32,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from players.models import Club, Player, RatingList, RatingPeriod
+from players.services.claims import claim_create
 from players.services.clubs import club_create
 from players.services.invitations import invitation_create
 from players.services.notifications import unsubscribe_token
@@ -114,6 +115,7 @@ class World:
     token_digest: str
     invitation_id: int
     unsubscribe_token: str
+    claim_id: int
 
     def fill(self, route: Route) -> dict[str, object]:
         """The route's parameters from the demo. ``id`` means what the segment before it
@@ -131,6 +133,7 @@ class World:
             "token": self.reset_token,
             "digest": self.token_digest,
             "invitation_id": self.invitation_id,
+            "claim_id": self.claim_id,
         }
         # ``token`` is also the signed token of a rating email's unsubscribe link.
         by_route: dict[str, dict[str, object]] = {
@@ -191,6 +194,10 @@ def world() -> World:
     invited, _ = invitation_create(
         club=harbour, by=owner, role="viewer", username="officer", accept_url=str
     )
+    # The arbiter's claim of the opponent's record: the officer's home offers to decide it
+    # (the walk approves it); the player's page offers the officer "this is me".
+    arbiter = get_user_model()._default_manager.get(username="arbiter")
+    claim = claim_create(club=club, player_id=opponent.pk, by=arbiter)
     return World(
         club=club,
         player=player,
@@ -205,6 +212,7 @@ def world() -> World:
         token_digest=token.digest,
         invitation_id=invited.pk,
         unsubscribe_token=unsubscribe_token(user.pk),
+        claim_id=claim.pk,
     )
 
 

@@ -12,6 +12,7 @@ from django.db.models import Model
 
 from players.models import Club, Player, RatingList, RatingPeriod, Role
 from players.services import (
+    claim_create,
     club_create,
     invitation_create,
     job_start,
@@ -90,6 +91,12 @@ def _club(superuser: AbstractBaseUser, slug: str, names: list[str]) -> ClubSide:
         user = make_user(f"{role.value}_{slug}")
         membership_set(club=club, user=user, role=role, by=superuser)
         side.users[role.value] = user
+    # A member's claim of a record, waiting, for the claims' admin (not staff: members
+    # claim on the site; the club's officers decide in the admin).
+    claimant = make_user(f"claimant_{slug}", staff=False)
+    membership_set(club=club, user=claimant, role=Role.VIEWER, by=superuser)
+    claim_create(club=club, player_id=players[3].pk, by=claimant)
+    side.users["claimant"] = claimant
     invitation_create(
         club=club,
         by=superuser,

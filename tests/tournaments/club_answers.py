@@ -23,7 +23,7 @@ from django.db import models
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
-from players.models import Club, Invitation, Player, RatingList, RatingPeriod
+from players.models import Club, Invitation, Player, PlayerClaim, RatingList, RatingPeriod
 from tournaments.api.audit import MODELS as AUDIT_MODELS
 from tournaments.models import Game, Tournament
 
@@ -52,6 +52,8 @@ COVERED = {
     "api/v1/clubs/<slug:club>/members/<str:username>/",
     "api/v1/clubs/<slug:club>/invitations/",
     "api/v1/clubs/<slug:club>/invitations/<int:id>/",
+    "api/v1/clubs/<slug:club>/claims/",
+    "api/v1/clubs/<slug:club>/claims/<int:id>/",
     "api/v1/clubs/<slug:club>/lists/",
     "api/v1/clubs/<slug:club>/lists/<str:list>/",
     "api/v1/clubs/<slug:club>/players/",
@@ -94,6 +96,8 @@ NOT_CARRIED = {
     "api/v1/clubs/<slug:club>/webhooks/<int:id>/",
     "api/v1/clubs/<slug:club>/webhooks/<int:id>/deliveries/",
     "api/v1/clubs/<slug:club>/webhooks/<int:webhook>/deliveries/<uuid:id>/",
+    # Not an answer at all: a member's "this is me" (POST only; GET answers 405).
+    "accounts/claims/clubs/<slug:club>/players/<int:player_id>/",
 }
 
 
@@ -129,6 +133,7 @@ class Ranks:
             "list": ranks(RatingList.objects.filter(club=club)),
             "period": ranks(RatingPeriod.objects.filter(rating_list__club=club)),
             "invitation": ranks(Invitation.objects.filter(club=club)),
+            "claim": ranks(PlayerClaim.objects.filter(club=club)),
         }
         self.users = dict(get_user_model()._default_manager.values_list("pk", "username"))
 
@@ -281,6 +286,9 @@ def club_answers(club: Club, *, user: Any) -> dict[str, Any]:
     record("invitation/list", api + "invitations/", paged=True)
     for pk in club.invitations.values_list("pk", flat=True):
         record(f"invitation/{ranks.token('invitation', pk)}", api + f"invitations/{pk}/")
+    record("claim/list", api + "claims/", paged=True)
+    for pk in club.player_claims.values_list("pk", flat=True):
+        record(f"claim/{ranks.token('claim', pk)}", api + f"claims/{pk}/")
     record("list/all", api + "lists/", paged=True)
     for rating_list in club.rating_lists.all():
         slug = rating_list.slug

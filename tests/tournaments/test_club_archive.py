@@ -400,7 +400,7 @@ def test_members_unknown_here_are_skipped_and_reported() -> None:
         club=club, user=owner_of(club), role="viewer", digest="d" * 64, expires=django_now()
     )
     data = export_bytes(club)
-    viewer = Membership.objects.get(club=club, role="viewer").user
+    viewer = Membership.objects.get(club=club, user__username="north-viewer").user
     viewer_name = viewer.username
     # The user is gone from this instance; the export of the club still names them.
     Membership.objects.filter(user=viewer).delete()

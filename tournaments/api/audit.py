@@ -29,6 +29,7 @@ from players.models import (
     Invitation,
     Membership,
     Player,
+    PlayerClaim,
     PlayerMerge,
     RatingList,
     Role,
@@ -43,6 +44,9 @@ AUDITED: dict[str, tuple[type[Model], str]] = {
     "membership": (Membership, "club_id"),
     "invitation": (Invitation, "club_id"),
     "player": (Player, "club_id"),
+    # A member's claim of a record and the officer's decision (the link itself is on
+    # the player's rows).
+    "claim": (PlayerClaim, "club_id"),
     "list": (RatingList, "club_id"),
     "tournament": (Tournament, "club_id"),
     "game": (Game, "club_id"),
