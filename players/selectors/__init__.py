@@ -1,6 +1,6 @@
 """Read helpers for clubs, roles, players and what closed periods published: access
 scoping used by every interface (access.py), what a club records and published
-(records.py), the ratings a game is scored with (in_force.py) and jobs (jobs.py).
+(records.py), the club's cache generations (generations.py), the ratings a game is scored with (in_force.py) and jobs (jobs.py).
 
 Each helper is set-based (annotate / prefetch), so a list of N rows costs a constant number
 of queries. Callers import them from the package.
@@ -16,6 +16,13 @@ from players.selectors.access import (
     membership_role,
     require_role,
     roles_by_club,
+)
+from players.selectors.generations import (
+    Generation,
+    club_generation,
+    generation_key,
+    generation_started,
+    published_generation_key,
 )
 from players.selectors.in_force import InForceKey, ratings_in_force, with_fixed_start
 from players.selectors.jobs import (
@@ -34,7 +41,6 @@ from players.selectors.records import (
     player_k_history,
     player_ratings_for_list,
     players_for_club,
-    published_generation_key,
     published_list,
     rating_list_get,
     rules_rated_under,
@@ -44,13 +50,17 @@ from players.selectors.records import (
 
 __all__ = [
     "DuplicatePair",
+    "Generation",
     "InForceKey",
     "MemberHome",
     "User",
+    "club_generation",
     "club_get_visible",
     "club_members",
     "clubs_visible_to",
     "duplicate_pairs",
+    "generation_key",
+    "generation_started",
     "job_get_visible",
     "job_wait",
     "jobs_visible_to",

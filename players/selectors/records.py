@@ -32,13 +32,6 @@ from players.models import (
 from players.names import LikelyDuplicate, PersonKey, likely_duplicates
 
 
-def published_generation_key(slug: str) -> str:
-    """Where the club's generation is kept in the cache: the name of the current state of
-    what its public views show (players.api.cache), by slug (what a request knows before
-    the club is read; slugs never change)."""
-    return f"published:generation:{slug}"
-
-
 def rating_list_get(*, club: Club, kind: str) -> RatingList:
     rating_list = RatingList.objects.filter(club=club, slug=kind).select_related("club").first()
     if rating_list is None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from players.services.clubs import (
     club_create,
+    club_live_changed,
     club_published_changed,
     club_update,
     may_create_clubs,
@@ -95,6 +96,7 @@ __all__ = [
     "api_tokens_revoke_all",
     "club_create",
     "club_lists_locked",
+    "club_live_changed",
     "club_published_changed",
     "club_update",
     "delivery_redeliver",

@@ -2,9 +2,9 @@
 
 A live figure is the close's preview (``period_preview``: the same read and the same
 rating system's plan as the close, writing nothing), kept per list in Django's cache under
-the club's generation (``club_published_changed``: every game entered, edited or deleted,
-every import, close, reopen, replay, K override and player edit gives the club a new
-one), so the first read after any of them computes afresh and every later one is served
+the club's live generation (``club_live_changed``: every game entered, edited or deleted;
+``club_published_changed``: every import, close, reopen, replay, K override and player
+edit gives the club a new one of both), so the first read after any of them computes afresh and every later one is served
 from the cache. Nothing here is a rule: the figures are the plan's, a game's contribution
 is the list's rating system's explanation (``RatingSystem.explain``) and an unrated
 player's way to a first rating its ``first_rating_progress``.
@@ -18,7 +18,6 @@ for a replay has none either (``LiveList.waiting_for_replay``).
 from __future__ import annotations
 
 import datetime
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -31,7 +30,7 @@ from players.models import Player, RatingList, RatingPeriod, add_months
 from players.rating.period import PeriodEvent, PlannedChange, view_month
 from players.rating.systems import RatingSystem
 from players.rating.systems.explain import PeriodFacts, State
-from players.selectors import published_generation_key, ratings_in_force
+from players.selectors import Generation, club_generation, ratings_in_force
 from tournaments.game_details import GameDetail, explain_details, game_detail, tournament_starts
 from tournaments.models import Game, Tournament
 from tournaments.services.close import period_preview
@@ -134,13 +133,7 @@ def live_list(*, rating_list: RatingList) -> LiveList:
     if settings.PUBLISHED_CACHE_SECONDS <= 0:
         return _computed(rating_list)
     slug = rating_list.club.slug
-    generation_key = published_generation_key(slug)
-    generation = cache.get(generation_key)
-    if generation is None:
-        # The club's first generation: the next change replaces it (as the public views'
-        # cache does, players.api.cache).
-        cache.add(generation_key, uuid.uuid4().hex, timeout=None)
-        generation = cache.get(generation_key)
+    generation = club_generation(slug, Generation.LIVE)
     key = f"live:{_CACHE_SHAPE}:{slug}:{rating_list.pk}:{generation}"
     found = cache.get(key)
     if isinstance(found, LiveList):
