@@ -9,11 +9,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.http import HttpResponse
 from django.test import Client
 
 from players.models import RatingList
 from players.names import NameOrder
+from players.selectors import Generation, club_generation
 from players.services import player_update, rating_list_update
 from ratings_site.pages import views
 from tests.pages_data import ClubData, build_club
@@ -23,6 +25,7 @@ from tournaments.services import (
     game_create,
     game_delete,
     list_replay,
+    live,
     period_reopen,
     tournament_create,
 )
@@ -209,3 +212,25 @@ def test_what_publishes_retires_the_published_and_the_live_answers(
             response = client.get(url)  # a reopened March is no longer published: 404
             b"".join(response.streaming_content) if response.streaming else response.content  # type: ignore[arg-type]
         assert rebuilt.captured_queries, f"{url} was served from the cache after publishing"
+
+
+def test_a_request_waits_for_the_live_figures_another_is_computing(
+    data: ClubData, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """During a round the live list, its API and the player pages' live blocks all ask for
+    the same figures after each game: one request computes them."""
+    rating_list = RatingList.objects.select_related("club").get(club=data.club, slug="standard")
+    generation = club_generation(data.club.slug, Generation.LIVE)
+    key = f"live:{live._CACHE_SHAPE}:{data.club.slug}:{rating_list.pk}:{generation}"
+    cache.add(f"{key}:computing", 1)  # another request is computing them
+    theirs = live.LiveList(list_id=rating_list.pk, games_count=7)
+
+    def computed_meanwhile(seconds: float) -> None:
+        cache.set(key, theirs)
+
+    def computed_twice(rating_list: RatingList) -> None:
+        raise AssertionError("computed a second time")
+
+    monkeypatch.setattr(live.time, "sleep", computed_meanwhile)
+    monkeypatch.setattr(live, "_computed", computed_twice)
+    assert live.live_list(rating_list=rating_list) == theirs
