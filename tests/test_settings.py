@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
+from django.test import Client
 
 from ratings_site.env import env_bool, env_database, env_email, env_list
 
@@ -52,6 +53,28 @@ def test_env_database_parses_postgres_and_rejects_other_schemes(
     monkeypatch.setenv("X_DB", "nonsense")
     with pytest.raises(ImproperlyConfigured, match="X_DB"):
         env_database("X_DB", default="sqlite:///x.db")
+
+
+def test_kept_connections_run_no_health_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("X_DB", "postgres://u@db.example:5433/ratings")
+    config = env_database("X_DB", default="sqlite:///x.db")
+    assert config["CONN_MAX_AGE"] == 60
+    assert config["CONN_HEALTH_CHECKS"] is False
+
+
+@pytest.mark.django_db
+def test_a_request_on_a_kept_connection_pays_no_health_check_round_trip(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The connection as a new request finds it (Django marks its health unchecked when a
+    request starts): its first query goes out without a "SELECT 1" first."""
+    checks: list[int] = []
+    usable = connection.is_usable
+    monkeypatch.setattr(connection, "is_usable", lambda: checks.append(1) or usable())
+    connection.ensure_connection()
+    connection.health_check_done = False
+    assert client.get("/clubs/").status_code == 200  # a page that queries
+    assert checks == []
 
 
 _SMTP = "django.core.mail.backends.smtp.EmailBackend"

@@ -31,7 +31,7 @@ from players.api.renderers import JSONRenderer
 from players.api.schema import ClubAutoSchema
 from players.errors import invalid_field
 from players.models import Club, Role, list_kind_choices, list_presets
-from players.selectors import club_get_visible, require_role
+from players.selectors import Generation, club_get_visible, require_role
 
 
 def error_body(
@@ -84,6 +84,9 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
     roles: ClassVar[dict[str, Role | None]] = {}
     # GET answers through ``published``: served from the cache of public views.
     published_get: ClassVar[bool] = False
+    # Which of the club's generations the stored answer is kept under: LIVE for an answer
+    # that a game changes (players.selectors.generations).
+    published_scope: ClassVar[Generation] = Generation.PUBLISHED
     club: Club
     _published_entry: PublishedEntry | None = None
     _store_rendered: PublishedEntry | None = None
@@ -106,6 +109,7 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
                 slug=kwargs["club"],
                 # "bytes": entries hold the rendered answer (they once held its data).
                 variant=f"api:bytes:{request.accepted_media_type}",
+                scope=self.published_scope,
             )
             if self._published_entry is not None and self._published_entry.value is not None:
                 # An anonymous visitor, an answer stored for this public club's current

@@ -12,11 +12,14 @@ it (ratings_site/pages/base.py: ``member_page``), never storing them.
 
 An entry's key names the club (its slug), the view's variant (HTML, or the API's media
 type), the active language and the full URL (path, query string, host); its value carries
-the club's *generation* at the time the answer was computed. The generation is replaced by
-``club_published_changed`` in every service that changes what these views show (a close,
-a replay, an edit; a club made private), so an entry of an older generation is never
-served again. One cache read fetches both the generation and the entry, before the club
-is read: a warm hit costs that read alone.
+the club's *generation* at the time the answer was computed, of the entry's scope
+(players.selectors.generations): ``PUBLISHED`` for what publishing changes, ``LIVE`` for
+what a game changes too. The published generation is replaced by ``club_published_changed``
+in every service that publishes (a close, reopen or replay, an edit, an import; a club made
+private), which replaces the live one too; the live generation alone by
+``club_live_changed`` (a game entered, edited or deleted). An entry of an older generation
+is never served again. One cache read fetches both the generation and the entry, before
+the club is read: a warm hit costs that read alone.
 
 A close retires every entry of the club at once, and the pages most asked for are then
 asked by every worker in the same second. So the first rebuild of an entry is done once:
@@ -39,7 +42,6 @@ from __future__ import annotations
 
 import hashlib
 import time
-import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -51,7 +53,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import get_language
 
 from players.models import Club
-from players.selectors import User, published_generation_key
+from players.selectors import Generation, User, generation_key, generation_started
 
 # How long one request may hold an entry's rebuild: the longest the others are shown the
 # previous answer (or wait) before one of them rebuilds it too.
@@ -70,6 +72,7 @@ PUBLIC = "public"
 class PublishedEntry:
     key: str
     slug: str
+    scope: Generation
     # Read before the answer is computed, so a change after it retires what is stored;
     # None: the club has none yet (or it was culled).
     generation: str | None
@@ -85,7 +88,7 @@ class PublishedEntry:
     def slot_key(self) -> str:
         """The club's rebuild slot for this generation: whose rebuild runs (this entry's
         key), and once that request vouched for the club, ``PUBLIC`` before it."""
-        return f"published:{self.slug}:rebuilding:{self.generation or 'first'}"
+        return f"{self.scope.value}:{self.slug}:rebuilding:{self.generation or 'first'}"
 
     def claim(self) -> bool:
         """Whether this request rebuilds the entry: True for one request per generation
@@ -144,10 +147,10 @@ class PublishedEntry:
         while time.monotonic() < deadline:
             time.sleep(step)
             step = min(step * 2, 0.2)
-            generation_key = published_generation_key(self.slug)
-            found = cache.get_many([generation_key, self.key, self.claim_key])
+            scope_key = generation_key(self.slug, self.scope)
+            found = cache.get_many([scope_key, self.key, self.claim_key])
             stored = found.get(self.key)
-            if stored is not None and stored[0] == found.get(generation_key):
+            if stored is not None and stored[0] == found.get(scope_key):
                 return stored[1], False
             claim = found.get(self.claim_key)
             if claim is None:
@@ -165,18 +168,24 @@ class PublishedEntry:
         if generation is None:
             # The club's first generation. add(): if a change gave it one since this
             # request began, that one stays, and this answer (perhaps older) is not kept.
-            generation = uuid.uuid4().hex
-            if not cache.add(published_generation_key(self.slug), generation, timeout=None):
+            generation = generation_started(self.slug, self.scope)
+            if generation is None:
                 return
         cache.set(self.key, (generation, value), settings.PUBLISHED_CACHE_SECONDS)
 
 
 def published_entry(
-    *, request: HttpRequest, user: User, slug: str, variant: str
+    *,
+    request: HttpRequest,
+    user: User,
+    slug: str,
+    variant: str,
+    scope: Generation = Generation.PUBLISHED,
 ) -> PublishedEntry | None:
-    """This request's entry in the cache; None: neither served from nor stored in it (a
-    signed-in user, a write, a message waiting to be shown, caching switched off, a slug
-    no club can have: its keys would be too long for the cache)."""
+    """This request's entry in the cache, kept under the club's generation of ``scope``;
+    None: neither served from nor stored in it (a signed-in user, a write, a message
+    waiting to be shown, caching switched off, a slug no club can have: its keys would be
+    too long for the cache)."""
     if (
         settings.PUBLISHED_CACHE_SECONDS <= 0
         or len(slug) > (Club._meta.get_field("slug").max_length or len(slug))
@@ -193,15 +202,16 @@ def published_entry(
         f"{variant}\n{request.build_absolute_uri()}".encode("utf-8", "surrogatepass"),
         usedforsecurity=False,
     ).hexdigest()
-    key = f"published:{slug}:{get_language()}:{url}"
-    generation_key = published_generation_key(slug)
-    found = cache.get_many([generation_key, key])
-    generation: str | None = found.get(generation_key)
+    key = f"{scope.value}:{slug}:{get_language()}:{url}"
+    scope_key = generation_key(slug, scope)
+    found = cache.get_many([scope_key, key])
+    generation: str | None = found.get(scope_key)
     stored = found.get(key)
     current = generation is not None and stored is not None and stored[0] == generation
     return PublishedEntry(
         key,
         slug,
+        scope,
         generation,
         stored[1] if current and stored else None,
         stale=stored[1] if stored is not None and not current else None,

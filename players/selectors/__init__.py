@@ -1,7 +1,8 @@
 """Read helpers for clubs, roles, players and what closed periods published: access
 scoping used by every interface (access.py), what "published" means (published.py: a
 period's current rows, a published row, the list in force), what a club records and
-published (records.py), the ratings a game is scored with (in_force.py) and jobs (jobs.py).
+published (records.py), the club's cache generations (generations.py), the ratings a
+game is scored with (in_force.py) and jobs (jobs.py).
 
 Each helper is set-based (annotate / prefetch), so a list of N rows costs a constant number
 of queries. Callers import them from the package.
@@ -29,6 +30,13 @@ from players.selectors.claims import (
     claims_of_club,
     claims_of_user,
     claims_to_decide,
+)
+from players.selectors.generations import (
+    Generation,
+    club_generation,
+    generation_key,
+    generation_started,
+    published_generation_key,
 )
 from players.selectors.in_force import InForceKey, ratings_in_force, with_fixed_start
 from players.selectors.jobs import (
@@ -68,7 +76,6 @@ from players.selectors.records import (
     player_ratings_for_list,
     players_for_club,
     players_in_clubs,
-    published_generation_key,
     published_list,
     rated_states,
     rating_list_by_id,
@@ -86,6 +93,7 @@ from players.selectors.webhooks import (
 
 __all__ = [
     "DuplicatePair",
+    "Generation",
     "InForceKey",
     "MemberHome",
     "User",
@@ -98,6 +106,7 @@ __all__ = [
     "closed_periods",
     "club_by_slug",
     "club_first_owner",
+    "club_generation",
     "club_get_visible",
     "club_invitations",
     "club_lists",
@@ -112,6 +121,8 @@ __all__ = [
     "duplicate_pairs",
     "every_list",
     "first_superuser",
+    "generation_key",
+    "generation_started",
     "job_get_visible",
     "job_output",
     "job_wait",

@@ -41,13 +41,6 @@ from players.selectors.published import (
 )
 
 
-def published_generation_key(slug: str) -> str:
-    """Where the club's generation is kept in the cache: the name of the current state of
-    what its public views show (players.api.cache), by slug (what a request knows before
-    the club is read; slugs never change)."""
-    return f"published:generation:{slug}"
-
-
 def clubs_by_name() -> QuerySet[Club]:
     """Every club, by name: for callers that scope them to a user (the admin's forms)."""
     return Club.objects.order_by("name")

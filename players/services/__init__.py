@@ -18,6 +18,7 @@ from __future__ import annotations
 from players.services.claims import claim_create, claim_decide
 from players.services.clubs import (
     club_create,
+    club_live_changed,
     club_published_changed,
     club_update,
     may_create_clubs,
@@ -99,6 +100,7 @@ __all__ = [
     "claim_decide",
     "club_create",
     "club_lists_locked",
+    "club_live_changed",
     "club_published_changed",
     "club_update",
     "delivery_redeliver",

@@ -30,28 +30,46 @@ from players.models import (
     list_presets,
 )
 from players.rating import list_kinds
-from players.selectors import User, published_generation_key, require_role
+from players.selectors import Generation, User, generation_key, require_role
 
 
 def club_published_changed(*, club_id: int) -> None:
-    """Retire every cached public view of the club (pages and API answers): each service
-    that changes what they show calls this inside its transaction.
+    """Retire every cached public view of the club (pages and API answers, published and
+    live): each service that changes what is published calls this inside its transaction
+    (a close, reopen or replay; a player's, list's or club's edit; an import).
 
-    A new generation (a random token, so one lost from the cache never comes back as an
-    old value) is written now and, unless the cache is the database's, again when the
-    transaction commits. Now: with the database cache the write commits (or rolls back)
-    with the change itself, and tests, whose transactions never commit, see it. At commit:
-    with Redis, a visitor who read the new generation before the commit may have stored
-    the old rows under it. With the database cache a second generation at commit would
-    retire the pages the first visitors after the commit just rebuilt (a close of a
-    federation-sized club: seconds of work each), and nothing can have been stored under
-    the first before it.
+    Both generations are replaced: the live figures start from the published ratings."""
+    _generations_replaced(club_id=club_id, scopes=(Generation.PUBLISHED, Generation.LIVE))
+
+
+def club_live_changed(*, club_id: int) -> None:
+    """Retire the club's cached live views (the live list and its API, a player's live
+    figures, the tournament and head-to-head pages), not the published ones: what a game
+    entered, edited or deleted changes. During a round a game a second emptied the whole
+    cache, the rating list and player pages included, though nothing published changed."""
+    _generations_replaced(club_id=club_id, scopes=(Generation.LIVE,))
+
+
+def _generations_replaced(*, club_id: int, scopes: tuple[Generation, ...]) -> None:
+    """A new generation of each of ``scopes`` (a random token, so one lost from the cache
+    never comes back as an old value) is written now and, unless the cache is the
+    database's, again when the transaction commits. Now: with the database cache the write
+    commits (or rolls back) with the change itself, and tests, whose transactions never
+    commit, see it. At commit: with Redis, a visitor who read the new generation before
+    the commit may have stored the old rows under it. With the database cache a second
+    generation at commit would retire the pages the first visitors after the commit just
+    rebuilt (a close of a federation-sized club: seconds of work each), and nothing can
+    have been stored under the first before it.
     """
     slug = Club.objects.values_list("slug", flat=True).get(pk=club_id)
-    key = published_generation_key(slug)
-    cache.set(key, uuid.uuid4().hex, timeout=None)
+    keys = [generation_key(slug, scope) for scope in scopes]
+
+    def replace() -> None:
+        cache.set_many({key: uuid.uuid4().hex for key in keys}, timeout=None)
+
+    replace()
     if not isinstance(caches[DEFAULT_CACHE_ALIAS], DatabaseCache):
-        transaction.on_commit(lambda: cache.set(key, uuid.uuid4().hex, timeout=None))
+        transaction.on_commit(replace)
 
 
 def club_create(*, name: str, slug: str, public: bool = False, by: User) -> Club:

@@ -20,7 +20,7 @@ from django.utils.translation import gettext
 from players.api.cache import PublishedEntry, cached_or_claimed, published_entry
 from players.errors import DomainError, NotFoundError
 from players.models import Club
-from players.selectors import club_get_visible
+from players.selectors import Generation, club_get_visible
 
 P = ParamSpec("P")
 ClubView = Callable[Concatenate[HttpRequest, Club, P], HttpResponse]
@@ -29,6 +29,9 @@ ClubView = Callable[Concatenate[HttpRequest, Club, P], HttpResponse]
 # A page's parts that differ for a signed-in visitor: (request, club=slug, **the URL's
 # kwargs) -> region name -> HTML.
 MemberParts = Callable[..., dict[str, str]]
+# A page's parts that a game changes, on a page kept under the published generation:
+# (request, club, **the URL's kwargs) -> region name -> HTML.
+LiveParts = Callable[..., dict[str, str]]
 
 
 def error_page(request: HttpRequest, error: DomainError) -> HttpResponse:
@@ -68,34 +71,60 @@ def published_club_page(view: ClubView[P]) -> Callable[..., HttpResponse]:
     return _club_page(view, cached=True)
 
 
+def live_club_page(view: ClubView[P]) -> Callable[..., HttpResponse]:
+    """``published_club_page`` for a page that a game changes (the live list, the
+    tournaments, the head-to-head page): kept under the club's live generation, which
+    every game replaces, as does everything that publishes."""
+    return _club_page(view, cached=True, scope=Generation.LIVE)
+
+
 def with_member_parts(
-    member_parts: MemberParts,
+    member_parts: MemberParts, *, live_parts: LiveParts | None = None
 ) -> Callable[[ClubView[P]], Callable[..., HttpResponse]]:
     """``published_club_page`` whose page has more regions that differ for a signed-in
     visitor: ``member_parts(request, club=slug, **url kwargs)`` renders them (the player
-    page's link to the member's account)."""
+    page's link to the member's account). ``live_parts(request, club, **url kwargs)``
+    renders the regions a game changes (the player page's live figures): they are kept
+    apart under the club's live generation and put into the stored page as it is served,
+    so a game retires them alone and the page around them stays cached."""
 
     def decorate(view: ClubView[P]) -> Callable[..., HttpResponse]:
-        return _club_page(view, cached=True, member_parts=member_parts)
+        return _club_page(view, cached=True, member_parts=member_parts, live_parts=live_parts)
 
     return decorate
 
 
 def _club_page(
-    view: ClubView[P], *, cached: bool, member_parts: MemberParts | None = None
+    view: ClubView[P],
+    *,
+    cached: bool,
+    scope: Generation = Generation.PUBLISHED,
+    member_parts: MemberParts | None = None,
+    live_parts: LiveParts | None = None,
 ) -> Callable[..., HttpResponse]:
     def wrapper(request: HttpRequest, club: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
         entry = (
-            published_entry(request=request, user=request.user, slug=club, variant="page")
+            published_entry(
+                request=request, user=request.user, slug=club, variant="page", scope=scope
+            )
             if cached
             else None
         )
         stored, claimed = cached_or_claimed(entry)  # entry is None for a member
         if stored is not None:
+            if live_parts is not None:
+                stored.content = with_regions(
+                    stored.content, _live(live_parts, request, club, kwargs)
+                )
             return stored
-        shared = _members_entry(request, club) if cached else None
+        shared = _members_entry(request, club, scope) if cached else None
         if shared is not None and shared.value is not None:
-            return member_page(request, shared.value, _parts(member_parts, request, club, kwargs))
+            parts = _parts(member_parts, request, club, kwargs)
+            if live_parts is not None:
+                parts.update(_live(live_parts, request, club, kwargs))
+            return member_page(request, shared.value, parts)
+        # Read before the page is built: a game after it retires what is stored under it.
+        live_entry = _live_entry(request, club) if cached and live_parts is not None else None
         try:
             try:
                 found = club_get_visible(user=request.user, slug=club)
@@ -118,6 +147,8 @@ def _club_page(
             if entry is not None and response.status_code == 200 and not response.streaming:
                 value = (response.content, response["Content-Type"])
                 entry.store(club=found, value=value)
+                if live_entry is not None:
+                    live_entry.store(club=found, value=regions_of(value[0], _LIVE_REGIONS))
                 if entry is shared:
                     return member_page(member, value, _parts(member_parts, member, club, kwargs))
             return response
@@ -129,12 +160,69 @@ def _club_page(
     return wrapper
 
 
-def _members_entry(request: HttpRequest, slug: str) -> PublishedEntry | None:
+def _members_entry(request: HttpRequest, slug: str, scope: Generation) -> PublishedEntry | None:
     """The anonymous visitors' entry of this page, for a signed-in visitor (None for
     anyone else, a write, or a message waiting to be shown)."""
     if not request.user.is_authenticated:
         return None
-    return published_entry(request=request, user=AnonymousUser(), slug=slug, variant="page")
+    return published_entry(
+        request=request, user=AnonymousUser(), slug=slug, variant="page", scope=scope
+    )
+
+
+# The regions ``live_parts`` render: what a stored page's fresh build gives the live entry.
+_LIVE_REGIONS = ("live-figures",)
+
+
+def _live_entry(request: HttpRequest, slug: str) -> PublishedEntry | None:
+    """The entry of this page's live regions: the same for every visitor of a public
+    club (they name no member), kept under the club's live generation."""
+    return published_entry(
+        request=request, user=AnonymousUser(), slug=slug, variant="page-live", scope=Generation.LIVE
+    )
+
+
+def _live(
+    live_parts: LiveParts, request: HttpRequest, slug: str, kwargs: dict[str, Any]
+) -> dict[str, str]:
+    """The page's live regions, from the cache when no game came since they were built
+    (the page around them came from it: the club is public)."""
+    entry = _live_entry(request, slug)
+    if entry is not None and entry.value is not None:
+        return dict(entry.value)
+    try:
+        found = club_get_visible(user=request.user, slug=slug)
+        parts = live_parts(request, found, **kwargs)
+    except DomainError:
+        # The club or player went since the stored page was built (its next read builds
+        # it afresh): the page is served as it was stored.
+        return {}
+    if entry is not None:
+        entry.store(club=found, value=parts)
+    return parts
+
+
+def regions_of(content: bytes, names: tuple[str, ...]) -> dict[str, str]:
+    """Each region ``<!--name-->...<!--/name-->`` of ``content`` named in ``names``."""
+    found: dict[str, str] = {}
+    for name in names:
+        _, start, rest = content.partition(f"<!--{name}-->".encode())
+        inside, end, _ = rest.partition(f"<!--/{name}-->".encode())
+        if start and end:
+            found[name] = inside.decode()
+    return found
+
+
+def with_regions(content: bytes, parts: dict[str, str]) -> bytes:
+    """``content`` with each region ``<!--name-->...<!--/name-->`` named in ``parts``
+    replaced by its HTML."""
+    for name, html in parts.items():
+        start, end = f"<!--{name}-->".encode(), f"<!--/{name}-->".encode()
+        head, found, rest = content.partition(start)
+        _, found_end, tail = rest.partition(end)
+        if found and found_end:
+            content = head + start + html.encode() + end + tail
+    return content
 
 
 def _parts(
@@ -154,10 +242,4 @@ def member_page(
     """The stored anonymous page with each region ``<!--name-->...<!--/name-->`` named in
     ``parts`` replaced by the member's rendering of it."""
     content, content_type = value
-    for name, html in parts.items():
-        start, end = f"<!--{name}-->".encode(), f"<!--/{name}-->".encode()
-        head, found, rest = content.partition(start)
-        _, found_end, tail = rest.partition(end)
-        if found and found_end:
-            content = head + start + html.encode() + end + tail
-    return HttpResponse(content, content_type=content_type)
+    return HttpResponse(with_regions(content, parts), content_type=content_type)

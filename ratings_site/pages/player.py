@@ -90,6 +90,17 @@ def player_for_page(*, club: Club, player_id: int) -> Player:
     return player
 
 
+def player_rating_lists(*, player: Player) -> dict[int, RatingList]:
+    """The lists the player has a rating row on, in the lists' order (one query): what
+    the page's live figures are asked for, as ``player_lists`` gives them."""
+    ratings = PlayerRating.objects.filter(player=player).select_related("rating_list")
+    lists: dict[int, RatingList] = {}
+    for pr in sorted(ratings, key=lambda r: kind_order(r.rating_list.kind)):
+        pr.rating_list.club = player.club
+        lists[pr.rating_list_id] = pr.rating_list
+    return lists
+
+
 def player_lists(*, player: Player) -> PlayerLists:
     """Current standing, published history and K history on each list: three queries."""
     standings: list[ListStanding] = []

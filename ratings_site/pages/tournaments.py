@@ -12,7 +12,6 @@ the list's rating system), never with rules chosen here.
 from __future__ import annotations
 
 import datetime
-import uuid
 from collections import defaultdict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +28,13 @@ from players.errors import NotFoundError
 from players.models import Club, Player, RatingChange, RatingList, RatingPeriod
 from players.rating.period import GAME_RESULTS, SCORES, view_month
 from players.rating.tiebreaks import RoundResult, Standing, TieBreaks, caps_unplayed, standings
-from players.selectors import current_rows, period_find, published_generation_key, ratings_in_force
+from players.selectors import (
+    Generation,
+    club_generation,
+    current_rows,
+    period_find,
+    ratings_in_force,
+)
 from ratings_site.pages.games import scored_games
 from tournaments.game_details import game_detail
 from tournaments.models import BYE_POINTS, Game, Tournament, TournamentBye
@@ -121,8 +126,9 @@ class TournamentView:
 class Ranking:
     """What the whole tournament decides, whichever page is shown: the standings (they
     need every game), each game's round, the ratings in force and the average. Kept in
-    the cache under the club's generation of public views, which every change of games,
-    players or ratings replaces (``club_published_changed``)."""
+    the cache under the club's live generation, which every game replaces
+    (``club_live_changed``), as does every change of players or ratings
+    (``club_published_changed``)."""
 
     rounds: int
     # Each Standing as one tuple of plain values (``_packed``): unpickling 5,000
@@ -221,20 +227,16 @@ def _rounds_of(games: Sequence[_GameRow], declared: int | None) -> dict[int, int
     return rounds
 
 
-# A day: the key names the club's generation, which every change replaces.
+# A day: the key names the club's live generation, which every game and every change
+# that publishes replaces.
 RANKING_SECONDS = 24 * 3600
 
 
 def ranking(tournament: Tournament) -> Ranking:
     """The tournament's ``Ranking``, from the cache when the club's generation has it."""
     slug = tournament.club.slug
-    generation_key = published_generation_key(slug)
-    generation = cache.get(generation_key)
-    if generation is None:
-        # As the cache of public views does for a club's first entry (add: a change that
-        # named one meanwhile keeps it).
-        cache.add(generation_key, uuid.uuid4().hex, timeout=None)
-        generation = cache.get(generation_key)
+    # The live generation: a game of the tournament changes the standings.
+    generation = club_generation(slug, Generation.LIVE)
     # "v2": the standings packed as flat tuples (an older process's entries are not read).
     key = f"tournament-ranking:v2:{slug}:{generation}:{tournament.pk}"
     found: Ranking | None = cache.get(key) if generation is not None else None

@@ -16,7 +16,12 @@ from players.errors import ValidationFailed
 from players.models import Club, Player
 from players.selectors import claim_choice, club_players, membership_role, rules_rated_under
 from players.selectors.names import with_shown_names
-from ratings_site.pages.base import error_page, published_club_page, with_member_parts
+from ratings_site.pages.base import (
+    error_page,
+    live_club_page,
+    published_club_page,
+    with_member_parts,
+)
 from ratings_site.pages.calculator_systems import SystemCalculatorForm, calculate, system_choices
 from ratings_site.pages.forms import (
     LIST_FILTERS,
@@ -45,7 +50,7 @@ from ratings_site.pages.lists import (
 )
 from ratings_site.pages.lists import club_home as club_home_data
 from ratings_site.pages.live import live_details, live_list_page
-from ratings_site.pages.player import player_for_page, player_lists
+from ratings_site.pages.player import player_for_page, player_lists, player_rating_lists
 from ratings_site.pages.tournaments import tournament_for_page, tournament_view, tournaments_page
 
 # What the page opens with, as if posted: the seeds' default example, 1500 at K 20 beating
@@ -236,7 +241,7 @@ def _player_member_parts(request: HttpRequest, *, club: str, player_id: int) -> 
 
 
 @require_safe
-@published_club_page
+@live_club_page
 def rating_list_live(request: HttpRequest, club: Club, kind: str) -> HttpResponse:
     """The list's live view: what the next close would publish for the games entered so
     far (the close's preview), ranked by live rating, marked as not published."""
@@ -261,8 +266,19 @@ def rating_list_live(request: HttpRequest, club: Club, kind: str) -> HttpRespons
     )
 
 
+def _player_live_parts(request: HttpRequest, club: Club, *, player_id: int) -> dict[str, str]:
+    """The player page's live figures, apart from the published page around them: a game
+    changes them alone (ratings_site/pages/base.py: ``live_parts``)."""
+    player = player_for_page(club=club, player_id=player_id)
+    live = live_details(club=club, player=player, lists=player_rating_lists(player=player))
+    html = render_to_string(
+        "pages/_player_live.html", {"club": club, "player": player, "live": live}, request=request
+    )
+    return {"live-figures": html}
+
+
 @require_safe
-@with_member_parts(_player_member_parts)
+@with_member_parts(_player_member_parts, live_parts=_player_live_parts)
 def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
     player = player_for_page(club=club, player_id=player_id)
     lists = player_lists(player=player)
@@ -346,7 +362,7 @@ def period_report(request: HttpRequest, club: Club, kind: str, month: str) -> Ht
 
 
 @require_safe
-@published_club_page
+@live_club_page
 def tournaments_index(request: HttpRequest, club: Club) -> HttpResponse:
     """The club's tournaments, newest first, a page at a time."""
     page = tournaments_page(club=club, page_number=request.GET.get("page"))
@@ -354,7 +370,7 @@ def tournaments_index(request: HttpRequest, club: Club) -> HttpResponse:
 
 
 @require_safe
-@published_club_page
+@live_club_page
 def tournament_detail(request: HttpRequest, club: Club, tournament_id: int) -> HttpResponse:
     """One tournament: standings with FIDE's tie-breaks, the crosstable, downloads; a
     page of players at a time (``?page=``)."""
@@ -370,7 +386,7 @@ def tournament_detail(request: HttpRequest, club: Club, tournament_id: int) -> H
 
 
 @require_safe
-@published_club_page
+@live_club_page
 def head_to_head_page(
     request: HttpRequest, club: Club, player_id: int, opponent_id: int
 ) -> HttpResponse:

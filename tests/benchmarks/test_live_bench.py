@@ -33,7 +33,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client, override_settings
 
 from players.models import Club, Player, PlayerRating, RatingList, RatingPeriod
-from players.services import club_create, club_published_changed
+from players.services import club_create, club_live_changed
 from tests.benchmarks.report import emit, ratio
 from tournaments.models import Game
 from tournaments.services import period_close
@@ -119,7 +119,7 @@ def test_live_list_speed() -> None:
     base = f"/api/v1/clubs/{club.slug}"
     anonymous, member = Client(), Client()
     member.force_login(owner)
-    fresh = lambda: club_published_changed(club_id=club.pk)  # noqa: E731 - a game write's effect
+    fresh = lambda: club_live_changed(club_id=club.pk)  # noqa: E731 - a game write's effect
     # Warm the interpreter and the database's caches before anything is timed.
     for client in (anonymous, member):
         client.get(BASELINE_URL)

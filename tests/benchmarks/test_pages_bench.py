@@ -300,7 +300,7 @@ def test_page_server_times(settings: Any, request: pytest.FixtureRequest) -> Non
         report(name, *measure(client, url))
     if not BIG:
         # The first visit after a change: the event's standings (kept per generation of
-        # the club's public views, whatever PUBLISHED_CACHE_SECONDS) computed again.
+        # the club's live views, whatever PUBLISHED_CACHE_SECONDS) computed again.
         def retire() -> None:
             club_published_changed(club_id=club.pk)
 

@@ -36,7 +36,7 @@ from players.errors import invalid_field
 from players.models import Player, RatingList
 from players.names import display_name
 from players.rating.types import Number
-from players.selectors import club_players
+from players.selectors import Generation, club_players
 from tournaments.api.periods import ListScopedView
 from tournaments.api.ratings_csv import CSVOnlyView, RatingsCSVRenderer
 from tournaments.services.live import LiveList, LiveRow, live_list, live_player
@@ -189,6 +189,7 @@ class LiveListBase(ListScopedView):
     """What the JSON and the CSV of the live list share: the rows, filtered and ordered."""
 
     published_get = True
+    published_scope = Generation.LIVE  # a game changes it
     filterset_class = LiveFilter
     # The rows are the service's, not a queryset's: the view applies the filter set, and
     # the schema documents it as django-filter's backend would.
@@ -382,6 +383,7 @@ class PlayerLiveView(PlayerObjectMixin):
     published: the close may differ if games are added or corrected."""
 
     published_get = True
+    published_scope = Generation.LIVE  # a game changes it
 
     @extend_schema(operation_id="players_live", responses=LivePlayerSerializer)
     def get(self, request: Request, club: str, id: int) -> Response:

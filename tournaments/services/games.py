@@ -21,7 +21,7 @@ from players.errors import ConflictError, invalid_field
 from players.models import Club, Player, RatingPeriod, Role
 from players.models.audit import audit_user_id, audit_via
 from players.selectors import User, require_role
-from players.services import club_published_changed
+from players.services import club_live_changed
 from tournaments.models import Game
 from tournaments.services.game_checks import (
     Lookups,
@@ -184,7 +184,7 @@ def games_add(*, club: Club, games: Sequence[Mapping[str, Any]]) -> int:
                 user_id=audit_user_id(),
             )
     if stored:
-        club_published_changed(club_id=club_id)
+        club_live_changed(club_id=club_id)
     return stored
 
 
@@ -261,7 +261,7 @@ def _games_store(
                 via=audit_via(),
                 user_id=by_id,
             )
-            club_published_changed(club_id=created[0].club_id)
+            club_live_changed(club_id=created[0].club_id)
         return created
 
 
@@ -301,7 +301,7 @@ def game_update(*, game: Game, by: User, **changes: Any) -> Game:
             setattr(game, field, getattr(new, field))
         game.period = periods[(new.rating_list_id, month)]
         game.save()
-        club_published_changed(club_id=game.club_id)
+        club_live_changed(club_id=game.club_id)
     return game
 
 
@@ -312,4 +312,4 @@ def game_delete(*, game: Game, by: User) -> None:
         _periods_locked(rating_list_id=game.rating_list_id, months=[month])
         club_id = game.club_id
         game.delete()
-        club_published_changed(club_id=club_id)
+        club_live_changed(club_id=club_id)

@@ -2,9 +2,9 @@
 
 A live figure is the close's preview (``period_preview``: the same read and the same
 rating system's plan as the close, writing nothing), kept per list in Django's cache under
-the club's generation (``club_published_changed``: every game entered, edited or deleted,
-every import, close, reopen, replay, K override and player edit gives the club a new
-one), so the first read after any of them computes afresh and every later one is served
+the club's live generation (``club_live_changed``: every game entered, edited or deleted;
+``club_published_changed``: every import, close, reopen, replay, K override and player
+edit gives the club a new one of both), so the first read after any of them computes afresh and every later one is served
 from the cache. Nothing here is a rule: the figures are the plan's, a game's contribution
 is the list's rating system's explanation (``RatingSystem.explain``) and an unrated
 player's way to a first rating its ``first_rating_progress``.
@@ -18,7 +18,7 @@ for a replay has none either (``LiveList.waiting_for_replay``).
 from __future__ import annotations
 
 import datetime
-import uuid
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -31,7 +31,7 @@ from players.models import Player, RatingList, RatingPeriod, add_months
 from players.rating.period import PeriodEvent, PlannedChange, view_month
 from players.rating.systems import RatingSystem
 from players.rating.systems.explain import PeriodFacts, State
-from players.selectors import published_generation_key, ratings_in_force
+from players.selectors import Generation, club_generation, ratings_in_force
 from tournaments.game_details import GameDetail, explain_details, game_detail, tournament_starts
 from tournaments.models import Game, Tournament
 from tournaments.services.close import period_preview
@@ -134,21 +134,47 @@ def live_list(*, rating_list: RatingList) -> LiveList:
     if settings.PUBLISHED_CACHE_SECONDS <= 0:
         return _computed(rating_list)
     slug = rating_list.club.slug
-    generation_key = published_generation_key(slug)
-    generation = cache.get(generation_key)
-    if generation is None:
-        # The club's first generation: the next change replaces it (as the public views'
-        # cache does, players.api.cache).
-        cache.add(generation_key, uuid.uuid4().hex, timeout=None)
-        generation = cache.get(generation_key)
+    generation = club_generation(slug, Generation.LIVE)
     key = f"live:{_CACHE_SHAPE}:{slug}:{rating_list.pk}:{generation}"
     found = cache.get(key)
     if isinstance(found, LiveList):
         return found
-    # The generation was read before the games: a change after it retires this entry.
-    computed = _computed(rating_list)
-    cache.set(key, computed, settings.PUBLISHED_CACHE_SECONDS)
+    # One request computes a generation's figures; the others wait for them. During a
+    # round every game retires them, and the live list, its API, its CSV and each player
+    # page's live block all asked for them in the same second: each computed the same
+    # preview (at 5,000 players a third of a second of CPU each).
+    claim = f"{key}:computing"
+    if not cache.add(claim, 1, timeout=COMPUTE_SECONDS):
+        waited = _waited(key)
+        if waited is not None:
+            return waited
+    try:
+        # The generation was read before the games: a change after it retires this entry.
+        computed = _computed(rating_list)
+        cache.set(key, computed, settings.PUBLISHED_CACHE_SECONDS)
+    finally:
+        cache.delete(claim)
     return computed
+
+
+# The longest a request waits for another one's live figures before computing them itself.
+COMPUTE_SECONDS = 10.0
+
+
+def _waited(key: str) -> LiveList | None:
+    """The figures another request is computing under ``key``, once stored (None when it
+    gave up, or ``COMPUTE_SECONDS`` passed)."""
+    deadline = time.monotonic() + COMPUTE_SECONDS
+    step = 0.01
+    while time.monotonic() < deadline:
+        time.sleep(step)
+        step = min(step * 2, 0.1)
+        found = cache.get_many([key, f"{key}:computing"])
+        if isinstance(found.get(key), LiveList):
+            return found[key]  # type: ignore[no-any-return]
+        if f"{key}:computing" not in found:
+            return None
+    return None
 
 
 def _computed(rating_list: RatingList) -> LiveList:
