@@ -93,7 +93,7 @@ def player_for_page(*, club: Club, player_id: int) -> Player:
 def player_rating_lists(*, player: Player) -> dict[int, RatingList]:
     """The lists the player has a rating row on, in the lists' order (one query): what
     the page's live figures are asked for, as ``player_lists`` gives them."""
-    ratings = PlayerRating.objects.filter(player=player).select_related("rating_list")
+    ratings = player_ratings(player=player)
     lists: dict[int, RatingList] = {}
     for pr in sorted(ratings, key=lambda r: kind_order(r.rating_list.kind)):
         pr.rating_list.club = player.club
