@@ -1,0 +1,122 @@
+"""The code's shape (issue 38, item 4): no function or method in product code above a
+cyclomatic complexity of 15 (radon's measure) and no module above 500 lines
+(docs/architecture.md, "Sizes"). A function that grows past the bar is split by what each
+part decides, not by line count. Fast tier: radon's Python API over the source text, no
+subprocess, no database."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from pathlib import Path
+
+from radon.complexity import add_inner_blocks, cc_visit
+from radon.visitors import Function
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("ratings_site", "players", "tournaments")
+MAX_COMPLEXITY = 15
+MAX_LINES = 500
+
+# Functions still above the bar, each with its complexity when listed: being split on
+# branch h-shorta; issue 38 item 4. The merger removes an entry once its split lands
+# (test_allowed_entries_are_still_needed says which).
+ALLOWED: dict[str, int] = {
+    "tournaments/interchange/games_csv.py::_parse": 17,
+    "tournaments/interchange/pgn.py::_blocks": 44,
+    "tournaments/interchange/pgn.py::_game": 16,
+    "tournaments/interchange/trf/lines.py::_parse_round": 19,
+    "tournaments/interchange/trf/lines.py::parse_player_line": 26,
+    "tournaments/interchange/trf/reader.py::_pair_up": 21,
+    "tournaments/interchange/trf/reader.py::_paired_at_once": 32,
+    "tournaments/interchange/trf/reader.py::_read_records": 17,
+    "tournaments/interchange/trf/writer.py::write_trf": 31,
+    "tournaments/management/commands/_importing.py::ImportCommand._print": 21,
+    "tournaments/services/fide_list.py::_update": 16,
+    "tournaments/services/fide_list_match.py::fide_players_match": 17,
+    "tournaments/services/game_checks.py::validated": 21,
+    "tournaments/services/game_columns.py::validated_columns": 21,
+    "tournaments/services/imports/formats.py::_trf_games": 19,
+    "tournaments/services/imports/formats.py::_trf_tournament": 16,
+    "tournaments/services/imports/game_files.py::_persons": 20,
+    "tournaments/services/imports/game_files.py::_tournaments": 18,
+    "tournaments/services/imports/matching.py::_match_by_name": 22,
+    "tournaments/services/imports/matching.py::drop_stored_games": 16,
+    "tournaments/services/imports/matching.py::match_players": 18,
+    "tournaments/services/tournaments.py::_clean_tournament": 17,
+    # Being split on this branch, h-shortb (issue 38 item 4): one entry goes per commit.
+    "players/admin/jobs.py::JobAdmin.change_view": 19,
+    "players/api/schema.py::declare_bounds": 20,
+    "players/charts.py::lines_chart": 28,
+    "players/rating/differences.py::score_game": 22,
+    "players/rating/systems/elo.py::_finish_in_arrays": 18,
+    "players/rating/systems/elo_games.py::player_rule_days": 22,
+    "players/rating/systems/elo_games.py::sort_games": 21,
+    "players/rating/tiebreaks.py::_figures_in_halves": 17,
+    "players/selectors/in_force.py::ratings_in_force": 20,
+    "players/services/players.py::players_add_bulk": 22,
+    "players/services/webhook_events.py::event_content": 17,
+    "ratings_site/pages/base.py::_club_page.wrapper": 19,
+    "ratings_site/pages/headtohead.py::_scored": 16,
+    "ratings_site/pages/headtohead.py::head_to_head": 16,
+    "ratings_site/pages/tournaments.py::_figures": 21,
+    "tournaments/services/club_archive/reading.py::read_manifest": 19,
+    "tournaments/services/club_archive/restore.py::_Restorer._column": 18,
+    "tournaments/services/club_archive/restore.py::_Restorer.table": 25,
+    "tournaments/services/club_archive/tables.py::club_tables": 22,
+}
+
+
+def _modules() -> Iterator[tuple[str, str]]:
+    """(path from the project's root, source) of every product module but migrations."""
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "migrations" not in path.relative_to(ROOT).parts:
+                yield path.relative_to(ROOT).as_posix(), path.read_text(encoding="utf-8")
+
+
+@functools.cache
+def _complexities() -> dict[str, tuple[int, int]]:
+    """Every function's, method's and closure's (line, complexity), by ``path::name``
+    (``Class.method``, ``outer.inner`` for a closure); measured once for both tests
+    (about 2 s of CPU)."""
+    found: dict[str, tuple[int, int]] = {}
+    for path, source in _modules():
+        for block in add_inner_blocks(cc_visit(source)):
+            if isinstance(block, Function):
+                found[f"{path}::{block.fullname}"] = (block.lineno, block.complexity)
+    return found
+
+
+def test_no_function_is_above_the_complexity_bar() -> None:
+    offenders = [
+        f"{key.replace('::', f':{line} ')} has complexity {complexity}"
+        for key, (line, complexity) in sorted(_complexities().items())
+        if complexity > MAX_COMPLEXITY and key not in ALLOWED
+    ]
+    assert not offenders, (
+        f"above complexity {MAX_COMPLEXITY} (split by what each part decides):\n"
+        + "\n".join(offenders)
+    )
+
+
+def test_no_module_is_above_the_line_bar() -> None:
+    offenders = [
+        f"{path} has {len(source.splitlines())} lines"
+        for path, source in _modules()
+        if len(source.splitlines()) > MAX_LINES
+    ]
+    assert not offenders, (
+        f"above {MAX_LINES} lines (make it a package split by what each part does):\n"
+        + "\n".join(offenders)
+    )
+
+
+def test_allowed_entries_are_still_needed() -> None:
+    """An entry whose function was split (or renamed, or moved) goes, so that the list
+    cannot hide a function that grows back."""
+    complexities = _complexities()
+    stale = [
+        key for key in ALLOWED if key not in complexities or complexities[key][1] <= MAX_COMPLEXITY
+    ]
+    assert not stale, "remove from ALLOWED (split or gone):\n" + "\n".join(stale)
