@@ -69,24 +69,21 @@ def score_game(
     counted = difference
     # The kind's row decides (FIDE's rapid and blitz regulations): two slot reads per game.
     fast = rules.list_kind.fast
-    if rules.apply_400_rule and (fast or own < STANDARD_UNCAPPED_FROM or not rules.exception_2650):
-        if counted > CAP:
-            counted = CAP
-        elif counted < -CAP:
-            counted = -CAP
+    # Whose cap it is is asked only beyond 400 points, where it matters.
+    if difference > CAP or difference < -CAP:
+        counted = _counted_beyond_cap(difference, own, fast, rules)
     if not played:
         return (difference, counted, None, 0, NOTE_FORFEIT)
     if (
         fast
         and (difference >= FAST_UNRATED_GAP or difference <= -FAST_UNRATED_GAP)
-        and (own > FAST_UNRATED_ABOVE or opponent > FAST_UNRATED_ABOVE)
-        and rules.fast_gap
+        and _fast_gap_unrated(own, opponent, rules)
     ):
         return (difference, counted, None, 0, NOTE_FAST_GAP)
     # Scores are whole halves; halves keep the period's sums in integers.
     numerator = score.numerator
     denominator = score.denominator
-    if denominator == 1 and (numerator == 0 or numerator == 1):
+    if denominator == 1 and 0 <= numerator <= 1:
         halves = 2 * numerator
     elif denominator == 2 and numerator == 1:
         halves = 1
@@ -98,6 +95,21 @@ def score_game(
     else:
         expected = expected_from_formula(counted)
     return (difference, counted, expected, halves, None)
+
+
+def _counted_beyond_cap(difference: int, own: int, fast: bool, rules: RatingRules) -> int:
+    """FIDE 8.3.1 for a difference beyond +/-400: capped at +/-400 on rapid and blitz for
+    everyone, on the standard list for a player rated below 2650 (from 2650 in full,
+    unless the list keeps the cap for everyone), never where the list switches it off."""
+    if rules.apply_400_rule and (fast or own < STANDARD_UNCAPPED_FROM or not rules.exception_2650):
+        return CAP if difference > 0 else -CAP
+    return difference
+
+
+def _fast_gap_unrated(own: int, opponent: int, rules: RatingRules) -> bool:
+    """Rapid and blitz since 1 December 2024, for a game 600 or more points apart: not
+    rated with either player above 2600, where the list's rules have it."""
+    return (own > FAST_UNRATED_ABOVE or opponent > FAST_UNRATED_ABOVE) and rules.fast_gap
 
 
 def counted_difference(own: int, opponent: int, *, rules: RatingRules) -> CountedDifference:
