@@ -48,7 +48,6 @@ ALLOWED: dict[str, int] = {
     "players/admin/jobs.py::JobAdmin.change_view": 19,
     "players/api/schema.py::declare_bounds": 20,
     "players/charts.py::lines_chart": 28,
-    "players/rating/systems/elo.py::_finish_in_arrays": 18,
     "players/rating/systems/elo_games.py::player_rule_days": 22,
     "players/rating/systems/elo_games.py::sort_games": 21,
     "players/rating/tiebreaks.py::_figures_in_halves": 17,
