@@ -48,7 +48,6 @@ ALLOWED: dict[str, int] = {
     "players/admin/jobs.py::JobAdmin.change_view": 19,
     "players/api/schema.py::declare_bounds": 20,
     "players/charts.py::lines_chart": 28,
-    "players/rating/tiebreaks.py::_figures_in_halves": 17,
     "players/selectors/in_force.py::ratings_in_force": 20,
     "players/services/players.py::players_add_bulk": 22,
     "players/services/webhook_events.py::event_content": 17,
