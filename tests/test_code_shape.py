@@ -45,7 +45,6 @@ ALLOWED: dict[str, int] = {
     "tournaments/services/imports/matching.py::match_players": 18,
     "tournaments/services/tournaments.py::_clean_tournament": 17,
     # Being split on this branch, h-shortb (issue 38 item 4): one entry goes per commit.
-    "tournaments/services/club_archive/tables.py::club_tables": 22,
 }
 
 
