@@ -44,7 +44,6 @@ ALLOWED: dict[str, int] = {
     "tournaments/services/imports/matching.py::drop_stored_games": 16,
     "tournaments/services/imports/matching.py::match_players": 18,
     "tournaments/services/tournaments.py::_clean_tournament": 17,
-    # Being split on this branch, h-shortb (issue 38 item 4): one entry goes per commit.
 }
 
 
@@ -56,17 +55,29 @@ def _modules() -> Iterator[tuple[str, str]]:
                 yield path.relative_to(ROOT).as_posix(), path.read_text(encoding="utf-8")
 
 
+def _measured(source: str) -> dict[str, tuple[int, int]]:
+    """Each function's, method's and closure's (line, complexity) in ``source``, by name
+    (``Class.method``, ``outer.inner`` for a closure: radon counts a closure apart from
+    the function around it). Of two with one name (a property's getter and setter) the
+    more complex counts."""
+    measured: dict[str, tuple[int, int]] = {}
+    for block in add_inner_blocks(cc_visit(source)):
+        known = measured.get(block.fullname)
+        if isinstance(block, Function) and (known is None or known[1] < block.complexity):
+            measured[block.fullname] = (block.lineno, block.complexity)
+    return measured
+
+
 @functools.cache
 def _complexities() -> dict[str, tuple[int, int]]:
     """Every function's, method's and closure's (line, complexity), by ``path::name``
     (``Class.method``, ``outer.inner`` for a closure); measured once for both tests
     (about 2 s of CPU)."""
-    found: dict[str, tuple[int, int]] = {}
-    for path, source in _modules():
-        for block in add_inner_blocks(cc_visit(source)):
-            if isinstance(block, Function):
-                found[f"{path}::{block.fullname}"] = (block.lineno, block.complexity)
-    return found
+    return {
+        f"{path}::{name}": figures
+        for path, source in _modules()
+        for name, figures in _measured(source).items()
+    }
 
 
 def test_no_function_is_above_the_complexity_bar() -> None:
@@ -101,3 +112,18 @@ def test_allowed_entries_are_still_needed() -> None:
         key for key in ALLOWED if key not in complexities or complexities[key][1] <= MAX_COMPLEXITY
     ]
     assert not stale, "remove from ALLOWED (split or gone):\n" + "\n".join(stale)
+
+
+def test_the_measure_sees_branches_methods_and_closures() -> None:
+    """The checker's own check: 16 branches are above the bar wherever they are."""
+    branches = "".join(f"    if x == {n}:\n        return {n}\n" for n in range(15))
+    source = (
+        f"def flat(x):\n{branches}    return -1\n"
+        "class Kind:\n"
+        f"    def method(self, x):\n{branches.replace('    ', '        ')}        return -1\n"
+        "def outer():\n"
+        f"    def inner(x):\n{branches.replace('    ', '        ')}        return -1\n"
+        "    return inner\n"
+    )
+    measured = {name: complexity for name, (_, complexity) in _measured(source).items()}
+    assert measured == {"flat": 16, "Kind.method": 16, "outer": 1, "outer.inner": 16}
