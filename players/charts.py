@@ -9,7 +9,7 @@ the periods table beside it is the data alternative for screen readers.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 
@@ -142,24 +142,16 @@ def lines_chart(
     if not labels:
         return None
     spread = spread or {}
-    ratings = [rating for values in series.values() for _, rating in values]
-    low = min(r - spread.get(label, 0) for values in series.values() for label, r in values)
-    high = max(r + spread.get(label, 0) for values in series.values() for label, r in values)
-    low, high = math.floor(min(low, *ratings)), math.ceil(max(high, *ratings))
+    low, high = _span(series, spread)
     step = _step(max(high - low, 40))
     bottom_value = math.floor((low - step / 4) / step) * step
     top_value = math.ceil((high + step / 4) / step) * step
-    plot_w = size.width - size.left - size.right
     plot_h = size.height - size.top - size.bottom
 
     def y_of(rating: float) -> float:
         return size.top + plot_h * (top_value - rating) / (top_value - bottom_value)
 
-    count = len(labels)
-    x_of = {
-        label: size.left + plot_w / 2 if count == 1 else size.left + plot_w * index / (count - 1)
-        for index, label in enumerate(labels)
-    }
+    x_of = _x_positions(labels, size)
     lines = [
         Line(
             name, [ChartPoint(x_of[label], y_of(rating), label, rating) for label, rating in values]
@@ -168,24 +160,8 @@ def lines_chart(
         if values
     ]
     y_ticks = [Tick(y_of(value), str(value)) for value in range(bottom_value, top_value + 1, step)]
-    # At most about size.x_labels month labels, always the first and the last.
-    every = max(1, math.ceil(count / size.x_labels))
-    x_ticks = [
-        Tick(x_of[label], label)
-        for i, label in enumerate(labels)
-        if i % every == 0 or i == count - 1
-    ]
-    # A "YYYY-MM" label at 12 units is about 46 wide: two closer than that would overlap.
-    if len(x_ticks) > 1 and x_ticks[-1].position - x_ticks[-2].position < max(plot_w / 10, 56):
-        x_ticks.pop(-2)
-    band = ""
-    if spread:
-        around = [
-            (label, r, spread[label]) for v in series.values() for label, r in v if label in spread
-        ]
-        upper = [f"{x_of[label]:.1f},{y_of(r + s):.1f}" for label, r, s in around]
-        lower = [f"{x_of[label]:.1f},{y_of(r - s):.1f}" for label, r, s in reversed(around)]
-        band = " ".join(upper + lower)
+    x_ticks = _x_ticks(labels, x_of, size)
+    band = _band(series, spread, x_of, y_of) if spread else ""
     return Chart(
         size.width,
         size.height,
@@ -199,3 +175,56 @@ def lines_chart(
         size.bottom,
         band,
     )
+
+
+def _span(
+    series: Mapping[str, Sequence[tuple[str, int]]], spread: Mapping[str, float]
+) -> tuple[int, int]:
+    """The lowest and highest value the chart shows: every rating, and the band around
+    it where there is one, to whole points."""
+    ratings = [rating for values in series.values() for _, rating in values]
+    low = min(r - spread.get(label, 0) for values in series.values() for label, r in values)
+    high = max(r + spread.get(label, 0) for values in series.values() for label, r in values)
+    return math.floor(min(low, *ratings)), math.ceil(max(high, *ratings))
+
+
+def _x_positions(labels: Sequence[str], size: ChartSize) -> dict[str, float]:
+    """Each period's x, evenly across the plot; a single period in its middle."""
+    plot_w = size.width - size.left - size.right
+    count = len(labels)
+    return {
+        label: size.left + plot_w / 2 if count == 1 else size.left + plot_w * index / (count - 1)
+        for index, label in enumerate(labels)
+    }
+
+
+def _band(
+    series: Mapping[str, Sequence[tuple[str, int]]],
+    spread: Mapping[str, float],
+    x_of: Mapping[str, float],
+    y_of: Callable[[float], float],
+) -> str:
+    """The band's polygon (SVG points): along the ratings plus their spread, back along
+    them minus it."""
+    around = [
+        (label, r, spread[label]) for v in series.values() for label, r in v if label in spread
+    ]
+    upper = [f"{x_of[label]:.1f},{y_of(r + s):.1f}" for label, r, s in around]
+    lower = [f"{x_of[label]:.1f},{y_of(r - s):.1f}" for label, r, s in reversed(around)]
+    return " ".join(upper + lower)
+
+
+def _x_ticks(labels: Sequence[str], x_of: Mapping[str, float], size: ChartSize) -> list[Tick]:
+    """At most about size.x_labels month labels, always the first and the last."""
+    plot_w = size.width - size.left - size.right
+    count = len(labels)
+    every = max(1, math.ceil(count / size.x_labels))
+    x_ticks = [
+        Tick(x_of[label], label)
+        for i, label in enumerate(labels)
+        if i % every == 0 or i == count - 1
+    ]
+    # A "YYYY-MM" label at 12 units is about 46 wide: two closer than that would overlap.
+    if len(x_ticks) > 1 and x_ticks[-1].position - x_ticks[-2].position < max(plot_w / 10, 56):
+        x_ticks.pop(-2)
+    return x_ticks

@@ -16,6 +16,7 @@ from django.urls import reverse
 from players.admin.base import CLUB_FILTER, ClubScopedAdmin
 from players.models import Job
 from players.services import JOB_KINDS
+from players.services.jobs import JobKind
 
 #: Seconds between the page's refreshes while the job runs.
 REFRESH_SECONDS = 2
@@ -61,28 +62,43 @@ class JobAdmin(ClubScopedAdmin):
         if not self.has_view_permission(request, job):
             return super().change_view(request, object_id, form_url, extra_context)
         spec = JOB_KINDS.get(job.kind)
-        lines: list[str] = []
-        if job.status == Job.Status.SUCCEEDED and spec is not None and spec.summary is not None:
-            for ok, text in spec.summary(job.result):
-                (messages.success if ok else messages.warning)(request, text)
-                lines.append(text)
-        elif job.status == Job.Status.FAILED:
-            error = job.error or {}
-            messages.error(request, error.get("message", "The job failed."))
-            for field in spec.error_fields if spec else ():
-                for line in error.get("fields", {}).get(field, [])[:SHOWN_ERROR_LINES]:
-                    messages.error(request, line)
-        total = job.progress_total or 0
+        lines = _outcome_shown(request, job, spec)
         context = {
             **self.admin_site.each_context(request),
-            "title": f"{spec.label if spec else job.kind}: {job.get_status_display().lower()}",
             "opts": self.opts,
-            "job": job,
-            "refresh": None if job.is_finished else REFRESH_SECONDS,
-            "percent": min(100, round(100 * job.progress_done / total)) if total else None,
-            "result_template": spec.template if spec and job.result is not None else "",
-            "result": job.result,
+            **_progress_context(job, spec),
             "summary": " ".join(lines),
-            "has_file": bool(job.output_name) and job.status == Job.Status.SUCCEEDED,
         }
         return TemplateResponse(request, "admin/players/job/progress.html", context)
+
+
+def _outcome_shown(request: HttpRequest, job: Job, spec: JobKind | None) -> list[str]:
+    """A finished job's outcome as the page's messages: a success's summary lines (each a
+    success or a warning; returned for the page's summary too), a failure's message and
+    its first error lines per field of the kind."""
+    lines: list[str] = []
+    if job.status == Job.Status.SUCCEEDED and spec is not None and spec.summary is not None:
+        for ok, text in spec.summary(job.result):
+            (messages.success if ok else messages.warning)(request, text)
+            lines.append(text)
+    elif job.status == Job.Status.FAILED:
+        error = job.error or {}
+        messages.error(request, error.get("message", "The job failed."))
+        for field in spec.error_fields if spec else ():
+            for line in error.get("fields", {}).get(field, [])[:SHOWN_ERROR_LINES]:
+                messages.error(request, line)
+    return lines
+
+
+def _progress_context(job: Job, spec: JobKind | None) -> dict[str, Any]:
+    """The page's title, refresh, progress and result."""
+    total = job.progress_total or 0
+    return {
+        "title": f"{spec.label if spec else job.kind}: {job.get_status_display().lower()}",
+        "job": job,
+        "refresh": None if job.is_finished else REFRESH_SECONDS,
+        "percent": min(100, round(100 * job.progress_done / total)) if total else None,
+        "result_template": spec.template if spec and job.result is not None else "",
+        "result": job.result,
+        "has_file": bool(job.output_name) and job.status == Job.Status.SUCCEEDED,
+    }

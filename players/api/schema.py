@@ -175,23 +175,36 @@ def declare_bounds(
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             for parameter in operation.get("parameters", []):
-                schema = parameter.get("schema", {})
-                if parameter["in"] == "path" and schema.get("type") == "integer":
-                    schema.setdefault("minimum", 1)
-                if parameter["in"] == "path" and parameter["name"] in PATH_PATTERNS:
-                    schema["pattern"] = PATH_PATTERNS[parameter["name"]]
-                if parameter["name"] == "period" and schema.get("type") == "string":
-                    schema["pattern"] = MONTH_PATTERN
-                # A filter naming a row by id (?player=, ?object=).
-                if parameter["name"] in ID_FILTERS and parameter["in"] == "query":
-                    schema.update(type="integer", minimum=1)
-                # django-filter's choices of "true"/"false" come out as a boolean whose
-                # enum holds strings: the server takes the strings.
-                if schema.get("type") == "boolean" and "enum" in schema:
-                    schema["type"] = "string"
-                if "enum" in schema and "type" not in schema:
-                    schema["type"] = "string"
-    schemas = result.get("components", {}).get("schemas", {})
+                _parameter_bounded(parameter)
+    _components_bounded(result.get("components", {}).get("schemas", {}))
+    return result
+
+
+def _parameter_bounded(parameter: dict[str, Any]) -> None:
+    """One parameter's schema with the server's limits: a path's integer id from 1, a
+    path's slug and a period by their patterns, an id filter an integer from 1, and
+    choices typed as the strings the server takes."""
+    schema = parameter.get("schema", {})
+    if parameter["in"] == "path" and schema.get("type") == "integer":
+        schema.setdefault("minimum", 1)
+    if parameter["in"] == "path" and parameter["name"] in PATH_PATTERNS:
+        schema["pattern"] = PATH_PATTERNS[parameter["name"]]
+    if parameter["name"] == "period" and schema.get("type") == "string":
+        schema["pattern"] = MONTH_PATTERN
+    # A filter naming a row by id (?player=, ?object=).
+    if parameter["name"] in ID_FILTERS and parameter["in"] == "query":
+        schema.update(type="integer", minimum=1)
+    # django-filter's choices of "true"/"false" come out as a boolean whose enum holds
+    # strings: the server takes the strings.
+    if schema.get("type") == "boolean" and "enum" in schema:
+        schema["type"] = "string"
+    if "enum" in schema and "type" not in schema:
+        schema["type"] = "string"
+
+
+def _components_bounded(schemas: dict[str, Any]) -> None:
+    """The request bodies' limits drf-spectacular does not see: a webhook's events, a new
+    list's slug, the arrays of ``ARRAY_BOUNDS``."""
     webhook = schemas.get("WebhookInRequest", {}).get("properties", {})
     if webhook:
         webhook["events"]["minItems"] = 1
@@ -200,4 +213,3 @@ def declare_bounds(
     for (component, field), bounds in ARRAY_BOUNDS.items():
         if component in schemas:
             schemas[component]["properties"][field].update(bounds)
-    return result

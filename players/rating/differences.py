@@ -67,26 +67,19 @@ def score_game(
         return (None, None, None, 0, NOTE_UNRATED_OPPONENT if played else NOTE_FORFEIT)
     difference = own - opponent
     counted = difference
-    # The kind's row decides (FIDE's rapid and blitz regulations): two slot reads per game.
-    fast = rules.list_kind.fast
-    if rules.apply_400_rule and (fast or own < STANDARD_UNCAPPED_FROM or not rules.exception_2650):
-        if counted > CAP:
-            counted = CAP
-        elif counted < -CAP:
-            counted = -CAP
+    fast_gap = False
+    # Most games are within 400 points, where neither the cap nor the rapid and blitz gap
+    # can apply: only the others read the list's rules, in one call.
+    if difference > CAP or difference < -CAP:
+        counted, fast_gap = _far_apart(own, opponent, rules)
     if not played:
         return (difference, counted, None, 0, NOTE_FORFEIT)
-    if (
-        fast
-        and (difference >= FAST_UNRATED_GAP or difference <= -FAST_UNRATED_GAP)
-        and (own > FAST_UNRATED_ABOVE or opponent > FAST_UNRATED_ABOVE)
-        and rules.fast_gap
-    ):
+    if fast_gap:
         return (difference, counted, None, 0, NOTE_FAST_GAP)
     # Scores are whole halves; halves keep the period's sums in integers.
     numerator = score.numerator
     denominator = score.denominator
-    if denominator == 1 and (numerator == 0 or numerator == 1):
+    if denominator == 1 and 0 <= numerator <= 1:
         halves = 2 * numerator
     elif denominator == 2 and numerator == 1:
         halves = 1
@@ -98,6 +91,30 @@ def score_game(
     else:
         expected = expected_from_formula(counted)
     return (difference, counted, expected, halves, None)
+
+
+def _far_apart(own: int, opponent: int, rules: RatingRules) -> tuple[int, bool]:
+    """For a game more than 400 points apart: the counted difference and whether the rapid
+    and blitz gap leaves it unrated.
+
+    FIDE 8.3.1: the difference is capped at +/-400 on rapid and blitz for everyone, on the
+    standard list for a player rated below 2650 (from 2650 in full, unless the list keeps
+    the cap for everyone), never where the list switches it off. Rapid and blitz since 1
+    December 2024, where the list applies it: a game 600 or more points apart with either
+    player above 2600 is not rated."""
+    difference = own - opponent
+    # The kind's row decides (FIDE's rapid and blitz regulations).
+    fast = rules.list_kind.fast
+    counted = difference
+    if rules.apply_400_rule and (fast or own < STANDARD_UNCAPPED_FROM or not rules.exception_2650):
+        counted = CAP if difference > 0 else -CAP
+    gap = (
+        fast
+        and (difference >= FAST_UNRATED_GAP or difference <= -FAST_UNRATED_GAP)
+        and (own > FAST_UNRATED_ABOVE or opponent > FAST_UNRATED_ABOVE)
+        and rules.fast_gap
+    )
+    return counted, gap
 
 
 def counted_difference(own: int, opponent: int, *, rules: RatingRules) -> CountedDifference:

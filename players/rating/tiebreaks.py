@@ -393,21 +393,8 @@ def _figures_in_halves(
         own = sum(result[1] for result in results)
         no_opponent = min(own, _DRAW_HALVES * rounds) if capped else own
         # (voluntary unplayed, opponent's value, points) per round, absences included.
-        rows: list[tuple[bool, int, int]] = []
-        won = 0
-        for _, points, opponent, played in results:
-            if points == _WIN_HALVES:
-                won += 1
-            if played and opponent is not None:
-                rows.append((False, adjusted[opponent], points))
-                continue
-            voluntary = not played and points < _WIN_HALVES
-            if opponent is not None and capped:
-                rows.append((voluntary, min(own, adjusted[opponent]), points))
-            elif opponent is not None:
-                rows.append((voluntary, own, points))
-            else:
-                rows.append((voluntary, no_opponent, points))
+        rows = _rounds_in_halves(results, adjusted, own, no_opponent, capped=capped)
+        won = sum(1 for result in results if result[1] == _WIN_HALVES)
         rows.extend((True, no_opponent, 0) for _ in range(max(rounds - len(results), 0)))
         total = sum(row[1] for row in rows)
         # Cut-1 drops the least significant value: a voluntary unplayed round's first.
@@ -415,6 +402,33 @@ def _figures_in_halves(
         sonneborn = sum(value * points for _, value, points in rows)
         counted[player] = (own, total, total - least, sonneborn, won)
     return counted
+
+
+def _rounds_in_halves(
+    results: list[_HalfResult],
+    adjusted: Mapping[PlayerKey, int],
+    own: int,
+    no_opponent: int,
+    *,
+    capped: bool,
+) -> list[tuple[bool, int, int]]:
+    """A player's rounds as (voluntary unplayed, the value the round counts for the
+    player's Buchholz, points): a played game its opponent's adjusted score; an unplayed
+    one against an opponent the player's own score (capped: at most the opponent's); a
+    round without an opponent ``no_opponent``."""
+    rows: list[tuple[bool, int, int]] = []
+    for _, points, opponent, played in results:
+        if played and opponent is not None:
+            rows.append((False, adjusted[opponent], points))
+            continue
+        voluntary = not played and points < _WIN_HALVES
+        if opponent is not None and capped:
+            rows.append((voluntary, min(own, adjusted[opponent]), points))
+        elif opponent is not None:
+            rows.append((voluntary, own, points))
+        else:
+            rows.append((voluntary, no_opponent, points))
+    return rows
 
 
 @functools.lru_cache(maxsize=4096)

@@ -52,38 +52,24 @@ def ratings_in_force(
     """
     wanted = list(dict.fromkeys(months))
     known = known or {}
-    to_read = [key for key in wanted if key not in known]
     # FIDE rapid and blitz (a kind that counts_standard): an unrated player who holds a
-    # standard rating at the start of the event uses it and counts as rated. The club's
-    # standard list is read with the lists themselves (same queries), found by its club
-    # and kind.
+    # standard rating at the start of the event uses it and counts as rated.
     counting = {
         list_id for list_id, rating_list in lists.items() if rating_list.list_kind.counts_standard
     }
-    needs_standard = [key for key in wanted if key[0] in counting]
-    published = _Published()
-    if to_read or needs_standard:
-        standard_clubs = {lists[list_id].club_id for list_id, _ in needs_standard}
-        scope = Q(rating_list_id__in={list_id for list_id, _ in to_read}) | Q(
-            rating_list__club_id__in=standard_clubs, rating_list__slug=_STANDARD
-        )
-        published.read_periods(scope)
-
-        def standard_list(key: InForceKey) -> int | None:
-            return published.standard_of.get(lists[key[0]].club_id)
-
-        sources = {published.source(list_id, month) for list_id, month in to_read}
-        sources |= {published.source(standard_list(key), key[1]) for key in needs_standard}
-        published.read_rows(sources, scope, players)
-
+    published = _Published.read(
+        lists,
+        to_read=[key for key in wanted if key not in known],
+        needs_standard=[key for key in wanted if key[0] in counting],
+        players=players,
+    )
     result: dict[InForceKey, dict[int, int | None]] = {}
     for key in wanted:
         list_id, month = key
         ratings = dict(known[key]) if key in known else published.before(list_id, month)
         rating_list = lists[list_id]
         if list_id in counting:
-            standard = published.before(published.standard_of.get(rating_list.club_id), month)
-            ratings = {pid: standard.get(pid) if r is None else r for pid, r in ratings.items()}
+            ratings = published.standard_for_unrated(rating_list.club_id, month, ratings)
         result[key] = with_fixed_start(rating_list, ratings) if fixed_start else ratings
     return result
 
@@ -99,6 +85,36 @@ class _Published:
     rows: dict[int, dict[int, int | None]] = field(default_factory=lambda: defaultdict(dict))
     entries: dict[int, dict[int, int | None]] = field(default_factory=lambda: defaultdict(dict))
     standard_of: dict[int, int] = field(default_factory=dict)
+
+    @classmethod
+    def read(
+        cls,
+        lists: Mapping[int, RatingList],
+        *,
+        to_read: list[InForceKey],
+        needs_standard: list[InForceKey],
+        players: Collection[int] | QuerySet[Any, int] | None,
+    ) -> _Published:
+        """What the keys need: the lists published before the months of ``to_read``, and
+        for ``needs_standard`` the club's standard list published before theirs. The
+        club's standard list is read with the lists themselves (same queries), found by
+        its club and kind."""
+        published = cls()
+        if not (to_read or needs_standard):
+            return published
+        standard_clubs = {lists[list_id].club_id for list_id, _ in needs_standard}
+        scope = Q(rating_list_id__in={list_id for list_id, _ in to_read}) | Q(
+            rating_list__club_id__in=standard_clubs, rating_list__slug=_STANDARD
+        )
+        published.read_periods(scope)
+
+        def standard_list(key: InForceKey) -> int | None:
+            return published.standard_of.get(lists[key[0]].club_id)
+
+        sources = {published.source(list_id, month) for list_id, month in to_read}
+        sources |= {published.source(standard_list(key), key[1]) for key in needs_standard}
+        published.read_rows(sources, scope, players)
+        return published
 
     def read_periods(self, scope: Q) -> None:
         for list_id, club_id, kind, month, period_id in (
@@ -158,6 +174,14 @@ class _Published:
             player_id: rows_of.get(player_id, entered)
             for player_id, entered in self.entries[list_id].items()
         }
+
+    def standard_for_unrated(
+        self, club_id: int, month: datetime.date, ratings: dict[int, int | None]
+    ) -> dict[int, int | None]:
+        """``ratings`` with each unrated player's standard rating in force at ``month``
+        (the club's standard list, same rule), where they hold one."""
+        standard = self.before(self.standard_of.get(club_id), month)
+        return {pid: standard.get(pid) if r is None else r for pid, r in ratings.items()}
 
 
 def with_fixed_start(

@@ -274,7 +274,24 @@ def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any
     if not players:
         return []
     lists = {rl.slug: rl for rl in RatingList.objects.filter(club=club)}
-    cleaned: list[tuple[dict[str, Any], dict[str, dict[str, Any]]]] = []
+    cleaned = _bulk_items_cleaned(club, players, lists)
+    created = _bulk_players_stored(club, by, [fields for fields, _ in cleaned])
+    new = zip(created, (entries for _, entries in cleaned), strict=True)
+    ratings_create(new=new, lists=lists.values(), by=by)
+    club_published_changed(club_id=club.pk)
+    players_changed(club_id=club.pk, action="created", players=[p.pk for p in created])
+    return created
+
+
+_Cleaned = tuple[dict[str, Any], dict[str, dict[str, Any]]]
+
+
+def _bulk_items_cleaned(
+    club: Club, players: Sequence[Mapping[str, Any]], lists: Mapping[str, RatingList]
+) -> list[_Cleaned]:
+    """Every item cleaned (its player's fields, its entries by list kind), and refused if
+    a FIDE ID is given twice or is another player's of the club (one query)."""
+    cleaned: list[_Cleaned] = []
     seen_fide: set[int] = set()
     for index, item in enumerate(players):
         fields, entries = _bulk_item_cleaned(index, item, lists)
@@ -293,17 +310,23 @@ def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any
     }
     if taken:
         raise invalid_field("fide_id", f"Another player of the club has FIDE ID {min(taken)}.")
+    return cleaned
+
+
+def _bulk_players_stored(club: Club, by: User, items: list[dict[str, Any]]) -> list[Player]:
+    """The players of ``items`` (their cleaned fields) stored with their audit rows, as
+    model instances that a later save() updates."""
     # Plain rows rather than model instances: an import's thousands of players.
-    names = sorted({name for fields, _ in cleaned for name in fields})
+    names = sorted({name for fields in items for name in fields})
     by_name = {field.name: field for field in Player._meta.concrete_fields}
     defaults = {name: by_name[name].get_default() for name in names}
     ids = insert_rows_returning_ids(
         Player,
         ["club", *names],
-        [(club.pk, *(fields.get(name, defaults[name]) for name in names)) for fields, _ in cleaned],
+        [(club.pk, *(fields.get(name, defaults[name]) for name in names)) for fields in items],
     )
     created = []
-    for pk, (fields, _) in zip(ids, cleaned, strict=True):
+    for pk, fields in zip(ids, items, strict=True):
         player = Player(pk=pk, club=club, **fields)
         player._state.adding = False  # stored: a later save() updates it
         player._state.db = connection.alias
@@ -319,10 +342,6 @@ def players_add_bulk(*, club: Club, by: User, players: Sequence[Mapping[str, Any
             via=audit_via(),
             user_id=audit_user_id() or by.pk,
         )
-    new = zip(created, (entries for _, entries in cleaned), strict=True)
-    ratings_create(new=new, lists=lists.values(), by=by)
-    club_published_changed(club_id=club.pk)
-    players_changed(club_id=club.pk, action="created", players=[p.pk for p in created])
     return created
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from players.models import Club, PlayerRating, RatingList, RatingPeriod, RatingRun
 
@@ -58,45 +58,79 @@ def event_content(
 ) -> EventContent:
     """The data and links of ``event``; ``data`` is what the emitting service passed."""
     if event == "players.changed":
-        ids = list(data.get("players", []))
-        links = {"players": f"/api/v1/clubs/{club.slug}/players/"}
-        if len(ids) == 1:
-            links["player"] = f"/api/v1/clubs/{club.slug}/players/{ids[0]}/"
-        return EventContent(dict(data), links)
+        return _players_changed(club, data)
     assert rating_list is not None, f"{event} names a list"
-    common = {"list": rating_list.slug, "kind": rating_list.kind, **_run_data(run), **data}
-    links = _list_links(club, rating_list)
-    summary = run.summary if run is not None else {}
+    about = _ListEvent(
+        club,
+        rating_list,
+        run,
+        {"list": rating_list.slug, "kind": rating_list.kind, **_run_data(run), **data},
+        _list_links(club, rating_list),
+    )
     if event == "period.closed" and period is not None:
-        return EventContent(
-            {
-                **common,
-                "period": period.label,
-                "closed_at": period.closed_at.isoformat() if period.closed_at else None,
-                "games": summary.get("games"),
-                "players": summary.get("players"),
-            },
-            {**links, **_period_links(club, rating_list, period.label)},
-            period.label,
-        )
+        return _period_closed(about, period)
     if event == "period.reopened" and period is not None:
-        periods = list(run.periods) if run is not None else [period.label]
-        return EventContent(
-            {**common, "period": period.label, "needs_replay": periods},
-            {**links, **_period_links(club, rating_list, period.label)},
-            period.label,
-        )
+        return _period_reopened(about, period)
     periods = list(run.periods) if run is not None else []
-    first = periods[0] if periods else None
     if event == "period.replayed":
-        return EventContent(
-            {**common, "periods": periods, "changed_per_period": summary.get("periods", {})},
-            {**links, **(_period_links(club, rating_list, first) if first else {})},
-            first,
-        )
+        return _period_replayed(about, periods)
     # list.published: after a close or a replay; the list is dated after the last month.
     last = periods[-1] if periods else (period.label if period is not None else None)
     players = PlayerRating.objects.filter(rating_list=rating_list).count()
     return EventContent(
-        {**common, "periods": periods, "through": last, "players": players}, links, last
+        {**about.common, "periods": periods, "through": last, "players": players},
+        about.links,
+        last,
+    )
+
+
+class _ListEvent(NamedTuple):
+    """An event about a list: what every such event's data and links hold."""
+
+    club: Club
+    rating_list: RatingList
+    run: RatingRun | None
+    common: dict[str, Any]  # the list, its kind, the run's figures, the service's data
+    links: dict[str, str]  # the list's API and page
+
+
+def _players_changed(club: Club, data: Mapping[str, Any]) -> EventContent:
+    ids = list(data.get("players", []))
+    links = {"players": f"/api/v1/clubs/{club.slug}/players/"}
+    if len(ids) == 1:
+        links["player"] = f"/api/v1/clubs/{club.slug}/players/{ids[0]}/"
+    return EventContent(dict(data), links)
+
+
+def _period_closed(about: _ListEvent, period: RatingPeriod) -> EventContent:
+    summary = about.run.summary if about.run is not None else {}
+    return EventContent(
+        {
+            **about.common,
+            "period": period.label,
+            "closed_at": period.closed_at.isoformat() if period.closed_at else None,
+            "games": summary.get("games"),
+            "players": summary.get("players"),
+        },
+        {**about.links, **_period_links(about.club, about.rating_list, period.label)},
+        period.label,
+    )
+
+
+def _period_reopened(about: _ListEvent, period: RatingPeriod) -> EventContent:
+    periods = list(about.run.periods) if about.run is not None else [period.label]
+    return EventContent(
+        {**about.common, "period": period.label, "needs_replay": periods},
+        {**about.links, **_period_links(about.club, about.rating_list, period.label)},
+        period.label,
+    )
+
+
+def _period_replayed(about: _ListEvent, periods: list[str]) -> EventContent:
+    summary = about.run.summary if about.run is not None else {}
+    first = periods[0] if periods else None
+    return EventContent(
+        {**about.common, "periods": periods, "changed_per_period": summary.get("periods", {})},
+        {**about.links, **(_period_links(about.club, about.rating_list, first) if first else {})},
+        first,
     )

@@ -126,38 +126,65 @@ def _club_page(
         # Read before the page is built: a game after it retires what is stored under it.
         live_entry = _live_entry(request, club) if cached and live_parts is not None else None
         try:
-            try:
-                found = club_get_visible(user=request.user, slug=club)
-            except NotFoundError as error:
-                if not request.user.is_authenticated:
-                    return redirect_to_login(request.get_full_path())
-                return error_page(request, error)
-            if claimed and entry is not None:
-                entry.vouch_public(found)
-            member = request
-            if shared is not None and found.public:
-                # The anonymous page, stored for everyone, with the member's parts in it.
-                request = copy.copy(member)
-                request.user = AnonymousUser()
-                entry = shared
-            try:
-                response = view(request, found, *args, **kwargs)
-            except DomainError as error:
-                return error_page(member, error)
-            if entry is not None and response.status_code == 200 and not response.streaming:
-                value = (response.content, response["Content-Type"])
-                entry.store(club=found, value=value)
-                if live_entry is not None:
-                    live_entry.store(club=found, value=regions_of(value[0], _LIVE_REGIONS))
-                if entry is shared:
-                    return member_page(member, value, _parts(member_parts, member, club, kwargs))
-            return response
+            return _page_built(
+                request,
+                club,
+                lambda request, found: view(request, found, *args, **kwargs),
+                lambda request: _parts(member_parts, request, club, kwargs),
+                entry=entry,
+                shared=shared,
+                claimed=claimed,
+                live_entry=live_entry,
+            )
         finally:
             if claimed and entry is not None:
                 entry.release()
 
     functools.update_wrapper(wrapper, view)
     return wrapper
+
+
+def _page_built(
+    request: HttpRequest,
+    club: str,
+    render: Callable[[HttpRequest, Club], HttpResponse],
+    parts: Callable[[HttpRequest], dict[str, str]],
+    *,
+    entry: PublishedEntry | None,
+    shared: PublishedEntry | None,
+    claimed: bool,
+    live_entry: PublishedEntry | None,
+) -> HttpResponse:
+    """The page of a cache miss: the club as the visitor may see it (else the sign-in
+    page or the error page), rendered; a 200 stored in ``entry`` (the anonymous page, for
+    a signed-in visitor of a public club: ``shared``, then served with their ``parts``); its
+    live regions in ``live_entry``."""
+    try:
+        found = club_get_visible(user=request.user, slug=club)
+    except NotFoundError as error:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return error_page(request, error)
+    if claimed and entry is not None:
+        entry.vouch_public(found)
+    member = request
+    if shared is not None and found.public:
+        # The anonymous page, stored for everyone, with the member's parts in it.
+        request = copy.copy(member)
+        request.user = AnonymousUser()
+        entry = shared
+    try:
+        response = render(request, found)
+    except DomainError as error:
+        return error_page(member, error)
+    if entry is not None and response.status_code == 200 and not response.streaming:
+        value = (response.content, response["Content-Type"])
+        entry.store(club=found, value=value)
+        if live_entry is not None:
+            live_entry.store(club=found, value=regions_of(value[0], _LIVE_REGIONS))
+        if entry is shared:
+            return member_page(member, value, parts(member))
+    return response
 
 
 def _members_entry(request: HttpRequest, slug: str, scope: Generation) -> PublishedEntry | None:

@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.db.models import Count, F, Q, Sum
+from django.utils.translation import gettext
 
 from players import rating as engine
 from players.models import Player, RatingChange, RatingList, RatingPeriod
@@ -380,3 +381,40 @@ def period_report(*, period: RatingPeriod) -> PeriodReport:
         previous=previous,
         next=following,
     )
+
+
+# -- one event's figures (the tournament page's rows) -------------------------------------
+
+
+def performance_of(details: list[GameDetail]) -> int | None:
+    """FIDE's performance over the games played against rated opponents."""
+    counted = [d for d in details if d.played and d.opponent_rating is not None]
+    if not counted:
+        return None
+    return engine.performance_fide(
+        [d.opponent_rating for d in counted if d.opponent_rating is not None],
+        sum((d.score for d in counted), Fraction(0)),
+    )
+
+
+def event_change(
+    change: RatingChange | None,
+    period: RatingPeriod | None,
+    details: list[GameDetail],
+    rating_list: RatingList,
+    starts: dict[int, datetime.date],
+    own_start: int | None,
+) -> tuple[int | None, str]:
+    """What an event's games (``details``, one player's) did in the closed ``period``, as
+    ``scored_games`` scores them with the K of the player's published ``change``, or None
+    and the reason shown instead."""
+    scored = None
+    if change is not None and period is not None:
+        change.period = period
+        # The close's order (date, round, id): of equal differences the first keeps
+        # the 2022-2024 cap, which decides a game's line, not the total shown here.
+        details.sort(key=lambda d: (d.game.date, d.game.round or 0, d.game.pk))
+        scored = scored_games(change, details, rating_list, starts, own_start)
+    if scored is None or scored.toward_first_rating:
+        return None, gettext("toward a first rating") if own_start is None else ""
+    return scored.engine_change, ""

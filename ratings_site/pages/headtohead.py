@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -114,36 +115,39 @@ def head_to_head(*, club: Club, player_id: int, opponent_id: int) -> HeadToHead:
     for rating_list in lists.values():
         rating_list.club = club
     scored = _scored(games, lists, player_id) if games else {}
-    rows = []
-    for game in games:
-        white = game.white_id == player_id
-        white_score, black_score, played = GAME_RESULTS[game.result]
-        score = SCORES[white_score if white else black_score]
-        other_score = SCORES[black_score if white else white_score]
-        # A game deleted or moved between this read and the event's (the once-per-event
-        # cap reads the player's event again) is shown unscored rather than failing.
-        own, other, line = scored.get(game.pk, (None, None, None))
-        expected = None
-        if line is not None and line.counted and line.expected is not None:
-            expected = line.expected
-        rows.append(
-            MeetingRow(
-                game,
-                "white" if white else "black",
-                score,
-                other_score,
-                played,
-                own if line is None or line.own is None else line.own,
-                other,
-                expected,
-            )
-        )
+    rows = [_meeting(game, player_id, scored) for game in games]
     return HeadToHead(player, opponent, rows)
 
 
-def _scored(
-    games: list[Game], lists: dict[int, RatingList], player_id: int
-) -> dict[int, tuple[int | None, int | None, GameExplanation | None]]:
+_Scored = tuple[int | None, int | None, GameExplanation | None]
+
+
+def _meeting(game: Game, player_id: int, scored: dict[int, _Scored]) -> MeetingRow:
+    """One game from the first player's side: scores, the ratings in force, and the
+    expected score where the game counted."""
+    white = game.white_id == player_id
+    white_score, black_score, played = GAME_RESULTS[game.result]
+    score = SCORES[white_score if white else black_score]
+    other_score = SCORES[black_score if white else white_score]
+    # A game deleted or moved between this read and the event's (the once-per-event
+    # cap reads the player's event again) is shown unscored rather than failing.
+    own, other, line = scored.get(game.pk, (None, None, None))
+    expected = None
+    if line is not None and line.counted and line.expected is not None:
+        expected = line.expected
+    return MeetingRow(
+        game,
+        "white" if white else "black",
+        score,
+        other_score,
+        played,
+        own if line is None or line.own is None else line.own,
+        other,
+        expected,
+    )
+
+
+def _scored(games: list[Game], lists: dict[int, RatingList], player_id: int) -> dict[int, _Scored]:
     """Game id -> the player's and the opponent's ratings in force for the game, and what
     the list's rating system says of it for the player (own rating, expected score)."""
     periods = {g.period_id: g.period for g in games}
@@ -171,10 +175,9 @@ def _scored(
         ],
         players={player_id} | {_opponent(g, player_id) for gs in by_period.values() for g in gs},
     )
-    found: dict[int, tuple[int | None, int | None, GameExplanation | None]] = {}
+    found: dict[int, _Scored] = {}
     for period_id, period_games in by_period.items():
         period = periods[period_id]
-        rating_list = lists[period.rating_list_id]
         views = [
             (
                 in_force[month_of(game)].get(player_id),
@@ -182,32 +185,53 @@ def _scored(
             )
             for game in period_games
         ]
-        facts = PeriodFacts(
-            settings=rating_list.settings(),
-            month=period.month,
-            tournament_starts=starts[period_id],
-            own_start=in_force[(period.rating_list_id, period.month)].get(player_id),
-            # No K: what a game means before the period's change (the expected score).
-            k_factor=None,
+        explained = _explained(
+            lists[period.rating_list_id],
+            period.month,
+            starts[period_id],
+            in_force[(period.rating_list_id, period.month)],
+            list(zip(period_games, views, strict=True)),
+            player_id,
         )
-        explained = rating_list.rating_system.explain(
-            facts,
-            [
-                GameFacts(
-                    own,
-                    other,
-                    _score(game, player_id),
-                    game.rated and GAME_RESULTS[game.result][2],
-                    game.tournament_id,
-                    # The period-start figures are the ratings in force then.
-                    in_force[(period.rating_list_id, period.month)].get(_opponent(game, player_id)),
-                )
-                for game, (own, other) in zip(period_games, views, strict=True)
-            ],
-        )
-        for game, (own, other), line in zip(period_games, views, explained.lines, strict=True):
+        for game, (own, other), line in zip(period_games, views, explained, strict=True):
             found[game.pk] = (own, other, line)
     return found
+
+
+def _explained(
+    rating_list: RatingList,
+    month: datetime.date,
+    starts: dict[int, datetime.date],
+    at_start: Mapping[int, int | None],
+    games: list[tuple[Game, tuple[int | None, int | None]]],
+    player_id: int,
+) -> tuple[GameExplanation | None, ...]:
+    """What the list's rating system says of one period's ``games`` (each with the
+    player's and the opponent's ratings in force for it) for the player; ``at_start``:
+    the ratings in force at the period's start."""
+    facts = PeriodFacts(
+        settings=rating_list.settings(),
+        month=month,
+        tournament_starts=starts,
+        own_start=at_start.get(player_id),
+        # No K: what a game means before the period's change (the expected score).
+        k_factor=None,
+    )
+    return rating_list.rating_system.explain(
+        facts,
+        [
+            GameFacts(
+                own,
+                other,
+                _score(game, player_id),
+                game.rated and GAME_RESULTS[game.result][2],
+                game.tournament_id,
+                # The period-start figures are the ratings in force then.
+                at_start.get(_opponent(game, player_id)),
+            )
+            for game, (own, other) in games
+        ],
+    ).lines
 
 
 def _score(game: Game, player_id: int) -> Fraction:

@@ -35,7 +35,7 @@ from players.selectors import (
     period_find,
     ratings_in_force,
 )
-from ratings_site.pages.games import scored_games
+from ratings_site.pages.games import event_change, performance_of
 from tournaments.game_details import game_detail
 from tournaments.models import BYE_POINTS, Game, Tournament, TournamentBye
 from tournaments.selectors import (
@@ -448,26 +448,10 @@ def _figures(
     for row in rows:
         pid = row.player.pk
         details = [game_detail(game, pid, in_force) for game in by_player[pid]]
-        counted = [d for d in details if d.played and d.opponent_rating is not None]
-        if counted:
-            row.performance = engine.performance_fide(
-                [d.opponent_rating for d in counted if d.opponent_rating is not None],
-                sum((d.score for d in counted), Fraction(0)),
-            )
+        row.performance = performance_of(details)
         if not closed:
             row.change_note = gettext("period not closed yet")
             continue
-        change = changes.get(pid)
-        scored = None
-        if change is not None and period is not None:
-            change.period = period
-            # The close's order (date, round, id): of equal differences the first keeps
-            # the 2022-2024 cap, which decides a game's line, not the total shown here.
-            details.sort(key=lambda d: (d.game.date, d.game.round or 0, d.game.pk))
-            scored = scored_games(
-                change, details, tournament.rating_list, starts, own_start.get(pid)
-            )
-        if scored is None or scored.toward_first_rating:
-            row.change_note = gettext("toward a first rating") if own_start.get(pid) is None else ""
-            continue
-        row.change = scored.engine_change
+        row.change, row.change_note = event_change(
+            changes.get(pid), period, details, tournament.rating_list, starts, own_start.get(pid)
+        )

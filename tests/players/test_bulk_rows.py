@@ -12,7 +12,9 @@ from django.contrib.auth import get_user_model
 from django.db import DataError, IntegrityError, transaction
 
 from players import bulk
+from players.bulk import audit as bulk_audit
 from players.bulk import copy_value, insert_columns, insert_rows, insert_rows_returning_ids
+from players.bulk import copying as bulk_copying
 from players.models import Club, Player
 from players.models.audit import Via, audit_context
 from players.services import club_create
@@ -55,7 +57,7 @@ def test_ids_come_back_in_the_order_of_the_rows(monkeypatch: pytest.MonkeyPatch)
     owner = get_user_model().objects.create_user("bulk-owner")
     club: Club = club_create(name="Bulk", slug="bulk", by=owner)
     names = [f"Player {index}" for index in range(2500, 0, -1)]  # more than one batch
-    monkeypatch.setattr(bulk, "_IDS_PER_QUERY", 1000)  # PostgreSQL: ids taken in three
+    monkeypatch.setattr(bulk_copying, "_IDS_PER_QUERY", 1000)  # PostgreSQL: ids taken in three
 
     ids = insert_rows_returning_ids(Player, ("club", "name"), [(club.pk, n) for n in names])
 
@@ -75,7 +77,7 @@ def test_audit_rows_by_id_cover_every_id_across_batches(monkeypatch: pytest.Monk
     )
     ids = list(Player.objects.filter(club=club).order_by("id").values_list("id", flat=True))
     # Two ids a statement: five ids need three, none left out or copied twice.
-    monkeypatch.setattr(bulk, "_MAX_IDS", 2)
+    monkeypatch.setattr(bulk_audit, "_MAX_IDS", 2)
 
     count = bulk.history_rows_copy_ids(Player, ids, by_id=owner.pk)
 
@@ -113,8 +115,8 @@ def test_rows_given_as_columns_and_their_audit_rows_read_back_as_given(
     name_codes = numpy.array([0, 1, 2, 1, 0, 2, 2])
     day_codes = numpy.array([1, 0, 0, 1, 1, 0, 1])
     # Three rows a chunk, and ids taken three at a time: seven rows need three of each.
-    monkeypatch.setattr(bulk, "_COPY_CHUNK", 3)
-    monkeypatch.setattr(bulk, "_IDS_PER_QUERY", 3)
+    monkeypatch.setattr(bulk_copying, "COPY_CHUNK", 3)
+    monkeypatch.setattr(bulk_copying, "_IDS_PER_QUERY", 3)
 
     with audit_context(via=Via.IMPORT, user_id=owner.pk):
         count = insert_columns(

@@ -220,18 +220,7 @@ def _finish_in_arrays(
     rated under the month's rules (not ``by_start``)."""
     if array_finish is None or at.adjusting or at.raising_to_standard:
         return set(), []
-    start_ratings = inputs.start_ratings
-    loop_players = sides.rated.keys() | sides.other_groups.keys()
-    ids = [
-        pid
-        for pid, start in inputs.starts.items()
-        if start.rating is not None
-        and start_ratings[pid] == start.rating
-        and start.k_override is None
-        and start.k_override_next is None
-        and pid not in loop_players
-        and pid not in by_start
-    ]
+    ids = _array_players(inputs, sides, by_start)
     # The array sums hand theirs over as arrays (period_sums.PlayerSums.columns).
     columns = getattr(sums, "columns", None)
     planned = array_finish(
@@ -242,18 +231,46 @@ def _finish_in_arrays(
         month=at.month,
         next_month=at.next_month,
     )
-    # The arrays count no standard rating: a rapid or blitz player who fell below the floor
-    # and holds one is unrated on the next list, where it counts (counted_state), so their
-    # next K is the scalar path's (20 for 1800 with 103 games, not a new player's 40).
-    standard = inputs.standard_ratings
-    if standard:
-        planned = [
-            _plan_player(at, change.player_id, inputs.starts[change.player_id], inputs, sides, sums)
-            if change.rating_after is None and change.player_id in standard
-            else (change, k_row)
-            for change, k_row in planned
-        ]
+    if inputs.standard_ratings:
+        planned = _unrated_with_standard_replanned(at, planned, inputs, sides, sums)
     return set(ids), planned
+
+
+def _array_players(inputs: PeriodInputs, sides: Sides, by_start: Mapping[int, _Month]) -> list[int]:
+    """The players the array finish may plan: rated on the list with their own rating,
+    every game in the array sums (none in the per-game groups), no K override now or next,
+    rated under the month's rules (not ``by_start``)."""
+    start_ratings = inputs.start_ratings
+    loop_players = sides.rated.keys() | sides.other_groups.keys()
+    return [
+        pid
+        for pid, start in inputs.starts.items()
+        if start.rating is not None
+        and start_ratings[pid] == start.rating
+        and start.k_override is None
+        and start.k_override_next is None
+        and pid not in loop_players
+        and pid not in by_start
+    ]
+
+
+def _unrated_with_standard_replanned(
+    at: _Month,
+    planned: list[tuple[PlannedChange, PlannedKChange | None]],
+    inputs: PeriodInputs,
+    sides: Sides,
+    sums: Mapping[int, PeriodSums],
+) -> list[tuple[PlannedChange, PlannedKChange | None]]:
+    """The arrays count no standard rating: a rapid or blitz player who fell below the
+    floor and holds one is unrated on the next list, where it counts (counted_state), so
+    their next K is the scalar path's (20 for 1800 with 103 games, not a new player's 40)."""
+    standard = inputs.standard_ratings
+    return [
+        _plan_player(at, change.player_id, inputs.starts[change.player_id], inputs, sides, sums)
+        if change.rating_after is None and change.player_id in standard
+        else (change, k_row)
+        for change, k_row in planned
+    ]
 
 
 def _plan_player(

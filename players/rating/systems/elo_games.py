@@ -103,7 +103,23 @@ def player_rule_days(inputs: PeriodInputs) -> dict[int, datetime.date]:
     }
     if not older:
         return {}
-    games = inputs.games
+    days: dict[int, datetime.date] = {}
+    for player, day in _latest_starts(inputs, older).items():
+        start = inputs.starts.get(player)
+        if start is not None and inputs.start_ratings.get(player) is None:
+            day = max([day, *(pool_event_began(event) for event in start.pool)])
+        if settings.for_month(day).rule_set != month_set:
+            days[player] = day
+    return days
+
+
+def _latest_starts(
+    inputs: PeriodInputs, older: Mapping[int, datetime.date]
+) -> dict[int, datetime.date]:
+    """The players of a game in a tournament of ``older`` -> the latest start of the
+    events of their rated games this period (the month for a game outside tournaments; no
+    later than the month)."""
+    games, month = inputs.games, inputs.month
     touched: set[int] = set()
     for white, black, tid in zip(games.white, games.black, games.tournament, strict=True):
         if tid in older:
@@ -117,14 +133,7 @@ def player_rule_days(inputs: PeriodInputs) -> dict[int, datetime.date]:
         for player in (white, black):
             if player in touched and began > latest.get(player, datetime.date.min):
                 latest[player] = began
-    days: dict[int, datetime.date] = {}
-    for player, day in latest.items():
-        start = inputs.starts.get(player)
-        if start is not None and inputs.start_ratings.get(player) is None:
-            day = max([day, *(pool_event_began(event) for event in start.pool)])
-        if settings.for_month(day).rule_set != month_set:
-            days[player] = day
-    return days
+    return latest
 
 
 class PlayerGame(NamedTuple):
@@ -270,60 +279,21 @@ def sort_games(
 ) -> tuple[Sides, Mapping[int, PeriodSums]]:
     """Every game's two sides, each scored with the ratings in force at its tournament's
     start; on FIDE-table lists most games are added up in arrays (``array_sums``) first."""
-    # Over 80 lines on purpose: the loop below is the close's hottest Python loop (every
-    # game the arrays leave, a million on a formula list), so the lookups it needs are
-    # built here beside it and each side's dispatch stays inline, not a call per game.
+    # The loop below is the close's hottest Python loop (every game the arrays leave, a
+    # million on a formula list): the lookups it needs are built once, by the helpers
+    # below, and each side's dispatch stays inline, not a call per game.
     month = inputs.month
-    label = month_label(month)
     start_rating = inputs.start_ratings
     sides = Sides()
-    month_event = (f"m{label}", (month, 1, 0))
-    # tournament id -> (the ratings in force at its start, its event key and order)
-    tournament_view = {
-        tid: (
-            start_rating
-            if (scored := view_month(month, began)) == month
-            else inputs.ratings_at[scored],
-            (f"t{tid}", (began, 0, tid)),
-        )
-        for tid, (began, _) in inputs.tournaments.items()
-    }
+    month_event = (f"m{month_label(month)}", (month, 1, 0))
+    tournament_view = _tournament_views(inputs)
     # FIDE's rules by date: a tournament begun under other per-game rules keeps them.
     period = period_rules(
         inputs.settings, month, {tid: began for tid, (began, _) in inputs.tournaments.items()}
     )
-    month_rules, other_rules = period
-    by_result: dict[tuple[str, bool], tuple[Any, ...]] = {}
-    for result, (white_score, black_score, played) in GAME_RESULTS.items():
-        for rated in (True, False):
-            counted = played and rated
-            by_result[(result, rated)] = (
-                white_score,
-                black_score,
-                counted,
-                sides.cache(white_score, counted),
-                sides.cache(black_score, counted),
-            )
-
-    # January 2022 to February 2024: the cap helps a player in one game per event only;
-    # such a month is added up game by game (the arrays know no events).
-    once = period.once_per_event
-    columns = inputs.games
-    rows: Iterable[tuple[int, int, str, bool, int | None]]
-    sums: Mapping[int, PeriodSums] = {}
-    # (game's position, its white side?) -> the rules without the cap, for that side.
-    uncapped: dict[tuple[int, bool], RatingRules] = {}
-    if once:
-        rows = list(zip(*columns, strict=True))
-        uncapped = _upgrades_after_the_first(
-            rows, start_rating, tournament_view, month_event, period
-        )
-    elif array_sums is not None and len(columns.white):
-        this_month = {tid for tid, (began, _) in inputs.tournaments.items() if began >= month}
-        sums, rest = array_sums(columns, start_rating, this_month, month_rules)
-        rows = zip(*(_at(column, rest) for column in columns), strict=True)
-    else:
-        rows = zip(*columns, strict=True)
+    other_rules = period.tournaments
+    by_result = _by_result(sides)
+    rows, sums, uncapped = _rows_to_sort(inputs, array_sums, period, tournament_view, month_event)
 
     side = sides.side
     for index, (white, black, result, rated, tournament_id) in enumerate(rows):
@@ -359,6 +329,72 @@ def sort_games(
                 black_rules, black, black_own, black_view, white_view, black_score, played, event
             )
     return sides, sums
+
+
+# A tournament's view for sort_games: (the ratings in force at its start, its event key and
+# order).
+TournamentView = tuple[Mapping[int, int | None], tuple[str, tuple[Any, ...]]]
+# A game as sort_games reads it: white, black, result, rated, tournament.
+GameRow = tuple[int, int, str, bool, int | None]
+
+
+def _tournament_views(inputs: PeriodInputs) -> dict[int, TournamentView]:
+    """Each tournament of the period -> the ratings in force at its start (FIDE 8.2.4),
+    and its event key and order."""
+    month = inputs.month
+    return {
+        tid: (
+            inputs.start_ratings
+            if (scored := view_month(month, began)) == month
+            else inputs.ratings_at[scored],
+            (f"t{tid}", (began, 0, tid)),
+        )
+        for tid, (began, _) in inputs.tournaments.items()
+    }
+
+
+def _by_result(sides: Sides) -> dict[tuple[str, bool], tuple[Any, ...]]:
+    """(result, rated) -> the white and black scores, whether the game counts, and the
+    shared GameInput caches of each side."""
+    by_result: dict[tuple[str, bool], tuple[Any, ...]] = {}
+    for result, (white_score, black_score, played) in GAME_RESULTS.items():
+        for rated in (True, False):
+            counted = played and rated
+            by_result[(result, rated)] = (
+                white_score,
+                black_score,
+                counted,
+                sides.cache(white_score, counted),
+                sides.cache(black_score, counted),
+            )
+    return by_result
+
+
+def _rows_to_sort(
+    inputs: PeriodInputs,
+    array_sums: ArraySums | None,
+    period: PeriodRules,
+    tournament_view: Mapping[int, TournamentView],
+    month_event: tuple[str, tuple[Any, ...]],
+) -> tuple[Iterable[GameRow], Mapping[int, PeriodSums], dict[tuple[int, bool], RatingRules]]:
+    """The games sort_games goes through one by one, the array sums of the others, and
+    (game's position, its white side?) -> the rules without the cap, for that side.
+
+    January 2022 to February 2024: the cap helps a player in one game per event only;
+    such a month is added up game by game (the arrays know no events)."""
+    columns = inputs.games
+    if period.once_per_event:
+        rows = list(zip(*columns, strict=True))
+        uncapped = _upgrades_after_the_first(
+            rows, inputs.start_ratings, tournament_view, month_event, period
+        )
+        return rows, {}, uncapped
+    if array_sums is not None and len(columns.white):
+        month = inputs.month
+        this_month = {tid for tid, (began, _) in inputs.tournaments.items() if began >= month}
+        sums, rest = array_sums(columns, inputs.start_ratings, this_month, period.month)
+        return zip(*(_at(column, rest) for column in columns), strict=True), sums, {}
+    return zip(*columns, strict=True), {}, {}
 
 
 def _at(column: Sequence[Any], positions: list[int]) -> Sequence[Any]:

@@ -39,7 +39,8 @@ what is restored.
 from __future__ import annotations
 
 from tournaments.services.club_archive.export import ExportReport, club_export
-from tournaments.services.club_archive.restore import ImportReport, club_import
+from tournaments.services.club_archive.restore import club_import
+from tournaments.services.club_archive.restorer import ImportReport
 from tournaments.services.club_archive.tables import (
     FORMAT,
     FORMAT_VERSION,

@@ -105,6 +105,23 @@ def _entry(raw: Any) -> Entry:
 
 
 def read_manifest(zf: zipfile.ZipFile) -> Manifest:
+    raw = _raw_manifest(zf)
+    club = raw.get("club")
+    if not isinstance(club, dict):
+        raise ArchiveError("manifest.json: club must be an object with a slug and a name.")
+    migrations = _source_migrations(raw)
+    tables = _table_entries(raw.get("tables"))
+    return Manifest(
+        slug=_text(club.get("slug"), "club.slug"),
+        name=_text(club.get("name"), "club.name"),
+        migrations=migrations,
+        tables=tables,
+    )
+
+
+def _raw_manifest(zf: zipfile.ZipFile) -> dict[str, Any]:
+    """The manifest's JSON, read within its bound, of this format and a version this
+    instance reads."""
     try:
         info = zf.getinfo(MANIFEST)
     except KeyError:
@@ -124,17 +141,23 @@ def read_manifest(zf: zipfile.ZipFile) -> Manifest:
             f"versions {', '.join(map(str, READABLE_VERSIONS))} (export the club again from "
             "its instance)."
         )
-    club = raw.get("club")
+    return raw
+
+
+def _source_migrations(raw: dict[str, Any]) -> dict[str, list[str]]:
+    """The source's migrations: app -> the names applied there."""
     source = raw.get("source")
     migrations = source.get("migrations") if isinstance(source, dict) else None
-    if not isinstance(club, dict):
-        raise ArchiveError("manifest.json: club must be an object with a slug and a name.")
     if not isinstance(migrations, dict) or not all(
         isinstance(names, list) and all(isinstance(n, str) for n in names)
         for names in migrations.values()
     ):
         raise ArchiveError("manifest.json: source.migrations must map apps to migrations.")
-    listed = raw.get("tables")
+    return migrations
+
+
+def _table_entries(listed: Any) -> dict[str, Entry]:
+    """The tables listed, each once and in a file of its own."""
     if not isinstance(listed, list):
         raise ArchiveError("The manifest lists no tables.")
     tables: dict[str, Entry] = {}
@@ -142,12 +165,7 @@ def read_manifest(zf: zipfile.ZipFile) -> Manifest:
         if entry.model in tables or entry.file in {e.file for e in tables.values()}:
             raise ArchiveError(f"manifest.json: {entry.model} is listed twice.")
         tables[entry.model] = entry
-    return Manifest(
-        slug=_text(club.get("slug"), "club.slug"),
-        name=_text(club.get("name"), "club.name"),
-        migrations=migrations,
-        tables=tables,
-    )
+    return tables
 
 
 def verify(zf: zipfile.ZipFile, manifest: Manifest) -> None:

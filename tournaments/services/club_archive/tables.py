@@ -123,19 +123,7 @@ def _club_path(model: type[models.Model]) -> str | None:
 
 def club_tables() -> list[Table]:
     """Every table of a club's history, each after the tables its foreign keys name."""
-    found: dict[type[models.Model], Table] = {}
-    for model in apps.get_models():
-        meta = model._meta
-        if meta.proxy or not meta.managed or issubclass(model, _EXCLUDED):
-            continue
-        tracked = getattr(model, "instance_type", None)
-        if isinstance(tracked, type) and issubclass(tracked, _EXCLUDED):
-            continue
-        path = _club_path(model)
-        if path is not None:
-            found[model] = Table(
-                model=model, club_path=path, tracked=tracked if isinstance(tracked, type) else None
-            )
+    found = _club_models()
     depends: dict[type[models.Model], set[type[models.Model]]] = {
         model: {
             target
@@ -157,3 +145,22 @@ def club_tables() -> list[Table]:
             done.add(model)
         pending = [m for m in pending if m not in done]
     return ordered
+
+
+def _club_models() -> dict[type[models.Model], Table]:
+    """The models whose rows are a club's (a chain of foreign keys leads to the club),
+    each an archive's table, but those excluded and the audit rows of those excluded."""
+    found: dict[type[models.Model], Table] = {}
+    for model in apps.get_models():
+        meta = model._meta
+        if meta.proxy or not meta.managed or issubclass(model, _EXCLUDED):
+            continue
+        tracked = getattr(model, "instance_type", None)
+        if isinstance(tracked, type) and issubclass(tracked, _EXCLUDED):
+            continue
+        path = _club_path(model)
+        if path is not None:
+            found[model] = Table(
+                model=model, club_path=path, tracked=tracked if isinstance(tracked, type) else None
+            )
+    return found
