@@ -177,3 +177,25 @@ class TournamentBye(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} round {self.round}: {self.get_kind_display()}"
+
+
+class TournamentEntry(models.Model):
+    """A player entered in a tournament before it is played: the entry list that the
+    forecasts read (docs/tasks/forecasting.md). Entered by the officer (the admin's inline
+    on the tournament, the API's PUT of the whole list) or from a TRF's player lines."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="entries")
+
+    class Meta:
+        ordering = ["tournament", "player"]
+        verbose_name = "entry"
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="tournamententry_one_per_player"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"

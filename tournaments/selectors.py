@@ -22,7 +22,7 @@ from players.models import (
     add_months,
 )
 from players.selectors import current_rows, list_ratings, with_rules_rated_under
-from tournaments.models import Game, Tournament, TournamentBye
+from tournaments.models import Game, Tournament, TournamentBye, TournamentEntry
 
 
 def periods_with_counts(*, rating_list: RatingList) -> QuerySet[RatingPeriod]:
@@ -230,3 +230,8 @@ def games_to_be_rated(*, player_ids: Sequence[int]) -> QuerySet[Game]:
         .select_related("white", "black", "rating_list", "period", "tournament")
         .order_by("date", "id")
     )
+
+
+def tournament_entries(*, tournament: Tournament) -> QuerySet[TournamentEntry]:
+    """The tournament's entry list (the forecasts' field)."""
+    return TournamentEntry.objects.filter(tournament=tournament)

@@ -9,6 +9,7 @@ from tournaments.services.close import (
     period_close,
     period_preview,
 )
+from tournaments.services.entries import tournament_entries_add, tournament_entries_set
 from tournaments.services.games import (
     game_create,
     game_delete,
@@ -43,5 +44,7 @@ __all__ = [
     "tournament_add",
     "tournament_create",
     "tournament_delete",
+    "tournament_entries_add",
+    "tournament_entries_set",
     "tournament_update",
 ]

@@ -40,7 +40,7 @@ from players.models.audit import audit_via
 from players.names import name_key
 from players.selectors import User, require_role
 from players.services import club_lists_locked, club_published_changed, players_changed
-from tournaments.models import Game, TournamentBye
+from tournaments.models import Game, TournamentBye, TournamentEntry
 
 # Details the kept player takes from the duplicate where the kept player has none.
 _FILLED = (
@@ -148,6 +148,9 @@ def _merge(kept: Player, duplicate: Player, by: User, report: MergeReport) -> No
     # The UPDATEs skip the ORM's saves: the moved games' audit rows are copied after them.
     history_rows_copy_ids(Game, moved, by_id=by.pk)
     report.byes_moved = TournamentBye.objects.filter(player=dup).update(player=keep)
+    # The duplicate's entries go to the kept player, once per tournament.
+    TournamentEntry.objects.filter(player=dup, tournament__entries__player=keep).delete()
+    TournamentEntry.objects.filter(player=dup).update(player=keep)
     report.history_moved = RatingChange.objects.filter(player=dup).update(
         player=keep, current=False
     )

@@ -13,7 +13,7 @@ import datetime
 import json
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -367,7 +367,7 @@ def read_inputs(
         starts = _starts(rating_list, month, games)
         if rating_list.rating_system.keeps_state:
             starts = _with_state(rating_list, month, starts)
-        return _inputs(rating_list, period, starts, games() if callable(games) else games)
+        return _inputs(rating_list, month, starts, games() if callable(games) else games)
     finally:
         if beside is not None:
             beside.wait()
@@ -375,11 +375,10 @@ def read_inputs(
 
 def _inputs(
     rating_list: RatingList,
-    period: RatingPeriod,
+    month: datetime.date,
     starts: dict[int, PlayerStart],
     games: PeriodGames,
 ) -> PeriodInputs:
-    month = period.month
     tournaments = {
         tid: (start, end)
         for tid, start, end in Tournament.objects.filter(
@@ -424,6 +423,22 @@ def _inputs(
         standard_ratings=standard_ratings,
         standard_on_next_list=_standard_on_next_list(rating_list, month),
     )
+
+
+def forecast_inputs(
+    *, rating_list: RatingList, month: datetime.date, player_ids: Sequence[int]
+) -> PeriodInputs:
+    """The close's inputs for ``month`` without its games, for a forecast of games of
+    ``player_ids`` (tournaments/services/forecast.py): each start as the close would read
+    it now, the one the list's entry gives a player listed from a later month included (the
+    close lists them early when they play), a player the list lacks none (the forecast
+    starts them as ``players_enter_list`` would enter them)."""
+    ids = list(player_ids)
+    playing = PeriodGames(white=ids, black=[], result=[], rated=[], tournament=[])
+    starts = _starts(rating_list, month, playing)
+    if rating_list.rating_system.keeps_state:
+        starts = _with_state(rating_list, month, starts)
+    return _inputs(rating_list, month, starts, PeriodGames([], [], [], [], []))
 
 
 def _standard_of_rated(
