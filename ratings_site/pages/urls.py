@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from ratings_site.pages import views
+from ratings_site.pages import forecast, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -31,6 +31,21 @@ urlpatterns = [
         "clubs/<slug:club>/tournaments/<int:tournament_id>/",
         views.tournament_detail,
         name="tournament",
+    ),
+    path(
+        "clubs/<slug:club>/tournaments/<int:tournament_id>/forecast/",
+        forecast.tournament_forecast_page,
+        name="tournament-forecast",
+    ),
+    path(
+        "clubs/<slug:club>/tournaments/<int:tournament_id>/forecast.csv",
+        forecast.tournament_forecast_download,
+        name="tournament-forecast-csv",
+    ),
+    path(
+        "clubs/<slug:club>/players/<int:player_id>/next-game/",
+        forecast.next_game_page,
+        name="next-game",
     ),
     path(
         "clubs/<slug:club>/lists/<slug:kind>/periods/<str:month>/",

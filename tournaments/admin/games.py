@@ -23,7 +23,7 @@ from tournaments import services
 from tournaments.admin.fide_list import fide_list_urls
 from tournaments.admin.imports import import_urls
 from tournaments.admin.merge import merge_urls
-from tournaments.models import Game, Tournament
+from tournaments.models import Game, Tournament, TournamentEntry
 from tournaments.selectors import game_get
 
 GAME_FIELDS = ("date", "round", "white", "black", "result", "rated")
@@ -71,6 +71,46 @@ class GameInline(admin.TabularInline):  # type: ignore[type-arg]
         return role_allows(request, Role.ARBITER, None if obj is None else obj.club_id)
 
 
+class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
+    """The tournament's entry list (the forecasts' field); saved whole through
+    tournament_entries_set, the officer's."""
+
+    model = TournamentEntry
+    fields = ("player",)
+    autocomplete_fields = ("player",)
+    extra = 3
+    verbose_name = "entered player"
+    verbose_name_plural = "entry list (the forecasts' field)"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        return super().get_queryset(request).select_related("player")
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return role_allows(request, Role.VIEWER, None if obj is None else obj.club_id)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return role_allows(request, Role.OFFICER, None if obj is None else obj.club_id)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return role_allows(request, Role.OFFICER, None if obj is None else obj.club_id)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return role_allows(request, Role.OFFICER, None if obj is None else obj.club_id)
+
+
+def _entered_ids(formset: Any) -> list[int] | None:
+    """The entry list the inline's forms describe (None: unchanged)."""
+    if not formset.has_changed():
+        return None
+    ids: list[int] = []
+    for entry_form in formset.forms:
+        player = entry_form.cleaned_data.get("player")
+        if player is None or (formset.can_delete and formset._should_delete_form(entry_form)):
+            continue
+        ids.append(player.pk)
+    return ids
+
+
 @admin.register(Tournament)
 class TournamentAdmin(AuditedAdmin):
     list_display = (
@@ -88,7 +128,7 @@ class TournamentAdmin(AuditedAdmin):
     list_select_related = ("club", "rating_list__club")
     date_hierarchy = "end_date"
     fields = ("club", "name", "rating_list", "start_date", "end_date", "rounds", "city")
-    inlines = [GameInline]
+    inlines = [EntryInline, GameInline]
     field_map = {"list": "rating_list"}
     # The "Import tournament file" page lives in imports.py (the imports branch).
     change_list_template = "admin/tournaments/tournament/change_list.html"
@@ -139,9 +179,18 @@ class TournamentAdmin(AuditedAdmin):
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
         tournament: Tournament = form.instance
         try:
+            if formset.model is TournamentEntry:
+                self._save_entries(request, tournament, formset)
+                return
             self._save_games(request, tournament, formset)
         except DomainError as error:
             raise ServiceRefused(error) from error
+
+    def _save_entries(self, request: HttpRequest, tournament: Tournament, formset: Any) -> None:
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+        ids = _entered_ids(formset)
+        if ids is not None:
+            services.tournament_entries_set(tournament=tournament, by=request.user, player_ids=ids)
 
     def _save_games(self, request: HttpRequest, tournament: Tournament, formset: Any) -> None:
         new_items: list[dict[str, Any]] = []

@@ -1,5 +1,6 @@
 """The tournaments app's API routes (under /api/v1/clubs/{club}/): tournaments, games,
-periods, replay, the published list, imports and the history export."""
+periods, replay, the published list, imports, the history export, entry lists and
+forecasts."""
 
 from __future__ import annotations
 
@@ -9,6 +10,11 @@ from tournaments.api.audit import AuditView
 from tournaments.api.club_archive import ClubExportView
 from tournaments.api.exports import HistoryExportView
 from tournaments.api.fide_list import FideListView
+from tournaments.api.forecast import (
+    PlayerForecastView,
+    TournamentEntriesView,
+    TournamentForecastView,
+)
 from tournaments.api.imports import ImportView
 from tournaments.api.live import LiveCSVView, LiveListView, PlayerLiveView
 from tournaments.api.merge import PlayerMergeView
@@ -37,6 +43,17 @@ PERIOD = LIST + "periods/<str:period>/"
 urlpatterns = [
     path(CLUB + "tournaments/", TournamentListView.as_view(), name="tournaments"),
     path(CLUB + "tournaments/<int:id>/", TournamentDetailView.as_view(), name="tournament"),
+    path(
+        CLUB + "tournaments/<int:id>/entries/",
+        TournamentEntriesView.as_view(),
+        name="tournament-entries",
+    ),
+    path(
+        CLUB + "tournaments/<int:id>/forecast/",
+        TournamentForecastView.as_view(),
+        name="tournament-forecast",
+    ),
+    path(CLUB + "players/<int:id>/forecast/", PlayerForecastView.as_view(), name="player-forecast"),
     path(CLUB + "games/", GameListView.as_view(), name="games"),
     path(CLUB + "games/<int:id>/", GameDetailView.as_view(), name="game"),
     path(CLUB + "imports/", ImportView.as_view(), name="imports"),

@@ -66,7 +66,7 @@ def plan_trf(parsed: ParsedTournament, digest: str, report: ImportReport) -> Pla
         PlannedBye(bye.line, persons[bye.player.start_no], bye.round, bye.kind.value)
         for bye in parsed.byes
     ]
-    return Plan(list(persons.values()), [tournament], games, byes)
+    return Plan(list(persons.values()), [tournament], games, byes, entry_list=True)
 
 
 def _trf_tournament(

@@ -90,6 +90,8 @@ class Plan:
     tournaments: list[PlannedTournament]
     games: PlannedGames
     byes: list[PlannedBye] = field(default_factory=list)
+    #: A TRF: its player lines are the tournament's entry list (TournamentEntry).
+    entry_list: bool = False
 
 
 def clean_name(name: str) -> str:

@@ -24,6 +24,7 @@ from players.models.audit import Via, audit_context
 from players.selectors import User
 from players.services import club_published_changed, players_add_bulk
 from tournaments.models import Tournament, TournamentBye
+from tournaments.services.entries import tournament_entries_add
 from tournaments.services.game_checks import DistinctValues
 from tournaments.services.game_columns import GameColumns
 from tournaments.services.games import games_add
@@ -289,6 +290,7 @@ class Store:
             )
         self._tournament = None
         self._store_byes()
+        self._store_entries()
         self._item_lines = games.column("line")
         report.games_created = games_add(club=self.club, games=_GameItems(games, self.rating_list))
         rated = numpy.array(games.values("rated"), dtype=bool)[games.column("rated")]
@@ -346,6 +348,17 @@ class Store:
             ("tournament", "player", "round", "kind"),
             ((tournament.pk, bye.person.player_id, bye.round, bye.kind) for bye in byes),
         )
+
+    def _store_entries(self) -> None:
+        """A TRF's player lines: the tournament's entry list (the forecasts' field), so a
+        file exported by the pairing program before round 1 gives the forecast."""
+        plan = self.plan
+        if not plan.entry_list or not plan.tournaments:
+            return
+        tournament = plan.tournaments[0].obj
+        assert tournament is not None  # created just before
+        ids = [p.player_id for p in plan.persons if p.player_id is not None]
+        tournament_entries_add(tournament=tournament, player_ids=ids)
 
     def _check_periods(self) -> None:
         """Refuse games of closed periods up front, naming the lines (the game services
