@@ -105,7 +105,7 @@ def forecast_csv(forecast: TournamentForecast) -> str:
 
 
 @require_safe
-@live_club_page
+@club_page  # a file, not a page: its name (Content-Disposition) is not kept by the cache
 def tournament_forecast_download(
     request: HttpRequest, club: Club, tournament_id: int
 ) -> HttpResponse:

@@ -362,6 +362,63 @@ CASES: list[Bad] = [
     ),
     Bad("PATCH", C + "/tournaments/{id}/", 400, {"rounds": 0}, fields=fields("rounds")),
     Bad("DELETE", C + "/tournaments/{id}/", 404, values=lambda w: {"id": 10**9}),
+    # a tournament's entry list and forecast
+    Bad(
+        "GET", C + "/tournaments/{id}/entries/", 404, values=lambda w: {"id": w.south.tournament.pk}
+    ),
+    Bad("PUT", C + "/tournaments/{id}/entries/", 400, {}, fields=fields("players")),
+    Bad(
+        "PUT",
+        C + "/tournaments/{id}/entries/",
+        400,
+        {"players": ["x"]},
+        fields=fields("players[0]"),
+    ),
+    Bad(
+        "PUT", C + "/tournaments/{id}/entries/", 400, {"players": [10**9]}, fields=fields("players")
+    ),
+    Bad(
+        "PUT",
+        C + "/tournaments/{id}/entries/",
+        404,
+        {"players": []},
+        values=lambda w: {"id": 10**9},
+    ),
+    Bad(
+        "GET",
+        C + "/tournaments/{id}/forecast/",
+        404,
+        values=lambda w: {"id": w.south.tournament.pk},
+    ),
+    Bad("GET", C + "/players/{id}/forecast/", 400, query={}, fields=fields("opponent")),
+    Bad(
+        "GET",
+        C + "/players/{id}/forecast/",
+        400,
+        query={"opponent": "x"},
+        fields=fields("opponent"),
+    ),
+    Bad(
+        "GET",
+        C + "/players/{id}/forecast/",
+        400,
+        query={"opponent": 10**9},
+        fields=fields("opponent"),
+    ),
+    Bad(
+        "GET",
+        C + "/players/{id}/forecast/",
+        400,
+        query={"opponent": 1, "list": "classical"},
+        fields=fields("list"),
+    ),
+    Bad(
+        "GET",
+        C + "/players/{id}/forecast/",
+        404,
+        query={"opponent": 1},
+        values=lambda w: {"id": 10**9},
+    ),
     # games
     Bad("GET", C + "/games/", 400, query={"period": "January"}, fields=fields("period")),
     Bad("GET", C + "/games/", 400, query={"player": "abc"}, fields=fields("player")),
