@@ -250,6 +250,21 @@ RULES: dict[tuple[str, str], Rule] = {
     ),
     ("GET", "/api/v1/clubs/{club}/lists/{list}/live.csv"): Rule(READ),
     ("GET", "/api/v1/clubs/{club}/players/{id}/live/"): Rule(READ),
+    ("GET", "/api/v1/clubs/{club}/tournaments/{id}/entries/"): Rule(
+        READ, id=lambda cw: cw.tournament.pk
+    ),
+    ("PUT", "/api/v1/clubs/{club}/tournaments/{id}/entries/"): Rule(
+        Role.OFFICER,
+        id=lambda cw: cw.tournament.pk,
+        body=lambda cw, o: {"players": [p.pk for p in cw.players]},
+        foreign=(lambda cw, o: {"players": [o.players[0].pk]}, {"players"}),
+    ),
+    ("GET", "/api/v1/clubs/{club}/tournaments/{id}/forecast/"): Rule(
+        READ, id=lambda cw: cw.tournament.pk
+    ),
+    ("GET", "/api/v1/clubs/{club}/players/{id}/forecast/"): Rule(
+        READ, body=lambda cw, o: {"opponent": cw.players[1].pk}
+    ),
     # A GET's body is its query string.
     ("GET", "/api/v1/clubs/{club}/audit/"): Rule(
         Role.OFFICER, body=lambda cw, o: {"model": "game"}, rows=game_audit_ids

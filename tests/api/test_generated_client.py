@@ -358,6 +358,25 @@ CALLS: dict[str, Call] = {
     "ratings_live": on_list(),
     "ratings_live_csv": on_list(),
     "players_live": player(0),
+    "players_forecast": lambda ctx: {
+        **player(0)(ctx),
+        "opponent": ctx.world.north.players[1].pk,
+    },
+    "tournaments_entries": lambda ctx: {
+        "club": ctx.world.north.slug,
+        "id": ctx.world.north.tournament.pk,
+    },
+    "tournaments_entries_set": lambda ctx: {
+        "club": ctx.world.north.slug,
+        "id": ctx.world.north.tournament.pk,
+        "body": ctx.gen.model(
+            "EntriesInRequest", {"players": [p.pk for p in ctx.world.north.players]}
+        ),
+    },
+    "tournaments_forecast": lambda ctx: {
+        "club": ctx.world.north.slug,
+        "id": ctx.world.north.tournament.pk,
+    },
     "periods_close": on_list(period="2026-02"),
     "periods_changes": on_list(period="2026-02"),
     "ratings_list": on_list(),
