@@ -325,6 +325,11 @@ def games_inline(games: list[dict[str, Any]], initial: int = 0) -> dict[str, Any
         "games-INITIAL_FORMS": str(initial),
         "games-MIN_NUM_FORMS": "0",
         "games-MAX_NUM_FORMS": "1000",
+        # The entry list's inline, left as it is (shown read-only below the officer).
+        "entries-TOTAL_FORMS": "0",
+        "entries-INITIAL_FORMS": "0",
+        "entries-MIN_NUM_FORMS": "0",
+        "entries-MAX_NUM_FORMS": "1000",
     }
     for index, game in enumerate(games):
         data.update({f"games-{index}-{key}": value for key, value in game.items()})
