@@ -31,8 +31,8 @@ def forecast_club() -> tuple[Club, Tournament, list[Player]]:
         by=owner,
         name="Winter Round Robin",
         rating_list="standard",
-        start_date=datetime.date(2026, 12, 10),
-        end_date=datetime.date(2026, 12, 20),
+        start_date=datetime.date(2026, 11, 10),
+        end_date=datetime.date(2026, 11, 20),
     )
     tournament_entries_set(tournament=tournament, by=owner, player_ids=[p.pk for p in players])
     return club, tournament, players
