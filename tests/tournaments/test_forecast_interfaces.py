@@ -315,3 +315,44 @@ def test_a_trf_import_enters_its_players() -> None:
     tournament = Tournament.objects.get(pk=report.tournaments[0].id)
     entered = TournamentEntry.objects.filter(tournament=tournament).count()
     assert entered == 6
+
+
+# -- the admin's inline ----------------------------------------------------------------------
+
+
+def _management(prefix: str, total: int) -> dict[str, str]:
+    return {
+        f"{prefix}-TOTAL_FORMS": str(total),
+        f"{prefix}-INITIAL_FORMS": "0",
+        f"{prefix}-MIN_NUM_FORMS": "0",
+        f"{prefix}-MAX_NUM_FORMS": "1000",
+    }
+
+
+def test_the_officer_enters_players_in_the_admin(sides: tuple[Side, Side]) -> None:
+    north, _ = sides
+    north.officer.is_staff = True
+    north.officer.save()
+    client = Client()
+    client.force_login(north.officer)
+    tournament = north.tournament
+    url = f"/admin/tournaments/tournament/{tournament.pk}/change/"
+    assert client.get(url).status_code == 200
+    data = {
+        "name": tournament.name,
+        "rating_list": tournament.rating_list_id,
+        "start_date": tournament.start_date.isoformat(),
+        "end_date": tournament.end_date.isoformat(),
+        "rounds": "",
+        "city": "",
+        **_management("games", 0),
+        **_management("entries", 2),
+        "entries-0-player": north.players[0].pk,
+        "entries-1-player": north.players[4].pk,
+    }
+    answer = client.post(url, data)
+    assert answer.status_code == 302, answer.context and answer.context.get("errors")
+    entered = TournamentEntry.objects.filter(tournament=tournament)
+    assert sorted(entered.values_list("player_id", flat=True)) == sorted(
+        [north.players[0].pk, north.players[4].pk]
+    )
