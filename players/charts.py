@@ -145,7 +145,8 @@ def history_chart(
     ``spread``: a Glicko-2 list's band half-width by period (two RDs), drawn around the line;
     ``median``: the list's median rating by period, the ``reference`` line on the same
     axes (at the series' periods only)."""
-    compared = [(label, median[label]) for label, _ in series if label in (median or {})]
+    median = median or {}
+    compared = [(label, median[label]) for label, _ in series if label in median]
     chart = lines_chart({"": series, "median": compared}, spread=spread, size=size)
     if chart is None or not compared:
         return chart
