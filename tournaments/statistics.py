@@ -125,6 +125,24 @@ class ListStatistics:
     climbers: tuple[Climber, ...] = ()
     pairings: tuple[Pairing, ...] = ()
 
+    @property
+    def bars_from(self) -> int | None:
+        """The distribution's lowest rating drawn (its first bar's)."""
+        return self.buckets[0].lowest if self.buckets else None
+
+    @property
+    def bars_to(self) -> int | None:
+        """The distribution's highest rating drawn (its last bar's)."""
+        return self.buckets[-1].highest if self.buckets else None
+
+    @property
+    def first_month(self) -> str:
+        return self.activity[0].label if self.activity else ""
+
+    @property
+    def last_month(self) -> str:
+        return self.activity[-1].label if self.activity else ""
+
 
 # -- figures from a histogram (pure) ---------------------------------------------------------
 
