@@ -18,15 +18,16 @@ from fractions import Fraction
 
 from django.db.models import QuerySet
 
-from players.models import RatingChange, RatingList, RatingPeriod, add_months
+from players.models import RatingList, RatingPeriod, add_months
 from players.rating.classes import CLASSES
 from players.selectors import (
-    climbs,
     closed_periods,
     player_names,
     players_rated_on_games,
+    published_rows,
     rating_histogram,
     rating_histograms,
+    ratings_at_start,
 )
 from players.selectors.statistics import Histogram
 from tournaments.selectors import games_per_period, pairings
@@ -235,17 +236,26 @@ def _activity(periods: QuerySet[RatingPeriod]) -> tuple[MonthActivity, ...]:
 
 
 def _climbers(latest: RatingPeriod, since: datetime.date) -> tuple[Climber, ...]:
-    """The CLIMBERS players who gained most since ``since`` (who gained at all), by gain,
-    then rating, then name."""
-    rows: Iterable[RatingChange] = (
-        climbs(period=latest, since=since)
-        .select_related("player")
-        .only("rating_after", "player__id", "player__name")
-        .order_by("-gain", "-rating_after", "player__name", "player_id")[:CLIMBERS]
-    )
+    """The CLIMBERS players on the list in force who gained most since ``since`` (who
+    gained at all), by gain, then rating, then name, then id. Three queries: the list's
+    ratings, the starts, the names of the ten."""
+    starts = ratings_at_start(period=latest, since=since)
+    now = published_rows(period=latest).values_list("player_id", "rating_after")
+    gains = [
+        (rating - starts[player_id], rating, player_id)
+        for player_id, rating in now
+        if rating is not None and player_id in starts and rating > starts[player_id]
+    ]
+    # Of equal gains and ratings the name decides: the best of them are named first.
+    cut = sorted(gains, reverse=True)
+    if len(cut) > CLIMBERS:
+        last = cut[CLIMBERS - 1][:2]
+        cut = [c for c in cut if c[:2] >= last]
+    names = player_names(ids=[player_id for _, _, player_id in cut])
+    ordered = sorted(cut, key=lambda c: (-c[0], -c[1], names.get(c[2], ""), c[2]))
     return tuple(
-        Climber(row.player_id, row.player.name, row.start, row.rating_after or 0)  # type: ignore[attr-defined]
-        for row in rows
+        Climber(player_id, names.get(player_id, ""), rating - gain, rating)
+        for gain, rating, player_id in ordered[:CLIMBERS]
     )
 
 

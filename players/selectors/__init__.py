@@ -86,10 +86,10 @@ from players.selectors.records import (
     with_rules_rated_under,
 )
 from players.selectors.statistics import (
-    climbs,
     players_rated_on_games,
     rating_histogram,
     rating_histograms,
+    ratings_at_start,
 )
 from players.selectors.webhooks import (
     club_webhooks,
@@ -110,7 +110,6 @@ __all__ = [
     "claims_of_club",
     "claims_of_user",
     "claims_to_decide",
-    "climbs",
     "closed_periods",
     "club_by_slug",
     "club_first_owner",
@@ -163,6 +162,7 @@ __all__ = [
     "rating_histograms",
     "rating_list_by_id",
     "rating_list_get",
+    "ratings_at_start",
     "ratings_in_force",
     "require_role",
     "roles_by_club",
