@@ -201,8 +201,8 @@ def classes_of(histogram: Histogram) -> tuple[ClassCount, ...]:
 
 
 def list_statistics(*, rating_list: RatingList) -> ListStatistics:
-    """The statistics of the list in force: five to seven queries, the histogram's from
-    the cache when the list page or another visit read it."""
+    """The statistics of the list in force: about ten queries whatever its size, the
+    histogram's from the cache when the list page or another visit read it."""
     periods = closed_periods(rating_list=rating_list)
     latest = periods.first()
     if latest is None:
