@@ -1,13 +1,21 @@
-"""The rating-history chart as server-side SVG geometry: no JavaScript, no chart library.
+"""The charts as server-side SVG geometry: no JavaScript, no chart library.
 
-The templates draw what ``history_chart`` (one list: the public player page) and
-``lines_chart`` (a line per list on shared axes: the admin's player page) compute: a
-polyline and a point per published period for each line, axis ticks. On the public page
-the periods table beside it is the data alternative for screen readers.
+The templates draw what ``history_chart`` (one list: the public player page, with the
+player's peak and the list's median beside the rating), ``lines_chart`` (a line per list
+on shared axes: the admin's player page) and ``bars_chart`` (bars from zero, one or more
+series side by side: the statistics page's distribution and activity) compute: polylines,
+points, bars, axis ticks. Each page puts a table of the same figures beside a chart (the
+data alternative for screen readers), and the SVG's title and desc say what it shows.
+
+Hand-drawn rather than pygal's (docs/developers/architecture.md, "Charts"): the boxes
+below are drawn at the column's own size, so labels stay near 12 px on a 390 px phone
+and on a desktop; pygal scales one drawing and loads its tooltips' script from its site,
+which the Content-Security-Policy (script-src 'self') refuses.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -76,6 +84,14 @@ class Chart:
     bottom: int
     #: Glicko-2: the polygon of rating ± two RDs (SVG points), else "".
     band: str = ""
+    #: A line drawn for comparison, not one of ``lines`` (the list's median by period).
+    reference: Line | None = None
+
+    @property
+    def peak(self) -> ChartPoint | None:
+        """The first line's highest point, the first period it was held."""
+        points = self.lines[0].points if self.lines else []
+        return max(points, key=lambda p: p.rating) if points else None
 
     @property
     def points(self) -> list[ChartPoint]:
@@ -123,10 +139,18 @@ def history_chart(
     *,
     spread: Mapping[str, float] | None = None,
     size: ChartSize = WIDE,
+    median: Mapping[str, int] | None = None,
 ) -> Chart | None:
     """Geometry for ratings over periods, ``series`` oldest first as (``YYYY-MM``, rating);
-    ``spread``: a Glicko-2 list's band half-width by period (two RDs), drawn around the line."""
-    return lines_chart({"": series}, spread=spread, size=size)
+    ``spread``: a Glicko-2 list's band half-width by period (two RDs), drawn around the line;
+    ``median``: the list's median rating by period, the ``reference`` line on the same
+    axes (at the series' periods only)."""
+    median = median or {}
+    compared = [(label, median[label]) for label, _ in series if label in median]
+    chart = lines_chart({"": series, "median": compared}, spread=spread, size=size)
+    if chart is None or not compared:
+        return chart
+    return dataclasses.replace(chart, lines=chart.lines[:1], reference=chart.lines[1])
 
 
 def lines_chart(
@@ -228,3 +252,118 @@ def _x_ticks(labels: Sequence[str], x_of: Mapping[str, float], size: ChartSize) 
     if len(x_ticks) > 1 and x_ticks[-1].position - x_ticks[-2].position < max(plot_w / 10, 56):
         x_ticks.pop(-2)
     return x_ticks
+
+
+# -- bars --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Bar:
+    x: float
+    y: float
+    width: float
+    height: float
+    label: str
+    value: int
+    #: The series' index (its colour) and name.
+    series: int
+    name: str
+
+
+@dataclass(frozen=True)
+class BarChart:
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    bars: list[Bar]
+    y_ticks: list[Tick]
+    x_ticks: list[Tick]
+    #: The series' names, in their order (a legend when there are two or more).
+    names: list[str]
+
+    @property
+    def plot_right(self) -> int:
+        return self.width - self.right
+
+    @property
+    def y_label_x(self) -> int:
+        return self.left - 6
+
+    @property
+    def x_label_y(self) -> int:
+        return self.height - self.bottom + 20
+
+    @property
+    def base_y(self) -> int:
+        return self.height - self.bottom
+
+
+def _count_step(highest: int) -> int:
+    """A round step (1, 2, 5 times a power of ten) giving at most five grid lines."""
+    step = 1
+    while highest / step > 5:
+        for factor in (2, 5 / 2, 2):
+            step = round(step * factor)
+            if highest / step <= 5:
+                break
+    return step
+
+
+def bars_chart(
+    labels: Sequence[str],
+    series: Mapping[str, Sequence[int]],
+    *,
+    size: ChartSize = WIDE,
+    label_chars: int = 7,
+) -> BarChart | None:
+    """Geometry for counts by category: ``labels`` along the x axis, ``series`` maps a
+    name to one count per label; the series' bars stand side by side in each slot, from
+    zero. The x labels of every n-th slot from the first, as many as fit labels of
+    ``label_chars`` characters at 12 units. None when there is nothing to draw."""
+    if not labels or not series:
+        return None
+    highest = max((value for values in series.values() for value in values), default=0)
+    step = _count_step(max(highest, 1))
+    top_value = max(step, math.ceil(highest / step) * step)
+    plot_w = size.width - size.left - size.right
+    plot_h = size.height - size.top - size.bottom
+    slot = plot_w / len(labels)
+    bar_w = slot * 0.8 / len(series)
+    bars = [
+        Bar(
+            x=size.left + slot * index + slot * 0.1 + bar_w * number,
+            y=size.top + plot_h * (top_value - value) / top_value,
+            width=bar_w,
+            height=plot_h * value / top_value,
+            label=label,
+            value=value,
+            series=number,
+            name=name,
+        )
+        for number, (name, values) in enumerate(series.items())
+        for index, (label, value) in enumerate(zip(labels, values, strict=True))
+    ]
+    y_ticks = [
+        Tick(size.top + plot_h * (top_value - value) / top_value, str(value))
+        for value in range(0, top_value + 1, step)
+    ]
+    centres = {label: size.left + slot * (index + 0.5) for index, label in enumerate(labels)}
+    every = max(1, math.ceil(len(labels) * (label_chars * 7 + 10) / plot_w))
+    x_ticks = [
+        Tick(centres[label], label) for index, label in enumerate(labels) if index % every == 0
+    ]
+    return BarChart(
+        size.width,
+        size.height,
+        size.left,
+        size.right,
+        size.top,
+        size.bottom,
+        bars,
+        y_ticks,
+        x_ticks,
+        list(series),
+    )

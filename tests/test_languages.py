@@ -92,6 +92,9 @@ SAME_IN_BOTH = {
     "=",
     "%",
     "½",
+    # The statistics' words that German spells the same: a month, and the middle rating.
+    "april",
+    "median",
 }
 
 
@@ -116,6 +119,7 @@ def pages(data: ClubData) -> dict[str, str]:
         "tournaments": f"/clubs/{club}/tournaments/",
         "tournament": f"/clubs/{club}/tournaments/{data.tournament.pk}/",
         "period report": f"/clubs/{club}/lists/standard/periods/2026-02/",
+        "statistics": f"/clubs/{club}/lists/standard/statistics/",
         "calculator": "/calculator/",
         "glicko-2": "/calculator/glicko2/",
         "search": "/players/?q=Novak",
@@ -197,6 +201,7 @@ def test_pages_answer_in_the_browsers_language(client: Client, data: ClubData) -
         "tournaments": (["Turniere", "neueste zuerst"], ["newest first"]),
         "tournament": (["Rangliste", "Kreuztabelle"], ["Standings", "Crosstable"]),
         "period report": (["Liste Standard: Februar 2026", "Erstwertungen"], ["February 2026"]),
+        "statistics": (["Liste Standard in Zahlen", "Wertungsklassen"], ["Rating classes"]),
         "calculator": (["Wertungsrechner", "Erwartungswert", "0,24"], ["Expected score", "0.24"]),
         "glicko-2": (["Glicko-2-Rechner", "1464,05"], ["Glicko-2 calculator", "1464.05"]),
         "search": (["Spieler/in suchen"], ["Find a player"]),

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import Count, F, Q, QuerySet
+from django.db.models.functions import Greatest, Least
 
 from players.models import (
     Club,
@@ -22,7 +23,7 @@ from players.models import (
     add_months,
 )
 from players.selectors import current_rows, list_ratings, with_rules_rated_under
-from tournaments.models import Game, Tournament, TournamentBye, TournamentEntry
+from tournaments.models import Game, Result, Tournament, TournamentBye, TournamentEntry
 
 
 def periods_with_counts(*, rating_list: RatingList) -> QuerySet[RatingPeriod]:
@@ -235,3 +236,46 @@ def games_to_be_rated(*, player_ids: Sequence[int]) -> QuerySet[Game]:
 def tournament_entries(*, tournament: Tournament) -> QuerySet[TournamentEntry]:
     """The tournament's entry list (the forecasts' field)."""
     return TournamentEntry.objects.filter(tournament=tournament)
+
+
+def games_per_period(*, period_ids: Sequence[int]) -> dict[int, int]:
+    """Period id -> the games it holds (rated or not, forfeits too): one grouped query; a
+    period without games is left out."""
+    return dict(
+        Game.objects.filter(period_id__in=period_ids)
+        .order_by()
+        .values_list("period_id")
+        .annotate(n=Count("id"))
+        .values_list("period_id", "n")
+    )
+
+
+# Who won a game, by the lower and the higher player id of the pair (forfeits count, as
+# they do in the head-to-head page's score; a double forfeit scores for neither).
+_WHITE_WON = (Result.WHITE_WINS, Result.WHITE_FORFEIT_WIN)
+_BLACK_WON = (Result.BLACK_WINS, Result.BLACK_FORFEIT_WIN)
+_LOW_WON = Q(white_id__lt=F("black_id"), result__in=_WHITE_WON) | Q(
+    black_id__lt=F("white_id"), result__in=_BLACK_WON
+)
+_HIGH_WON = Q(white_id__gt=F("black_id"), result__in=_WHITE_WON) | Q(
+    black_id__gt=F("white_id"), result__in=_BLACK_WON
+)
+
+
+def pairings(*, periods: QuerySet[RatingPeriod]) -> QuerySet[Game, dict[str, int]]:
+    """The pairs of players who met in the games of ``periods``, most games first: one
+    row per pair (``low`` and ``high``: the two player ids, lower first) with ``games``,
+    ``low_wins``, ``draws`` and ``high_wins``, grouped by the database. The caller cuts."""
+    return (
+        Game.objects.filter(period__in=periods)
+        .annotate(low=Least("white_id", "black_id"), high=Greatest("white_id", "black_id"))
+        .order_by()
+        .values("low", "high")
+        .annotate(
+            games=Count("id"),
+            low_wins=Count("id", filter=_LOW_WON),
+            draws=Count("id", filter=Q(result=Result.DRAW)),
+            high_wins=Count("id", filter=_HIGH_WON),
+        )
+        .order_by("-games", "low", "high")
+    )

@@ -2,7 +2,8 @@
 scoping used by every interface (access.py), what "published" means (published.py: a
 period's current rows, a published row, the list in force), what a club records and
 published (records.py), the club's cache generations (generations.py), the ratings a
-game is scored with (in_force.py) and jobs (jobs.py).
+game is scored with (in_force.py), what a list's statistics read of its published rows
+(statistics.py) and jobs (jobs.py).
 
 Each helper is set-based (annotate / prefetch), so a list of N rows costs a constant number
 of queries. Callers import them from the package.
@@ -84,6 +85,12 @@ from players.selectors.records import (
     with_inactive,
     with_rules_rated_under,
 )
+from players.selectors.statistics import (
+    players_rated_on_games,
+    rating_histogram,
+    rating_histograms,
+    ratings_at_start,
+)
 from players.selectors.webhooks import (
     club_webhooks,
     delivery_get,
@@ -145,13 +152,17 @@ __all__ = [
     "player_ratings_for_list",
     "players_for_club",
     "players_in_clubs",
+    "players_rated_on_games",
     "published_generation_key",
     "published_list",
     "published_rows",
     "queue_oldest_queued_seconds",
     "rated_states",
+    "rating_histogram",
+    "rating_histograms",
     "rating_list_by_id",
     "rating_list_get",
+    "ratings_at_start",
     "ratings_in_force",
     "require_role",
     "roles_by_club",

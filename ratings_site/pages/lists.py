@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from django.core.cache import cache
 from django.core.paginator import EmptyPage, Page, PageNotAnInteger, Paginator
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.utils.translation import gettext
@@ -38,6 +37,7 @@ from players.selectors import (
     parse_month,
     players_in_clubs,
     published_rows,
+    rating_histogram,
     with_inactive,
     with_rules_rated_under,
 )
@@ -285,7 +285,8 @@ def rating_list_page(
     if period is None:
         return ListPage(rating_list, None, periods, filters, None)
     listed = published_rows(period=period)
-    histogram = _rank_histogram(period, listed)
+    # The ranks as a histogram of the ratings (kept in the cache: rating_histograms).
+    histogram = rating_histogram(period=period)
     above: dict[int, int] = {}
     running = 0
     for rating, count in histogram:
@@ -324,33 +325,6 @@ def rating_list_page(
     # Standard competition ranking (1, 2, 2, 4): one place per higher rating on the list.
     ranked = [RankedRow(above[cast(int, row.rating_after)] + 1, row) for row in page]
     return ListPage(rating_list, period, periods, filters, page, ranked, running)
-
-
-# A day: a histogram is small (one pair per distinct rating), and its key retires it.
-HISTOGRAM_SECONDS = 24 * 3600
-
-
-def _rank_histogram(period: RatingPeriod, listed: QuerySet[RatingChange]) -> list[tuple[int, int]]:
-    """The list's ranks as a histogram of its ratings, best first: one (rating, players)
-    pair per distinct rating, counted by the database on the current rows'
-    (period, rating_after) index, not read row by row.
-
-    Counting 200,000 rows took most of a list page's time, and every page, sort, filter
-    and language of a period reads the same histogram, so it is kept in the cache. A
-    closed period's rows change only when a close or a replay writes them, and each
-    stamps ``closed_at`` anew: the key names it, so a replayed list never reads the
-    histogram of the rows it replaced.
-    """
-    stamp = period.closed_at.isoformat() if period.closed_at else "open"
-    key = f"rank-histogram:{period.pk}:{stamp}"
-    histogram: list[tuple[int, int]] | None = cache.get(key)
-    if histogram is None:
-        histogram = sorted(
-            listed.order_by().values_list("rating_after").annotate(n=Count("id")),
-            reverse=True,
-        )
-        cache.set(key, histogram, HISTOGRAM_SECONDS)
-    return histogram
 
 
 class _CountedPaginator(Paginator):  # type: ignore[type-arg]

@@ -20,6 +20,11 @@ urlpatterns = [
         views.rating_list_live,
         name="rating-list-live",
     ),
+    path(
+        "clubs/<slug:club>/lists/<slug:kind>/statistics/",
+        views.list_statistics,
+        name="list-statistics",
+    ),
     path("clubs/<slug:club>/players/<int:player_id>/", views.player_detail, name="player"),
     path(
         "clubs/<slug:club>/players/<int:player_id>/vs/<int:opponent_id>/",

@@ -51,7 +51,10 @@ from ratings_site.pages.lists import (
 from ratings_site.pages.lists import club_home as club_home_data
 from ratings_site.pages.live import live_details, live_list_page
 from ratings_site.pages.player import player_for_page, player_lists, player_rating_lists
+from ratings_site.pages.statistics import statistics_charts
 from ratings_site.pages.tournaments import tournament_for_page, tournament_view, tournaments_page
+from tournaments.statistics import list_statistics as list_statistics_data
+from tournaments.statistics import period_medians
 
 # What the page opens with, as if posted: the seeds' default example, 1500 at K 20 beating
 # a 1700 player. Opening with a worked result shows at once what the page does.
@@ -283,6 +286,8 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
     player = player_for_page(club=club, player_id=player_id)
     lists = player_lists(player=player)
     games = player_games(player=player, lists=lists.lists, history=lists.history)
+    # The list's median in each period the player was on it: the comparison line.
+    medians = period_medians(periods=[c.period for h in lists.history.values() for c in h])
     sections = []
     for standing in lists.standings:
         list_id = standing.rating.rating_list_id
@@ -295,14 +300,16 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
         spread = {
             c.period.label: band for c in history if (band := spread_of(c.state_after)) is not None
         }
+        median = {c.period.label: medians[c.period_id] for c in history if c.period_id in medians}
         sections.append(
             {
                 "standing": standing,
                 "history": [
                     (change, games.periods.get(change.period_id)) for change in reversed(history)
                 ],
-                "chart": history_chart(series, spread=spread),
-                "phone_chart": history_chart(series, spread=spread, size=PHONE),
+                "chart": history_chart(series, spread=spread, median=median),
+                "phone_chart": history_chart(series, spread=spread, size=PHONE, median=median),
+                "medians": [(label, rating, median.get(label)) for label, rating in series],
                 "k_history": lists.k_history.get(list_id, []),
             }
         )
@@ -358,6 +365,21 @@ def period_report(request: HttpRequest, club: Club, kind: str, month: str) -> Ht
         request,
         "pages/period_report.html",
         {"club": club, "rating_list": the_list, "report": period_report_data(period=period)},
+    )
+
+
+@require_safe
+@published_club_page
+def list_statistics(request: HttpRequest, club: Club, kind: str) -> HttpResponse:
+    """The list in force in figures: its distribution and rating classes, activity by
+    month, the year's climbers and the most played pairings (published figures only:
+    kept under the published generation)."""
+    the_list = rating_list_for_page(club=club, kind=kind)
+    stats = list_statistics_data(rating_list=the_list)
+    return render(
+        request,
+        "pages/list_statistics.html",
+        {"club": club, "rating_list": the_list, "stats": stats, **statistics_charts(stats)},
     )
 
 

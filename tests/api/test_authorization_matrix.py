@@ -249,6 +249,7 @@ RULES: dict[tuple[str, str], Rule] = {
         READ, rows=player_ids, row_key="player"
     ),
     ("GET", "/api/v1/clubs/{club}/lists/{list}/live.csv"): Rule(READ),
+    ("GET", "/api/v1/clubs/{club}/lists/{list}/statistics/"): Rule(READ),
     ("GET", "/api/v1/clubs/{club}/players/{id}/live/"): Rule(READ),
     ("GET", "/api/v1/clubs/{club}/tournaments/{id}/entries/"): Rule(
         READ, id=lambda cw: cw.tournament.pk

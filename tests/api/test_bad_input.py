@@ -538,6 +538,7 @@ CASES: list[Bad] = [
         values=lambda w: {"period": "2026-01"},
     ),
     # live ratings
+    Bad("GET", C + "/lists/{list}/statistics/", 404, values=lambda w: {"list": "bullet"}),
     Bad("GET", C + "/lists/{list}/live/", 404, values=lambda w: {"list": "bullet"}),
     Bad(
         "GET", C + "/lists/{list}/live/", 400, query={"active": "perhaps"}, fields=fields("active")

@@ -380,6 +380,7 @@ CALLS: dict[str, Call] = {
     "periods_close": on_list(period="2026-02"),
     "periods_changes": on_list(period="2026-02"),
     "ratings_list": on_list(),
+    "statistics_read": on_list(),
     "ratings_csv": on_list(period="2026-02"),
     "periods_reopen": on_list(period="2026-02"),
     "lists_replay": on_list(),

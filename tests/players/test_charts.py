@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from players.charts import history_chart, lines_chart
+from players.charts import PHONE, bars_chart, history_chart, lines_chart
 
 
 def test_lines_share_the_axes_and_a_missing_period_is_a_gap() -> None:
@@ -69,3 +69,51 @@ def test_a_glicko2_band_surrounds_the_line_and_fits_the_axes() -> None:
     assert max(values) >= 1900
     assert all(chart.top <= y <= chart.height - chart.bottom for y in ys)
     assert history_chart([("2026-10", 1464)]).band == ""  # type: ignore[union-attr]
+
+
+def test_the_median_is_a_reference_line_on_the_same_axes_and_the_peak_the_first_highest() -> None:
+    chart = history_chart(
+        [("2025-01", 1800), ("2025-02", 1850), ("2025-03", 1850)],
+        median={"2025-01": 1600, "2025-03": 1650, "2025-09": 1000},
+    )
+    assert chart is not None
+    assert [line.label for line in chart.lines] == [""]
+    assert chart.reference is not None
+    # Only the player's periods: the median of a period the player was not in is left out.
+    assert [(p.label, p.rating) for p in chart.reference.points] == [
+        ("2025-01", 1600),
+        ("2025-03", 1650),
+    ]
+    # The y axis holds both lines: 1600-1850 (span 250, step 50), 1550 to 1900.
+    assert chart.y_ticks[0].label == "1550"
+    assert chart.y_ticks[-1].label == "1900"
+    assert chart.peak is not None
+    assert (chart.peak.label, chart.peak.rating) == ("2025-02", 1850)
+    assert chart.lowest == 1800  # the player's figures, not the median's
+
+
+def test_bars_stand_from_zero_side_by_side() -> None:
+    chart = bars_chart(["2025-01", "2025-02"], {"Games": [12, 0], "Players": [7, 3]})
+    assert chart is not None
+    # Highest 12: the step 5 (12 / 5 <= 5), the axis 0 to 15; 208 px high for 15.
+    assert [t.label for t in chart.y_ticks] == ["0", "5", "10", "15"]
+    # Two slots of 316 px; in each, 10% margin and two bars of 0.8 * 316 / 2 = 126.4 px.
+    games, empty, players, few = chart.bars
+    assert (games.x, games.width) == pytest.approx((52 + 31.6, 126.4))
+    assert (players.x, players.series) == (pytest.approx(52 + 31.6 + 126.4), 1)
+    assert games.height == pytest.approx(208 * 12 / 15)
+    assert games.y + games.height == pytest.approx(16 + 208)
+    assert (empty.height, empty.value, few.value) == (0, 0, 3)
+    assert chart.names == ["Games", "Players"]
+    assert bars_chart([], {"Games": []}) is None
+
+
+def test_bar_labels_thin_out_to_fit() -> None:
+    labels = [str(1000 + 100 * i) for i in range(16)]
+    wide = bars_chart(labels, {"n": [1] * 16}, label_chars=4)
+    phone = bars_chart(labels, {"n": [1] * 16}, size=PHONE, label_chars=4)
+    assert wide is not None
+    assert phone is not None
+    # 38 units a label: 632 wide fits 16 (one each), 288 wide every third.
+    assert len(wide.x_ticks) == 16
+    assert [t.label for t in phone.x_ticks] == labels[::3]

@@ -1,6 +1,6 @@
 """The tournaments app's API routes (under /api/v1/clubs/{club}/): tournaments, games,
-periods, replay, the published list, imports, the history export, entry lists and
-forecasts."""
+periods, replay, the published list and its statistics, imports, the history export,
+entry lists and forecasts."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from tournaments.api.periods import (
     RatingsCSVView,
     RatingsView,
 )
+from tournaments.api.statistics import StatisticsView
 from tournaments.api.tournaments import (
     GameDetailView,
     GameListView,
@@ -70,6 +71,7 @@ urlpatterns = [
     path(LIST + "replay/", ListReplayView.as_view(), name="list-replay"),
     path(LIST + "ratings/", RatingsView.as_view(), name="ratings"),
     path(LIST + "ratings.csv", RatingsCSVView.as_view(), name="ratings-csv"),
+    path(LIST + "statistics/", StatisticsView.as_view(), name="list-statistics"),
     path(LIST + "live/", LiveListView.as_view(), name="live"),
     path(LIST + "live.csv", LiveCSVView.as_view(), name="live-csv"),
     path(CLUB + "players/<int:id>/live/", PlayerLiveView.as_view(), name="player-live"),
