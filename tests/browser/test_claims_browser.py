@@ -72,9 +72,12 @@ def test_claim_and_approval_on_phones(phones: Any, live_server: Any, screenshot:
     page = phones()
     sign_in(page, base, "alice-phone")
     fits(page)
+    # Each click navigates: wait for the next page, or the check reads one half-replaced.
     page.click("#find-your-record a")
+    page.wait_for_url(f"{base}/clubs/riverside/")
     fits(page)
     page.locator("a[href='/clubs/riverside/lists/standard/']").first.click()
+    page.wait_for_url(f"{base}/clubs/riverside/lists/standard/")
     fits(page)
     page.click("text=Alice Chen")
     page.wait_for_url(f"{base}/clubs/riverside/players/{alice.pk}/")

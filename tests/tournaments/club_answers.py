@@ -75,13 +75,21 @@ COVERED = {
     "api/v1/clubs/<slug:club>/lists/<str:list>/live/",
     "api/v1/clubs/<slug:club>/lists/<str:list>/live.csv",
     "api/v1/clubs/<slug:club>/players/<int:id>/live/",
+    "api/v1/clubs/<slug:club>/players/<int:id>/forecast/",
+    "api/v1/clubs/<slug:club>/lists/<str:list>/statistics/",
+    "api/v1/clubs/<slug:club>/tournaments/<int:id>/entries/",
+    "api/v1/clubs/<slug:club>/tournaments/<int:id>/forecast/",
     "clubs/<slug:club>/",
     "clubs/<slug:club>/lists/<slug:kind>/live/",
     "clubs/<slug:club>/lists/<slug:kind>/",
+    "clubs/<slug:club>/lists/<slug:kind>/statistics/",
     "clubs/<slug:club>/players/<int:player_id>/",
+    "clubs/<slug:club>/players/<int:player_id>/next-game/",
     "clubs/<slug:club>/players/<int:player_id>/vs/<int:opponent_id>/",
     "clubs/<slug:club>/tournaments/",
     "clubs/<slug:club>/tournaments/<int:tournament_id>/",
+    "clubs/<slug:club>/tournaments/<int:tournament_id>/forecast/",
+    "clubs/<slug:club>/tournaments/<int:tournament_id>/forecast.csv",
     "clubs/<slug:club>/lists/<slug:kind>/periods/<str:month>/",
     "clubs/<slug:club>/lists/<str:list>/export.csv",
     "clubs/<slug:club>/lists/<str:list>/export.txt",
@@ -186,6 +194,17 @@ class Ranks:
             value,
         )
         value = re.sub(r"#(\d+)\b", lambda m: self.token("player", int(m[1])), value)
+        # The next game's choice of opponent: its options' values are player ids.
+        value = re.sub(
+            r'<select name="opponent".*?</select>',
+            lambda block: re.sub(
+                r'value="(\d+)"',
+                lambda m: f'value="{self.token("player", int(m[1]))}"',
+                block[0],
+            ),
+            value,
+            flags=re.DOTALL,
+        )
         return value
 
     def table(self, value: str) -> str:
@@ -302,6 +321,8 @@ def club_answers(club: Club, *, user: Any) -> dict[str, Any]:
         record(f"list/{slug}/live", api + f"lists/{slug}/live/", paged=True)
         record(f"list/{slug}/live.csv", api + f"lists/{slug}/live.csv")
         record(f"list/{slug}/live/page", site + f"lists/{slug}/live/")
+        record(f"list/{slug}/statistics", api + f"lists/{slug}/statistics/")
+        record(f"list/{slug}/statistics/page", site + f"lists/{slug}/statistics/")
         for period in rating_list.periods.all():
             label = period.label
             record(f"period/{slug}/{label}", api + f"lists/{slug}/periods/{label}/")
@@ -325,8 +346,13 @@ def club_answers(club: Club, *, user: Any) -> dict[str, Any]:
         name = ranks.token("player", pk)
         record(f"player/{name}/page", site + f"players/{pk}/")
         record(f"player/{name}/history.csv", site + f"players/{pk}/history.csv")
+        opponent = players[(players.index(pk) + 1) % len(players)]
         for slug in club.rating_lists.order_by("slug").values_list("slug", flat=True):
             record(f"player/{name}/live/{slug}", api + f"players/{pk}/live/?list={slug}")
+            # A game played today: the same date in both clubs, so the same forecast.
+            query = f"?list={slug}&opponent={opponent}"
+            record(f"player/{name}/forecast/{slug}", api + f"players/{pk}/forecast/{query}")
+            record(f"player/{name}/next-game/{slug}", site + f"players/{pk}/next-game/{query}")
     for white, black in zip(players[::9], players[1::9], strict=False):
         name = ranks.token("player", white)
         record(f"player/{name}/vs", site + f"players/{white}/vs/{black}/")
@@ -336,6 +362,10 @@ def club_answers(club: Club, *, user: Any) -> dict[str, Any]:
         record(f"tournament/{name}/page", site + f"tournaments/{pk}/")
         record(f"tournament/{name}/trf", site + f"tournaments/{pk}/export.trf")
         record(f"tournament/{name}/pgn", site + f"tournaments/{pk}/export.pgn")
+        record(f"tournament/{name}/entries", api + f"tournaments/{pk}/entries/")
+        record(f"tournament/{name}/forecast", api + f"tournaments/{pk}/forecast/")
+        record(f"tournament/{name}/forecast/page", site + f"tournaments/{pk}/forecast/")
+        record(f"tournament/{name}/forecast.csv", site + f"tournaments/{pk}/forecast.csv")
     record("game/list", api + "games/", paged=True)
     for pk in Game.objects.filter(club=club).order_by("pk").values_list("pk", flat=True)[::25]:
         record(f"game/{ranks.token('game', pk)}", api + f"games/{pk}/")

@@ -52,7 +52,7 @@ from tests.tournaments.club_answers import (
 )
 from tournaments import services
 from tournaments.jobs import CLOSE
-from tournaments.models import Game
+from tournaments.models import Game, TournamentEntry
 from tournaments.services.club_archive import (
     FORMAT_VERSION,
     MANIFEST,
@@ -141,12 +141,25 @@ def demo_club() -> Club:
     player_services.invitation_create(
         club=club, by=admin, role="viewer", email="new@example.org", accept_url=lambda s: s
     )
+    # A tournament still to be played, with its entry list (the forecasts' field).
+    coming = services.tournament_create(
+        club=club,
+        by=admin,
+        name="Riverside Rapidplay",
+        rating_list="standard",
+        start_date=today,
+        end_date=today,
+    )
+    services.tournament_entries_set(
+        tournament=coming, by=admin, player_ids=[p.pk for p in roster[:4]]
+    )
     # What the round trip must carry is there.
     assert RatingChange.objects.filter(rating_list__club=club, current=False).exists()
     assert KFactorChange.objects.filter(player__club=club, reason="manual").exists()
     assert PlayerRating.objects.filter(rating_list=arena, state__rd__isnull=False).exists()
     assert PlayerMerge.objects.filter(club=club).exists()
     assert HistoricalPlayer.objects.filter(club=club, history_type="-").exists()
+    assert TournamentEntry.objects.filter(tournament__club=club).count() == 4
     return club
 
 
