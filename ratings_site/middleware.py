@@ -55,6 +55,27 @@ def refuse_bad_paths(
     return middleware
 
 
+# The widgets' prefix (ratings_site/pages/embed.py).
+WIDGETS_PREFIX = "/embed/"
+
+
+def widgets_without_cookies(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """A widget is the same for everyone who looks (it sits on a club's website, in front
+    of anyone): the cookies its request carries are dropped before the session, the CSRF
+    check or the language choice read them, so a member's session neither changes the
+    answer nor gets one that a shared cache could keep, and no answer sets a cookie."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        if request.path_info.startswith(WIDGETS_PREFIX):
+            request.COOKIES = {}
+            request.META.pop("HTTP_COOKIE", None)
+        return get_response(request)
+
+    return middleware
+
+
 def private_answers(
     get_response: Callable[[HttpRequest], HttpResponse],
 ) -> Callable[..., HttpResponse]:

@@ -37,8 +37,35 @@ class MembershipInline(ReadOnlyInline):
         return super().get_queryset(request).select_related("user")
 
 
+class ClubForm(forms.ModelForm):  # type: ignore[type-arg]
+    # One website per line rather than the JSON list the model keeps: an owner types
+    # addresses, not JSON. The service checks each (its errors land on this field).
+    embed_origins = forms.CharField(
+        label="Websites that may embed the widgets",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 50}),
+        help_text="One origin per line, such as https://club.example.org (scheme, host, "
+        "perhaps a port; no path). Only these sites may show the club's widgets in a "
+        "frame; leave empty to allow none.",
+    )
+
+    class Meta:
+        model = Club
+        fields = ("name", "slug", "public", "embed_origins")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is not None and "embed_origins" in self.fields:
+            self.initial["embed_origins"] = "\n".join(self.instance.embed_origins or [])
+
+    def clean_embed_origins(self) -> list[str]:
+        text: str = self.cleaned_data.get("embed_origins") or ""
+        return [line.strip() for line in text.splitlines() if line.strip()]
+
+
 @admin.register(Club)
 class ClubAdmin(AuditedAdmin):
+    form = ClubForm
     list_display = ("name", "slug", "public", "player_count", "created")
     list_filter = ("public",)
     search_fields = ("name", "slug")
@@ -57,6 +84,11 @@ class ClubAdmin(AuditedAdmin):
     def get_prepopulated_fields(self, request: HttpRequest, obj: Any = None) -> dict[str, Any]:
         return {"slug": ("name",)} if obj is None else {}
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        # A new club has no widgets to place yet; its websites are set once it exists.
+        fields = ["name", "slug", "public", "created"]
+        return [*fields, "embed_origins"] if obj is not None else fields
+
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # Deleting a club deletes its whole history; not a click in the admin.
         return False
@@ -65,7 +97,11 @@ class ClubAdmin(AuditedAdmin):
         data = form.cleaned_data
         if change:
             return services.club_update(
-                club=obj, by=request.user, name=data["name"], public=data["public"]
+                club=obj,
+                by=request.user,
+                name=data["name"],
+                public=data["public"],
+                embed_origins=data["embed_origins"],
             )
         return services.club_create(
             name=data["name"], slug=data["slug"], public=data["public"], by=request.user

@@ -71,6 +71,11 @@ class ClubOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     name = serializers.CharField()
     public = serializers.BooleanField()
     created = serializers.DateTimeField()
+    embed_origins = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The websites that may show the club's widgets in a frame "
+        "(docs/tasks/embedding.md); none: the widgets may be framed by this site only.",
+    )
     role = serializers.SerializerMethodField(
         help_text="Your role in the club; null when you are not a member."
     )
@@ -92,6 +97,13 @@ class ClubCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
 class ClubUpdateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     name = serializers.CharField(max_length=200, required=False)
     public = serializers.BooleanField(required=False)
+    embed_origins = serializers.ListField(
+        child=serializers.CharField(max_length=200),
+        max_length=20,
+        required=False,
+        help_text="Replaces the websites that may embed the club's widgets: origins "
+        "such as https://club.example.org (scheme, host, perhaps a port; no path).",
+    )
 
 
 class ClubFilter(django_filters.FilterSet):  # type: ignore[misc]

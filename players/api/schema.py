@@ -51,6 +51,7 @@ ERROR_DESCRIPTIONS: dict[int, str] = {
     409: "The object's state forbids the operation (e.g. the period is already closed).",
     415: "The request body is not JSON (send Content-Type: application/json).",
     429: "Too many requests; try again later.",
+    501: "The format asked for is not offered (oEmbed: json only).",
 }
 
 # Every club-scoped operation can answer these: a bad token (401), a role too low (403), an

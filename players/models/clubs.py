@@ -26,6 +26,14 @@ class Club(models.Model):
         "public", default=False, help_text="Anyone, anonymous too, may read a public club."
     )
     created = models.DateTimeField("created", auto_now_add=True)
+    # The club's own websites, which may show its widgets in a frame (Content-Security-
+    # Policy frame-ancestors of the widgets alone; every other page keeps 'none').
+    embed_origins = models.JSONField(
+        "websites that may embed the widgets",
+        default=list,
+        blank=True,
+        help_text="Origins such as https://club.example.org, one per line.",
+    )
 
     history = HistoricalRecords(bases=[AuditFields])
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime
+import re
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
@@ -144,9 +146,18 @@ def _require_club_creator(by: User) -> None:
 
 
 def club_update(
-    *, club: Club, by: User, name: str | None = None, public: bool | None = None
+    *,
+    club: Club,
+    by: User,
+    name: str | None = None,
+    public: bool | None = None,
+    embed_origins: Sequence[object] | None = None,
 ) -> Club:
+    """Rename the club, open or close it to anonymous readers, or change the websites
+    that may embed its widgets (the owner's). Every cached view of the club is retired:
+    the name is on every page, and a widget's answer carries the origins."""
     require_role(by, club, Role.OWNER)
+    origins = None if embed_origins is None else embed_origins_checked(embed_origins)
     with transaction.atomic(durable=True):
         if name is not None:
             if not name.strip():
@@ -155,9 +166,72 @@ def club_update(
             club.name = name.strip()
         if public is not None:
             club.public = public
-        club.save(update_fields=["name", "public"])
+        if origins is not None:
+            club.embed_origins = origins
+        club.save(update_fields=["name", "public", "embed_origins"])
         club_published_changed(club_id=club.pk)
     return club
+
+
+# A club's websites: a few (a site, its www twin, a test copy); more is not a club's.
+EMBED_ORIGINS_MAX = 20
+# Host names as DNS spells them (letters, digits, hyphens, dots; IDNs in their xn-- form)
+# or an IPv4 address; IPv6 literals in brackets.
+_HOST = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.(?!$)|$))+$|^\[[0-9a-f:.]+\]$")
+
+
+def embed_origins_checked(values: Sequence[object]) -> list[str]:
+    """``values`` as origins a frame-ancestors directive can name (``scheme://host[:port]``,
+    lower case, without a trailing slash), each once, in the order given; anything else
+    is refused naming ``embed_origins`` and the entry. A path, a query, a user name, a
+    wildcard or a space could widen or break the policy a widget is served with, so none
+    is taken."""
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
+        raise invalid_field(
+            "embed_origins", 'A list of origins, such as ["https://club.example.org"].'
+        )
+    if len(values) > EMBED_ORIGINS_MAX:
+        raise invalid_field(
+            "embed_origins", f"At most {EMBED_ORIGINS_MAX} websites; {len(values)} were given."
+        )
+    origins: list[str] = []
+    for number, value in enumerate(values, start=1):
+        origin = _origin(value)
+        if origin is None:
+            shown = repr(value)[:80] if isinstance(value, str) else type(value).__name__
+            raise invalid_field(
+                "embed_origins",
+                f"Entry {number}, {shown}, is not a website's origin: give its scheme (https "
+                "or http), its host and perhaps a port, such as https://club.example.org, "
+                "with no path.",
+            )
+        if origin not in origins:
+            origins.append(origin)
+    return origins
+
+
+def _origin(value: object) -> str | None:
+    if not isinstance(value, str) or len(value) > 200 or not value.isascii():
+        return None
+    text = value.strip().lower().removesuffix("/")
+    scheme, separator, rest = text.partition("://")
+    if scheme not in ("https", "http") or not separator or not rest:
+        return None
+    if any(c in rest for c in "/?#@\\ \t;,'\"*"):
+        return None
+    host, port = rest, ""
+    if rest.startswith("["):
+        host, _, after = rest.partition("]")
+        host += "]"
+        if after and not after.startswith(":"):
+            return None
+        port = after[1:]
+    elif ":" in rest:
+        host, _, port = rest.rpartition(":")
+    if not _HOST.match(host) or (port and not (port.isdigit() and 0 < int(port) < 65536)):
+        return None
+    default = {"https": "443", "http": "80"}[scheme]
+    return f"{scheme}://{host}" + (f":{int(port)}" if port and port != default else "")
 
 
 def membership_set(*, club: Club, user: AbstractBaseUser, role: Role | str, by: User) -> Membership:

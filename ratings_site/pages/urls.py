@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from ratings_site.pages import forecast, views
+from ratings_site.pages import embed, forecast, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,6 +14,20 @@ urlpatterns = [
     path("clubs/", views.clubs_index, name="clubs"),
     path("players/", views.player_search, name="player-search"),
     path("clubs/<slug:club>/", views.club_home, name="club"),
+    path("clubs/<slug:club>/embed/", embed.embed_help, name="club-embed"),
+    # The widgets a club's website frames (ratings_site/pages/embed.py): under a prefix of
+    # their own, which the middleware serves without cookies.
+    path("embed/clubs/<slug:club>/lists/<slug:kind>/", embed.list_widget, name="widget-list"),
+    path(
+        "embed/clubs/<slug:club>/lists/<slug:kind>/live/",
+        embed.live_widget,
+        name="widget-live",
+    ),
+    path(
+        "embed/clubs/<slug:club>/players/<int:player_id>/",
+        embed.player_widget,
+        name="widget-player",
+    ),
     path("clubs/<slug:club>/lists/<slug:kind>/", views.rating_list, name="rating-list"),
     path(
         "clubs/<slug:club>/lists/<slug:kind>/live/",

@@ -59,6 +59,8 @@ MIDDLEWARE = [
     # Addresses with control characters (a NUL byte) or over-long: refused before any view.
     "ratings_site.middleware.refuse_bad_paths",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything reads a cookie: the widgets are served as to a stranger.
+    "ratings_site.middleware.widgets_without_cookies",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The pages' language from the browser's Accept-Language (or the language switch's
     # cookie); the API stays English (ratings_site/middleware.py).

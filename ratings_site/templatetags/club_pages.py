@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
+from urllib.parse import urlencode
 
 from django import template
 from django.urls import reverse
@@ -382,3 +383,19 @@ def _column_text(column: Column, value: object) -> str:
     if isinstance(value, int | float):
         return figure(value, column.places)
     return str(value)
+
+
+@register.simple_tag(takes_context=True)
+def oembed_discovery(context: template.Context, club: Club, title: str) -> SafeString:
+    """The oEmbed discovery link of a public club's page (ratings_site/oembed.py): the
+    page's own address, without its query, is what a consumer asks about."""
+    request = context.get("request")
+    if request is None or not club.public:
+        return mark_safe("")
+    page = f"{request.scheme}://{request.get_host()}{request.path}"
+    return format_html(
+        '<link rel="alternate" type="application/json+oembed" href="{}?{}" title="{}">',
+        reverse("oembed"),
+        urlencode({"url": page, "format": "json"}),
+        title,
+    )

@@ -109,6 +109,10 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", "/api/v1/auth/logout/"): Rule(UNSCOPED),
     ("POST", "/api/v1/calculate/"): Rule(UNSCOPED),
     ("POST", "/api/v1/calculate/glicko2/"): Rule(UNSCOPED),
+    # Public pages only, whoever asks (tests/ratings_site/test_embed.py: a private club is 404).
+    ("GET", "/api/v1/oembed/"): Rule(
+        UNSCOPED, body=lambda cw, o: {"url": "http://testserver/clubs/south/lists/standard/"}
+    ),
     ("GET", "/api/v1/clubs/"): Rule(UNSCOPED),
     ("POST", "/api/v1/clubs/"): Rule(UNSCOPED),
     ("GET", "/api/v1/clubs/{club}/"): Rule(READ),

@@ -67,6 +67,15 @@ CASES: list[Bad] = [
         {"rating": 5000, "games": [{"opponent_rating": 1500, "result": "1"}]},
         fields=fields("rating"),
     ),
+    # oEmbed: the page's address and the sizes, whoever asks
+    Bad(
+        "GET",
+        "/api/v1/oembed/",
+        400,
+        query={"url": "ftp://testserver/clubs/south/", "maxwidth": 0},
+        fields=fields("url", "maxwidth"),
+        user="anonymous",
+    ),
     # invitations
     Bad("POST", C + "/invitations/", 400, {"role": "viewer"}, fields=fields("email")),
     Bad(

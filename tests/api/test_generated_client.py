@@ -128,6 +128,7 @@ class Context:
     job_id: str = ""
     game_id: int = 0
     token: str = ""
+    site: str = ""  # the live server's address
 
 
 Call = Callable[[Context], dict[str, Any]]
@@ -183,6 +184,8 @@ def created_game(ctx: Context) -> dict[str, Any]:
 # In the order they run: what a call changes must not stop a later one (games change before
 # their period closes, deletions come last, logout ends a token of its own).
 CALLS: dict[str, Call] = {
+    # The public club's list page, on the server the client talks to: its widget.
+    "oembed": lambda ctx: {"url_query": f"{ctx.site}/clubs/{ctx.world.south.slug}/lists/standard/"},
     "calculate": lambda ctx: {
         "body": ctx.gen.model(
             "CalculateInRequest",
@@ -450,7 +453,7 @@ def test_every_operation_answers_through_the_client(
     owner = client_module.AuthenticatedClient(
         base_url=live_server.url, token=token, prefix="Token", raise_on_unexpected_status=True
     )
-    ctx = Context(world=world, gen=generated)
+    ctx = Context(world=world, gen=generated, site=live_server.url)
     for operation_id, call in CALLS.items():
         client = owner
         if operation_id == "auth_logout":

@@ -17,6 +17,7 @@ import re
 import sys
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import unquote
 
 from django.contrib.auth import get_user_model
 from django.db import models
@@ -90,6 +91,10 @@ COVERED = {
     "clubs/<slug:club>/tournaments/<int:tournament_id>/",
     "clubs/<slug:club>/tournaments/<int:tournament_id>/forecast/",
     "clubs/<slug:club>/tournaments/<int:tournament_id>/forecast.csv",
+    "clubs/<slug:club>/embed/",
+    "embed/clubs/<slug:club>/lists/<slug:kind>/",
+    "embed/clubs/<slug:club>/lists/<slug:kind>/live/",
+    "embed/clubs/<slug:club>/players/<int:player_id>/",
     "clubs/<slug:club>/lists/<slug:kind>/periods/<str:month>/",
     "clubs/<slug:club>/lists/<str:list>/export.csv",
     "clubs/<slug:club>/lists/<str:list>/export.txt",
@@ -184,6 +189,8 @@ class Ranks:
     def text(self, value: str) -> str:
         if value == self.slug:
             return "<club>"
+        # The oEmbed discovery link names the page's own address, percent-encoded.
+        value = re.sub(r'(/api/v1/oembed/\?url=)([^&"]*)', lambda m: m[1] + unquote(m[2]), value)
         value = value.replace(f"/clubs/{self.slug}/", "/clubs/<club>/")
         # Each page's own form token, not the club's.
         value = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", value)
@@ -297,6 +304,7 @@ def club_answers(club: Club, *, user: Any) -> dict[str, Any]:
 
     record("club", api)
     record("club-page", site)
+    record("club-page/embed", site + "embed/")
     record("tournament/list", api + "tournaments/", paged=True)
     record("tournament/pages", site + "tournaments/")
     record("member/list", api + "members/", paged=True)
@@ -323,6 +331,8 @@ def club_answers(club: Club, *, user: Any) -> dict[str, Any]:
         record(f"list/{slug}/live/page", site + f"lists/{slug}/live/")
         record(f"list/{slug}/statistics", api + f"lists/{slug}/statistics/")
         record(f"list/{slug}/statistics/page", site + f"lists/{slug}/statistics/")
+        record(f"list/{slug}/widget", f"/embed/clubs/{club.slug}/lists/{slug}/?n=50")
+        record(f"list/{slug}/widget/live", f"/embed/clubs/{club.slug}/lists/{slug}/live/?n=50")
         for period in rating_list.periods.all():
             label = period.label
             record(f"period/{slug}/{label}", api + f"lists/{slug}/periods/{label}/")
@@ -346,6 +356,7 @@ def club_answers(club: Club, *, user: Any) -> dict[str, Any]:
         name = ranks.token("player", pk)
         record(f"player/{name}/page", site + f"players/{pk}/")
         record(f"player/{name}/history.csv", site + f"players/{pk}/history.csv")
+        record(f"player/{name}/widget", f"/embed/clubs/{club.slug}/players/{pk}/")
         opponent = players[(players.index(pk) + 1) % len(players)]
         for slug in club.rating_lists.order_by("slug").values_list("slug", flat=True):
             record(f"player/{name}/live/{slug}", api + f"players/{pk}/live/?list={slug}")

@@ -141,6 +141,10 @@ def demo_club() -> Club:
     player_services.invitation_create(
         club=club, by=admin, role="viewer", email="new@example.org", accept_url=lambda s: s
     )
+    # The club's website, which may frame its widgets.
+    player_services.club_update(
+        club=club, by=owner_of(club), embed_origins=["https://riverside-chess.example"]
+    )
     # A tournament still to be played, with its entry list (the forecasts' field).
     coming = services.tournament_create(
         club=club,
@@ -160,6 +164,7 @@ def demo_club() -> Club:
     assert PlayerMerge.objects.filter(club=club).exists()
     assert HistoricalPlayer.objects.filter(club=club, history_type="-").exists()
     assert TournamentEntry.objects.filter(tournament__club=club).count() == 4
+    assert Club.objects.get(pk=club.pk).embed_origins == ["https://riverside-chess.example"]
     return club
 
 
