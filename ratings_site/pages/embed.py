@@ -154,7 +154,7 @@ def widget(scope: Generation) -> Callable[[Widget], Callable[..., HttpResponse]]
                     entry.vouch_public(found)
                 form = WidgetForm(request.GET)
                 if not form.is_valid():
-                    message = "; ".join(
+                    message = " ".join(
                         f"{name}: {' '.join(map(str, errors))}"
                         for name, errors in form.errors.items()
                     )
