@@ -69,8 +69,31 @@ class Line:
         return " ".join(f"{p.x:.1f},{p.y:.1f}" for p in self.points)
 
 
+class _PlotEdges:
+    """Where a chart's plot ends and its axis labels stand, from its box and margins (the
+    line chart's and the bar chart's alike)."""
+
+    width: int
+    height: int
+    left: int
+    right: int
+    bottom: int
+
+    @property
+    def plot_right(self) -> int:
+        return self.width - self.right
+
+    @property
+    def y_label_x(self) -> int:
+        return self.left - 6
+
+    @property
+    def x_label_y(self) -> int:
+        return self.height - self.bottom + 20
+
+
 @dataclass(frozen=True)
-class Chart:
+class Chart(_PlotEdges):
     width: int
     height: int
     lines: list[Line]
@@ -104,18 +127,6 @@ class Chart:
     @property
     def last_label(self) -> str:
         return self.labels[-1]
-
-    @property
-    def plot_right(self) -> int:
-        return self.width - self.right
-
-    @property
-    def y_label_x(self) -> int:
-        return self.left - 6
-
-    @property
-    def x_label_y(self) -> int:
-        return self.height - self.bottom + 20
 
     @property
     def lowest(self) -> int:
@@ -271,7 +282,7 @@ class Bar:
 
 
 @dataclass(frozen=True)
-class BarChart:
+class BarChart(_PlotEdges):
     width: int
     height: int
     left: int
@@ -283,18 +294,6 @@ class BarChart:
     x_ticks: list[Tick]
     #: The series' names, in their order (a legend when there are two or more).
     names: list[str]
-
-    @property
-    def plot_right(self) -> int:
-        return self.width - self.right
-
-    @property
-    def y_label_x(self) -> int:
-        return self.left - 6
-
-    @property
-    def x_label_y(self) -> int:
-        return self.height - self.bottom + 20
 
     @property
     def base_y(self) -> int:

@@ -21,7 +21,6 @@ No timing assertions: the figures are for reading (docs/developers/benchmarks.md
 from __future__ import annotations
 
 import gc
-import logging
 from typing import Any
 from urllib.parse import quote
 
@@ -29,10 +28,10 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from tests.benchmarks.report import emit, ratio
+from tests.benchmarks.report import ratio
 from tests.benchmarks.test_pages_bench import (
-    BASELINE_URL,
     PLAYERS,
+    against_a_404,
     build,
     measure,
     open_month_with_member,
@@ -47,29 +46,7 @@ def test_widget_server_times(settings: Any, request: pytest.FixtureRequest) -> N
     gc.freeze()  # as the pages benchmark: the build's objects are not a web worker's
     request.addfinalizer(gc.unfreeze)
     client = Client()
-    request_log = logging.getLogger("django.request")
-    level = request_log.level
-    request_log.setLevel(logging.ERROR)  # the baseline's 404s would bury the figures
-    try:
-        baseline, _, _ = measure(client, BASELINE_URL, status=404)
-    finally:
-        request_log.setLevel(level)
-
-    def report(name: str, figures: tuple[float, float, float], **more: Any) -> None:
-        seconds, fastest, peak = figures
-        emit(
-            {
-                "name": name,
-                "players": PLAYERS,
-                "seconds": round(seconds, 5),
-                "min_seconds": round(fastest, 5),
-                "baseline_seconds": round(baseline, 5),
-                "ratio": ratio(seconds, baseline),
-                **more,
-                "peak_mb": peak,
-                "peak_scope": "work",
-            }
-        )
+    report = against_a_404(client, PLAYERS)
 
     settings.PUBLISHED_CACHE_SECONDS = 600
     widgets = f"/embed/clubs/{club.slug}"

@@ -195,6 +195,40 @@ def measure(
     return statistics.median(times), min(times), traced_peak_mb(lambda: fetch(client, url))
 
 
+Report = Callable[..., None]
+
+
+def against_a_404(client: Client, players: int) -> Report:
+    """Time the baseline (a 404 through ``client``) and give the function that prints a
+    figure beside it: ``report(name, measure(...), **more)``, one JSON line as the pages
+    benchmark prints them (the statistics and widget benchmarks share it)."""
+    request_log = logging.getLogger("django.request")
+    level = request_log.level
+    request_log.setLevel(logging.ERROR)  # the baseline's 404s would bury the figures
+    try:
+        baseline, _, _ = measure(client, BASELINE_URL, status=404)
+    finally:
+        request_log.setLevel(level)
+
+    def report(name: str, figures: tuple[float, float, float], **more: Any) -> None:
+        seconds, fastest, peak = figures
+        emit(
+            {
+                "name": name,
+                "players": players,
+                "seconds": round(seconds, 5),
+                "min_seconds": round(fastest, 5),
+                "baseline_seconds": round(baseline, 5),
+                "ratio": ratio(seconds, baseline),
+                **more,
+                "peak_mb": peak,
+                "peak_scope": "work",
+            }
+        )
+
+    return report
+
+
 def open_month_with_member(club: Club, player: Player) -> Any:
     """A round of every player in the month after the closed ones (left open), and a
     member whose record is ``player``."""

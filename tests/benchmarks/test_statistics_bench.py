@@ -22,15 +22,14 @@ No timing assertions: the figures are for reading (docs/developers/benchmarks.md
 from __future__ import annotations
 
 import gc
-import logging
 from typing import Any
 
 import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from tests.benchmarks.report import emit, ratio
-from tests.benchmarks.test_pages_bench import BASELINE_URL, PLAYERS, build, measure
+from tests.benchmarks.report import ratio
+from tests.benchmarks.test_pages_bench import PLAYERS, against_a_404, build, measure
 
 pytestmark = [pytest.mark.benchmark, pytest.mark.django_db(transaction=True)]
 
@@ -41,31 +40,9 @@ def test_statistics_server_times(settings: Any, request: pytest.FixtureRequest) 
     gc.freeze()  # as the pages benchmark: the build's objects are not a web worker's
     request.addfinalizer(gc.unfreeze)
     client = Client()
-    request_log = logging.getLogger("django.request")
-    level = request_log.level
-    request_log.setLevel(logging.ERROR)  # the baseline's 404s would bury the figures
-    try:
-        baseline, _, _ = measure(client, BASELINE_URL, status=404)
-    finally:
-        request_log.setLevel(level)
+    report = against_a_404(client, PLAYERS)
     page = f"/clubs/{club.slug}/lists/standard/statistics/"
     api = f"/api/v1/clubs/{club.slug}/lists/standard/statistics/"
-
-    def report(name: str, figures: tuple[float, float, float], **more: Any) -> None:
-        seconds, fastest, peak = figures
-        emit(
-            {
-                "name": name,
-                "players": PLAYERS,
-                "seconds": round(seconds, 5),
-                "min_seconds": round(fastest, 5),
-                "baseline_seconds": round(baseline, 5),
-                "ratio": ratio(seconds, baseline),
-                **more,
-                "peak_mb": peak,
-                "peak_scope": "work",
-            }
-        )
 
     settings.PUBLISHED_CACHE_SECONDS = 600
     for name, url in (("page_statistics", page), ("api_statistics", api)):
