@@ -68,10 +68,22 @@ def widgets_without_cookies(
     answer nor gets one that a shared cache could keep, and no answer sets a cookie."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
-        if request.path_info.startswith(WIDGETS_PREFIX):
-            request.COOKIES = {}
-            request.META.pop("HTTP_COOKIE", None)
-        return get_response(request)
+        if not request.path_info.startswith(WIDGETS_PREFIX):
+            return get_response(request)
+        request.COOKIES = {}
+        request.META.pop("HTTP_COOKIE", None)
+        # Credentials neither: a widget is the anonymous answer, which a shared cache may keep.
+        request.META.pop("HTTP_AUTHORIZATION", None)
+        response = get_response(request)
+        # The session was read (empty) on the way: the answer does not vary by cookie, and
+        # saying so would split a proxy's copy of it by every visitor's cookies.
+        vary = [v.strip() for v in response.get("Vary", "").split(",") if v.strip()]
+        kept = [v for v in vary if v.lower() != "cookie"]
+        if kept:
+            response["Vary"] = ", ".join(kept)
+        elif "Vary" in response:
+            del response["Vary"]
+        return response
 
     return middleware
 

@@ -131,6 +131,12 @@ def test_a_widget_is_the_same_for_a_member_and_sets_no_cookie(
     assert "Set-Cookie" not in response.headers
     assert not response.cookies
     assert "private" not in response["Cache-Control"]
+    # It varies by the visitor's language, not by their cookies (a proxy keeps one copy).
+    assert "cookie" not in response.get("Vary", "").lower()
+    assert "Accept-Language" in response["Vary"]
+    with_token = Client(HTTP_AUTHORIZATION="Token not-even-checked").get(_player(data))
+    assert with_token.content == anonymous.content
+    assert with_token["Cache-Control"] == "public, max-age=60"
     # A page of the site, by contrast, is the member's own.
     assert "private" in signed_in.get("/clubs/riverside/")["Cache-Control"]
 
