@@ -27,7 +27,9 @@ from rest_framework.views import APIView
 
 from players.api.schema import ClubAutoSchema
 from players.errors import NotFoundError
+from players.names import display_name
 from players.selectors import club_get_visible, club_lists, club_players
+from players.selectors.names import club_name_order
 from ratings_site.pages.embed import TOP_DEFAULT, WIDGET_MAX_AGE
 
 # The frame's size when the consumer sets no maximum: a card is short, a list of
@@ -141,7 +143,8 @@ class OEmbedView(APIView):
             player = club_players(club=club).filter(pk=match.kwargs["player_id"]).first()
             if player is None:
                 raise _not_ours(url)
-            kind, title = "player", player.name
+            # Named as the club's pages name people (given name first, or surname first).
+            kind, title = "player", display_name(player.name, club_name_order(club.pk))
             src = reverse("widget-player", kwargs={"club": club.slug, "player_id": player.pk})
         elif match.url_name in ("rating-list", "rating-list-live") and "kind" in match.kwargs:
             rating_list = club_lists(club=club).filter(slug=match.kwargs["kind"]).first()

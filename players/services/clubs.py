@@ -7,6 +7,7 @@ import re
 import uuid
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -177,6 +178,10 @@ def club_update(
 EMBED_ORIGINS_MAX = 20
 # Host names as DNS spells them (letters, digits, hyphens, dots; IDNs in their xn-- form)
 # or an IPv4 address; IPv6 literals in brackets.
+# What no origin holds but a directive's syntax does (a list, a new directive, a quote,
+# a wildcard, white space) or a path does.
+_NOT_IN_AN_ORIGIN = frozenset(";,'\"*\\ \t?#")
+_DEFAULT_PORTS = {"https": 443, "http": 80}
 _HOST = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.(?!$)|$))+$|^\[[0-9a-f:.]+\]$")
 
 
@@ -211,27 +216,36 @@ def embed_origins_checked(values: Sequence[object]) -> list[str]:
 
 
 def _origin(value: object) -> str | None:
+    """``value`` as ``scheme://host[:port]`` (lower case, the scheme's own port left out),
+    or None when it is anything else."""
     if not isinstance(value, str) or len(value) > 200 or not value.isascii():
         return None
     text = value.strip().lower().removesuffix("/")
-    scheme, separator, rest = text.partition("://")
-    if scheme not in ("https", "http") or not separator or not rest:
+    if any(c in text for c in _NOT_IN_AN_ORIGIN):
         return None
-    if any(c in rest for c in "/?#@\\ \t;,'\"*"):
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:  # a port that is not a number below 65536
         return None
-    host, port = rest, ""
-    if rest.startswith("["):
-        host, _, after = rest.partition("]")
-        host += "]"
-        if after and not after.startswith(":"):
-            return None
-        port = after[1:]
-    elif ":" in rest:
-        host, _, port = rest.rpartition(":")
-    if not _HOST.match(host) or (port and not (port.isdigit() and 0 < int(port) < 65536)):
+    if parts.scheme not in _DEFAULT_PORTS or "@" in parts.netloc:
         return None
-    default = {"https": "443", "http": "80"}[scheme]
-    return f"{scheme}://{host}" + (f":{int(port)}" if port and port != default else "")
+    if parts.path or parts.query or parts.fragment or port == 0:
+        return None
+    host = _host(parts.netloc, parts.hostname)
+    if host is None:
+        return None
+    shown_port = "" if port in (None, _DEFAULT_PORTS[parts.scheme]) else f":{port}"
+    return f"{parts.scheme}://{host}{shown_port}"
+
+
+def _host(netloc: str, hostname: str | None) -> str | None:
+    """The origin's host as a frame-ancestors source writes it (an IPv6 address in
+    brackets), or None for a host DNS cannot spell."""
+    if not hostname:
+        return None
+    host = f"[{hostname}]" if netloc.startswith("[") else hostname
+    return host if _HOST.match(host) else None
 
 
 def membership_set(*, club: Club, user: AbstractBaseUser, role: Role | str, by: User) -> Membership:

@@ -92,6 +92,11 @@ def places(w: dict[str, Any], capture: Any) -> dict[str, str]:
     return {
         "tournament page": anonymous.get(f"{base}/tournaments/{cup.pk}/").content.decode(),
         "player page": anonymous.get(f"{base}/players/{pedro.pk}/").content.decode(),
+        "player widget": anonymous.get(f"/embed{base}/players/{pedro.pk}/").content.decode(),
+        "list widget": anonymous.get(f"/embed{base}/lists/standard/?n=50").content.decode(),
+        "oembed": anonymous.get(
+            f"/api/v1/oembed/?url=http://testserver{base}/players/{pedro.pk}/"
+        ).content.decode(),
         "head to head": anonymous.get(f"{base}/players/{pedro.pk}/vs/{anna.pk}/").content.decode(),
         "club home": anonymous.get(f"{base}/").content.decode(),
         "list page": anonymous.get(f"{base}/lists/standard/").content.decode(),
