@@ -48,7 +48,7 @@ def test_the_forecast_fits_a_phone_and_a_desktop(
         page = context.new_page()
         page.goto(url)
         table = page.locator("table#forecast")
-        assert table.is_visible()
+        table.wait_for(state="visible")
         assert table.locator("tbody tr").count() == 12
         # 0 to 11 in half points: 23 score columns beside the player's figures.
         assert table.locator("thead th").count() >= 23 + 3
@@ -68,7 +68,8 @@ def test_a_next_game_is_picked_in_the_form(nojs_page: Any, live_server: Any) -> 
     nojs_page.locator("#id_opponent").select_option(str(opponent.pk))
     nojs_page.get_by_role("button", name="Show").click()
     table = nojs_page.locator("table#next-game")
-    assert table.is_visible()
+    # The form's GET loads the answer as a new page: wait for it (is_visible does not).
+    table.wait_for(state="visible")
     rows = table.locator("tbody tr")
     assert rows.count() == 3
     assert rows.nth(0).locator("th").inner_text() == "Win"
