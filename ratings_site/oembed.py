@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.http import Http404
-from django.urls import Resolver404, resolve, reverse
+from django.urls import Resolver404, ResolverMatch, resolve, reverse
 from django.utils.html import format_html
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -27,6 +27,7 @@ from rest_framework.views import APIView
 
 from players.api.schema import ClubAutoSchema
 from players.errors import NotFoundError
+from players.models import Club
 from players.names import display_name
 from players.selectors import club_get_visible, club_lists, club_players
 from players.selectors.names import club_name_order
@@ -98,6 +99,28 @@ def _not_ours(url: str) -> NotFoundError:
     )
 
 
+def _widget_of(match: ResolverMatch, club: Club, url: str) -> tuple[str, str, str]:
+    """The widget that stands for the page ``match`` resolved (a player's or a list's, of
+    ``club``): its size's kind, its title and its path."""
+    kwargs = match.kwargs
+    if match.url_name == "player" and "player_id" in kwargs:
+        player = club_players(club=club).filter(pk=kwargs["player_id"]).first()
+        if player is None:
+            raise _not_ours(url)
+        # Named as the club's pages name people (given name first, or surname first).
+        title = display_name(player.name, club_name_order(club.pk))
+        src = reverse("widget-player", kwargs={"club": club.slug, "player_id": player.pk})
+        return "player", title, src
+    if match.url_name in ("rating-list", "rating-list-live") and "kind" in kwargs:
+        rating_list = club_lists(club=club).filter(slug=kwargs["kind"]).first()
+        if rating_list is None:
+            raise _not_ours(url)
+        name = "widget-list" if match.url_name == "rating-list" else "widget-live"
+        src = reverse(name, kwargs={"club": club.slug, "kind": rating_list.slug})
+        return "list", f"{club.name}: {rating_list.label}", src
+    raise _not_ours(url)
+
+
 class OEmbedView(APIView):
     """oEmbed for the player and list pages of public clubs."""
 
@@ -139,22 +162,7 @@ class OEmbedView(APIView):
             club = club_get_visible(user=None, slug=slug)
         except NotFoundError:
             raise _not_ours(url) from None
-        if match.url_name == "player" and "player_id" in match.kwargs:
-            player = club_players(club=club).filter(pk=match.kwargs["player_id"]).first()
-            if player is None:
-                raise _not_ours(url)
-            # Named as the club's pages name people (given name first, or surname first).
-            kind, title = "player", display_name(player.name, club_name_order(club.pk))
-            src = reverse("widget-player", kwargs={"club": club.slug, "player_id": player.pk})
-        elif match.url_name in ("rating-list", "rating-list-live") and "kind" in match.kwargs:
-            rating_list = club_lists(club=club).filter(slug=match.kwargs["kind"]).first()
-            if rating_list is None:
-                raise _not_ours(url)
-            kind, title = "list", f"{club.name}: {rating_list.label}"
-            name = "widget-list" if match.url_name == "rating-list" else "widget-live"
-            src = reverse(name, kwargs={"club": club.slug, "kind": rating_list.slug})
-        else:
-            raise _not_ours(url)
+        kind, title, src = _widget_of(match, club, url)
         width, height = SIZES[kind]
         width = min(width, data.get("maxwidth", width))
         height = min(height, data.get("maxheight", height))

@@ -53,6 +53,7 @@ from players.selectors import (
     rating_list_get,
     roles_by_club,
 )
+from players.services.clubs import EMBED_ORIGINS_MAX, ORIGIN_MAX_LENGTH
 
 CLUB_PARAM = OpenApiParameter("club", str, OpenApiParameter.PATH, description="The club's slug.")
 LIST_PARAM = OpenApiParameter(
@@ -98,8 +99,8 @@ class ClubUpdateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     name = serializers.CharField(max_length=200, required=False)
     public = serializers.BooleanField(required=False)
     embed_origins = serializers.ListField(
-        child=serializers.CharField(max_length=200),
-        max_length=20,
+        child=serializers.CharField(max_length=ORIGIN_MAX_LENGTH),
+        max_length=EMBED_ORIGINS_MAX,
         required=False,
         help_text="Replaces the websites that may embed the club's widgets: origins "
         "such as https://club.example.org (scheme, host, perhaps a port; no path).",

@@ -176,6 +176,8 @@ def club_update(
 
 # A club's websites: a few (a site, its www twin, a test copy); more is not a club's.
 EMBED_ORIGINS_MAX = 20
+# Longer than any origin a club's website has (the API's field refuses longer entries too).
+ORIGIN_MAX_LENGTH = 200
 # Host names as DNS spells them (letters, digits, hyphens, dots; IDNs in their xn-- form)
 # or an IPv4 address; IPv6 literals in brackets.
 # What no origin holds but a directive's syntax does (a list, a new directive, a quote,
@@ -218,7 +220,7 @@ def embed_origins_checked(values: Sequence[object]) -> list[str]:
 def _origin(value: object) -> str | None:
     """``value`` as ``scheme://host[:port]`` (lower case, the scheme's own port left out),
     or None when it is anything else."""
-    if not isinstance(value, str) or len(value) > 200 or not value.isascii():
+    if not isinstance(value, str) or len(value) > ORIGIN_MAX_LENGTH or not value.isascii():
         return None
     text = value.strip().lower().removesuffix("/")
     if any(c in text for c in _NOT_IN_AN_ORIGIN):

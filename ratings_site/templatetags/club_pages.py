@@ -392,7 +392,7 @@ def oembed_discovery(context: template.Context, club: Club, title: str) -> SafeS
     request = context.get("request")
     if request is None or not club.public:
         return mark_safe("")
-    page = f"{request.scheme}://{request.get_host()}{request.path}"
+    page = request.build_absolute_uri(request.path)
     return format_html(
         '<link rel="alternate" type="application/json+oembed" href="{}?{}" title="{}">',
         reverse("oembed"),

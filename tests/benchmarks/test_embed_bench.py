@@ -20,7 +20,6 @@ No timing assertions: the figures are for reading (docs/developers/benchmarks.md
 
 from __future__ import annotations
 
-import gc
 from typing import Any
 from urllib.parse import quote
 
@@ -32,7 +31,7 @@ from tests.benchmarks.report import ratio
 from tests.benchmarks.test_pages_bench import (
     PLAYERS,
     against_a_404,
-    build,
+    built_and_frozen,
     measure,
     open_month_with_member,
 )
@@ -41,10 +40,7 @@ pytestmark = [pytest.mark.benchmark, pytest.mark.django_db(transaction=True)]
 
 
 def test_widget_server_times(settings: Any, request: pytest.FixtureRequest) -> None:
-    club, player = build(PLAYERS)
-    gc.collect()
-    gc.freeze()  # as the pages benchmark: the build's objects are not a web worker's
-    request.addfinalizer(gc.unfreeze)
+    club, player = built_and_frozen(request)
     client = Client()
     report = against_a_404(client, PLAYERS)
 

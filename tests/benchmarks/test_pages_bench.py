@@ -198,6 +198,16 @@ def measure(
 Report = Callable[..., None]
 
 
+def built_and_frozen(request: pytest.FixtureRequest) -> tuple[Club, Player]:
+    """``build(PLAYERS)``, its objects then frozen out of the collector's reach, as
+    ``test_page_server_times`` does (the statistics and widget benchmarks share it)."""
+    club, player = build(PLAYERS)
+    gc.collect()
+    gc.freeze()  # the build's objects are not a web worker's
+    request.addfinalizer(gc.unfreeze)
+    return club, player
+
+
 def against_a_404(client: Client, players: int) -> Report:
     """Time the baseline (a 404 through ``client``) and give the function that prints a
     figure beside it: ``report(name, measure(...), **more)``, one JSON line as the pages

@@ -21,7 +21,6 @@ No timing assertions: the figures are for reading (docs/developers/benchmarks.md
 
 from __future__ import annotations
 
-import gc
 from typing import Any
 
 import pytest
@@ -29,16 +28,13 @@ from django.core.cache import cache
 from django.test import Client
 
 from tests.benchmarks.report import ratio
-from tests.benchmarks.test_pages_bench import PLAYERS, against_a_404, build, measure
+from tests.benchmarks.test_pages_bench import PLAYERS, against_a_404, built_and_frozen, measure
 
 pytestmark = [pytest.mark.benchmark, pytest.mark.django_db(transaction=True)]
 
 
 def test_statistics_server_times(settings: Any, request: pytest.FixtureRequest) -> None:
-    club, player = build(PLAYERS)
-    gc.collect()
-    gc.freeze()  # as the pages benchmark: the build's objects are not a web worker's
-    request.addfinalizer(gc.unfreeze)
+    club, player = built_and_frozen(request)
     client = Client()
     report = against_a_404(client, PLAYERS)
     page = f"/clubs/{club.slug}/lists/standard/statistics/"
