@@ -25,6 +25,7 @@ from ``players.bulk``.
 from __future__ import annotations
 
 from players.bulk.audit import history_rows_copy, history_rows_copy_ids
+from players.bulk.behind import CopyBehind, copy_behind
 from players.bulk.copying import copy_text, copy_value, ids_taken
 from players.bulk.inserts import (
     insert_columns,
@@ -36,7 +37,9 @@ from players.bulk.pauses import between_chunks, gc_paused
 from players.bulk.updates import update_rows
 
 __all__ = [
+    "CopyBehind",
     "between_chunks",
+    "copy_behind",
     "copy_text",
     "copy_value",
     "gc_paused",

@@ -7,6 +7,7 @@ import datetime
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
+from itertools import repeat
 from typing import Any
 
 import numpy
@@ -22,12 +23,20 @@ _IDS_PER_QUERY = 50_000
 
 
 @contextmanager
-def copy_in(table: str, columns: Sequence[str], *, binary: bool = False) -> Iterator[Any]:
-    """The one way rows are COPied in: ``COPY table (columns) FROM STDIN``."""
+def copy_in(
+    table: str, columns: Sequence[str], *, binary: bool = False, raw: Any = None
+) -> Iterator[Any]:
+    """The one way rows are COPied in: ``COPY table (columns) FROM STDIN``; on ``raw`` (the
+    transaction's psycopg connection, from a thread of :class:`CopyBehind`) its errors are
+    psycopg's, which the caller's thread translates."""
     quote = connection.ops.quote_name
     statement = f"COPY {quote(table)} ({', '.join(quote(column) for column in columns)}) FROM STDIN"
     if binary:
         statement += " (FORMAT BINARY)"
+    if raw is not None:
+        with raw.cursor() as cursor, cursor.copy(statement) as copy:
+            yield copy
+        return
     # The raw psycopg cursor bypasses Django's error translation; wrap it so that a
     # constraint violation is an IntegrityError like everywhere else.
     with (
@@ -38,7 +47,9 @@ def copy_in(table: str, columns: Sequence[str], *, binary: bool = False) -> Iter
         yield copy
 
 
-def copy_rows(model: type[models.Model], cols: Columns, rows: Iterable[Sequence[Any]]) -> int:
+def copy_rows(
+    model: type[models.Model], cols: Columns, rows: Iterable[Sequence[Any]], *, raw: Any = None
+) -> int:
     """PostgreSQL: COPY FROM STDIN, row by row through psycopg's own (compiled) encoder. A
     multi-row INSERT spent most of its time in psycopg splitting a 30,000-placeholder
     statement; for the ids, dates, short texts and flags of these rows ``write_row`` is
@@ -50,10 +61,10 @@ def copy_rows(model: type[models.Model], cols: Columns, rows: Iterable[Sequence[
     tail = tuple(value for _, value in copy_constants(cols))
     chunk = COPY_CHUNK
     count = 0
-    with copy_in(model._meta.db_table, cols.columns) as copy:
+    with copy_in(model._meta.db_table, cols.columns, raw=raw) as copy:
         write = copy.write_row
         for row in rows:
-            if not count % chunk:
+            if not count % chunk and raw is None:  # CopyBehind's caller pauses
                 pause_between_chunks()
             count += 1
             if json_columns:
@@ -88,8 +99,77 @@ def copy_value(value: Any) -> str:
     return str(value).translate(_COPY_ESCAPES)
 
 
+_NULL = "\\N"
+_BOOLS = {True: "t", False: "f", None: _NULL}
+_NONE = type(None)
+
+
+def _escaped(texts: list[str]) -> list[str]:
+    """Texts in COPY's text format: as they are where none holds a character to escape
+    (one test over the column joined), else each escaped."""
+    joined = "".join(texts)
+    if "\\" in joined or "\t" in joined or "\n" in joined or "\r" in joined:
+        return [text.translate(_COPY_ESCAPES) for text in texts]
+    return texts
+
+
+def column_text(field: models.Field[Any, Any], values: list[Any]) -> list[str]:
+    """One column's values in COPY's text format (as :func:`copy_value` writes each), a
+    column at a time: the column's types found once, whole numbers, flags and plain texts
+    written without a Python step per value where they can be."""
+    if isinstance(field, models.JSONField):
+        # Most values of a JSON column are empty (a rating change's pool, its states):
+        # their texts found once.
+        empty = copy_value(json_text(None, field))
+        no_list = copy_value(json_text([], field))
+        return [
+            empty
+            if value is None
+            else no_list
+            if type(value) is list and not value
+            else copy_value(json_text(value, field))
+            for value in values
+        ]
+    kinds = set(map(type, values))
+    if kinds <= {int}:
+        return list(map(str, values))
+    if kinds <= {int, _NONE}:
+        return [_NULL if value is None else str(value) for value in values]
+    if kinds <= {bool, _NONE}:
+        return list(map(_BOOLS.__getitem__, values))
+    if kinds <= {str}:
+        return _escaped(values)
+    if kinds <= {str, _NONE}:
+        present = iter(_escaped([value for value in values if value is not None]))
+        return [_NULL if value is None else next(present) for value in values]
+    return list(map(copy_value, values))
+
+
+def columns_text(cols: Columns, columns: Sequence[list[Any]]) -> str:
+    """Rows kept as columns (values in the order of ``cols.named``), with the constants of
+    the fields left out, as COPY's text: each column written whole (:func:`column_text`),
+    each row joined by one call. psycopg's ``write_row`` took a Python call per row, in
+    the thread that writes behind a restore, where it held the lock the restore's own
+    thread needed (``players.bulk.behind``)."""
+    count = len(columns[0]) if columns else 0
+    texts: list[Iterable[str]] = [
+        column_text(field, values) for field, values in zip(cols.named, columns, strict=True)
+    ]
+    constants = [copy_value(value) for _, value in copy_constants(cols)]
+    if constants:
+        texts.append(repeat("\t".join(constants), count))
+    if not count:
+        return ""
+    return "\n".join(map("\t".join, zip(*texts, strict=True))) + "\n"
+
+
 def copy_text(
-    model: type[models.Model], columns: Sequence[str], lines: Iterable[str], *, batch: int = 5000
+    model: type[models.Model],
+    columns: Sequence[str],
+    lines: Iterable[str],
+    *,
+    batch: int = 5000,
+    raw: Any = None,
 ) -> int:
     """PostgreSQL only: COPY rows already written in COPY's text format (one line each,
     tab-separated, ``\\N`` for NULL) into ``columns`` (database column names) of
@@ -97,12 +177,13 @@ def copy_text(
     text: handing psycopg tuples of Decimals and JSON made its per-value dumping most of
     the write. Returns how many lines."""
     count = 0
-    with copy_in(model._meta.db_table, columns) as copy:
+    with copy_in(model._meta.db_table, columns, raw=raw) as copy:
         chunk: list[str] = []
         for line in lines:
             chunk.append(line)
             if len(chunk) >= batch:
-                pause_between_chunks()
+                if raw is None:  # CopyBehind's caller pauses
+                    pause_between_chunks()
                 copy.write("".join(chunk))
                 count += len(chunk)
                 chunk = []

@@ -28,15 +28,20 @@ def rows_per_statement(per_row: int) -> int:
 
 
 def insert_rows(
-    model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence[Any]]
+    model: type[models.Model],
+    fields: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    *,
+    raw: Any = None,
 ) -> int:
     """Insert ``rows`` (values in the order of ``fields``; foreign keys as ids) in batches;
-    returns how many. Runs inside the caller's transaction; ids are not returned."""
+    returns how many. Runs inside the caller's transaction; ids are not returned. ``raw``:
+    PostgreSQL's COPY on that psycopg connection (:class:`CopyBehind`'s thread)."""
     cols = columns_of(model, fields)
     columns = cols.columns
     quote = connection.ops.quote_name
     if connection.vendor == "postgresql":
-        return copy_rows(model, cols, rows)
+        return copy_rows(model, cols, rows, raw=raw)
     constant_values = [value for _, value in cols.constants]
     per_row = len(columns)
     batch = rows_per_statement(per_row)

@@ -5,16 +5,20 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable
 from decimal import Decimal
+from typing import Any
 
 import numpy
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import DataError, IntegrityError, transaction
+from django.db import DataError, IntegrityError, models, transaction
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from players import bulk
 from players.bulk import audit as bulk_audit
 from players.bulk import copy_value, insert_columns, insert_rows, insert_rows_returning_ids
 from players.bulk import copying as bulk_copying
+from players.bulk.fields import json_text
 from players.models import Club, Player
 from players.models.audit import Via, audit_context
 from players.services import club_create
@@ -172,3 +176,76 @@ def test_an_integer_its_column_cannot_hold_is_refused_never_stored_changed() -> 
         )
 
     assert not Player.objects.filter(club=club).exists()
+
+
+_COLUMN_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=6),
+    st.sampled_from(["\\N", "a\tb", "line\nbreak", "back\\slash", "\r", "\u2028"]),
+    st.dates(),
+    st.decimals(allow_nan=False, places=2),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    values=st.one_of(
+        st.lists(_COLUMN_VALUES, max_size=6),
+        st.lists(st.integers(), max_size=6),
+        st.lists(st.one_of(st.none(), st.text(max_size=4)), max_size=6),
+        st.lists(st.one_of(st.none(), st.booleans()), max_size=6),
+    )
+)
+def test_a_column_written_whole_is_each_value_as_copy_value_writes_it(values: list[Any]) -> None:
+    text = Player._meta.get_field("name")
+    assert bulk_copying.column_text(text, values) == [copy_value(v) for v in values]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    values=st.lists(
+        st.one_of(st.none(), st.just([]), st.just({}), st.lists(st.integers())), max_size=6
+    )
+)
+def test_a_json_column_written_whole_is_each_values_json_text(values: list[Any]) -> None:
+    for field in (
+        models.JSONField(null=True),
+        models.JSONField(default=list),
+    ):
+        expected = [copy_value(json_text(v, field)) for v in values]
+        assert bulk_copying.column_text(field, values) == expected
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rows_written_behind_as_columns_read_back_as_given() -> None:
+    """``CopyBehind.write_columns``: the COPY text made a column at a time, sent by the
+    thread (PostgreSQL) or inserted at once (SQLite), reads back as given."""
+    owner = get_user_model().objects.create_user("behind-owner")
+    club: Club = club_create(name="Behind", slug="behind", by=owner)
+    awkward = "Tab\there, line\nbreak, back\\slash, \\N"
+    names = [awkward, "Plain", "Ünïcode 漢"]
+    with (
+        transaction.atomic(),
+        bulk.copy_behind(
+            Player, ("club", "name", "name_key", "birth_date", "fide_id", "active")
+        ) as writer,
+    ):
+        writer.write_columns(
+            [
+                [club.pk] * 3,
+                names,
+                ["x", "y", "z"],
+                ["1990-01-02", None, "2001-12-31"],
+                [None, 2**40, 7],
+                [False, True, True],
+            ]
+        )
+    got = Player.objects.filter(club=club).order_by("name_key")
+    assert list(got.values_list("name", "birth_date", "fide_id", "active")) == [
+        (awkward, datetime.date(1990, 1, 2), None, False),
+        ("Plain", None, 2**40, True),
+        ("Ünïcode 漢", datetime.date(2001, 12, 31), 7, True),
+    ]

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from django.db import connection, models
 
 from players.bulk import ids_taken
@@ -28,10 +29,18 @@ def is_club_table(model: type[models.Model]) -> bool:
     return _club_path(model) is not None and not issubclass(model, _EXCLUDED)
 
 
+_DIGITS_AS_ZEROS = bytes.maketrans(b"123456789", b"000000000")
+# 19 digits: a negative number of 19 digits may be past -2**63 already.
+_LONG_NUMBER = b"0" * 19
+
+
 def lines_decode(lines: Sequence[bytes]) -> list[Any]:
-    """A chunk of an archive's lines (each one JSON value and its line break) decoded in
-    one call of the decoder: one ``json.loads`` per line spent more in the call (the
-    encoding sniffed, the decoder set up) than in the decoding.
+    """A chunk of an archive's lines (each one JSON value) decoded in one call of the
+    decoder: one ``json.loads`` per line spent more in the call (the encoding sniffed, the
+    decoder set up) than in the decoding. orjson decodes it first, in a third of the time
+    of Python's own decoder; a chunk it refuses (a lone surrogate, ``NaN``, which Python's
+    decoder reads) or would read otherwise (a number past 64 bits) is decoded by Python's, so what a restore
+    accepts is what Python's decoder reads.
 
     Raises ``ValueError`` (``json.JSONDecodeError``) for a chunk that does not decode to
     one JSON value a line (an empty line, a line of two values, a value across lines);
@@ -39,7 +48,15 @@ def lines_decode(lines: Sequence[bytes]) -> list[Any]:
     to find which. Lines that split one value into two and join two into one in the same
     chunk decode to as many values as lines: each is still a value the restore checks
     as it checks every row."""
-    values = json.loads(b"[" + b",".join(lines) + b"]")
+    text = b"[" + b",".join(lines) + b"]"
+    try:
+        if text.translate(_DIGITS_AS_ZEROS).find(_LONG_NUMBER) >= 0:
+            # A number past 64 bits, which orjson reads as a float (lossy), Python's
+            # decoder as the whole number it is (or digits in a text: the same either way).
+            raise orjson.JSONDecodeError("a long number", "", 0)
+        values = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        values = json.loads(text)
     if len(values) != len(lines):
         raise json.JSONDecodeError("not one JSON value a line", "", 0)
     return values  # type: ignore[no-any-return]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from itertools import filterfalse
 from typing import Any
 
 from django.db import connection, models
@@ -22,13 +23,14 @@ class Ids:
 
     def ensure(self, model: type[models.Model], old_ids: Iterable[Any]) -> None:
         known = self.maps[model]
-        wanted = sorted(
-            {
-                i
-                for i in old_ids
-                if isinstance(i, int) and not isinstance(i, bool) and i not in known
-            }
-        )
+        # The ids not known yet, found without a Python step per id (most are known: an
+        # audit row's object, a chunk's own ids met again).
+        values = list(old_ids)
+        try:
+            distinct = set(values)
+        except TypeError:  # a list or an object where an id belongs: refused by its row
+            distinct = {i for i in values if type(i) is int}
+        wanted = sorted(i for i in filterfalse(known.__contains__, distinct) if type(i) is int)
         if wanted:
             known.update(zip(wanted, _reserve(model, len(wanted)), strict=True))
 
@@ -43,6 +45,13 @@ class Ids:
 
     def written(self, model: type[models.Model], old: int) -> None:
         self._written[model].add(old)
+
+    def written_all(self, model: type[models.Model], old: list[int]) -> None:
+        self._written[model].update(old)
+
+    def written_set(self, model: type[models.Model]) -> set[int]:
+        """The old ids of ``model``'s rows written so far (the set itself, kept current)."""
+        return self._written[model]
 
     def written_as(self, model: type[models.Model], old: int) -> int | None:
         """The new id of the archive's row ``old`` of ``model``, None if none was written."""

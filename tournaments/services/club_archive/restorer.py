@@ -6,18 +6,22 @@ anything else is refused with the table, the line and the field."""
 
 from __future__ import annotations
 
+import functools
 import zipfile
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from django.apps import apps
 from django.db import DataError, models
 
-from players.bulk import insert_rows
+from players.bulk import CopyBehind, copy_behind
 from players.models import Club, Membership
 from tournaments.services.club_archive import fast
+from tournaments.services.club_archive.at_once import ChunkAtOnce
 from tournaments.services.club_archive.ids import Ids
 from tournaments.services.club_archive.members import fresh_secret, members_restore
 from tournaments.services.club_archive.reading import (
@@ -112,20 +116,38 @@ class Restorer:
         columns = [n for n in entry.fields if keep_pk or n != pk.name]
         checks = self._columns(table, columns)
         prepare = self._chunk_preparation(table, columns, pk.name if referenced else None)
+        at_once = (
+            ChunkAtOnce(self, table, entry.fields, columns) if ChunkAtOnce.applies(table) else None
+        )
+        kept_aside = table.label == Membership._meta.label_lower
         count = 0
-        for chunk in row_chunks(zf, entry):
-            rows = [row for _, row in chunk]
-            prepare(rows)
-            values = [
-                out
-                for line, row in chunk
-                if (out := self._row(table, entry, line, row, columns, checks)) is not _SKIP
-            ]
-            if values and table.label != Membership._meta.label_lower:
-                _insert(table, columns, values)
-            count += len(values)
-            if progress is not None:
-                progress(len(rows))
+        with _writer(table, columns) as writer:
+            ready: Callable[[], None] | None = None
+            for first, rows in row_chunks(zf, entry):
+                writer.wait()  # the connection is free: this chunk's ids and users
+                prepare(rows)
+                if ready is not None:  # the last chunk, written while this one is checked
+                    ready()
+                    ready = None
+                by_column = at_once.rows(rows) if at_once is not None else None
+                if by_column is not None:
+                    taken = len(rows)
+                    if taken and not kept_aside:
+                        ready = functools.partial(writer.write_columns, by_column)
+                else:  # a row at a time: the same rows taken, a bad one named
+                    values = [
+                        out
+                        for line, row in enumerate(rows, first)
+                        if (out := self._row(table, entry, line, row, columns, checks)) is not _SKIP
+                    ]
+                    taken = len(values)
+                    if values and not kept_aside:
+                        ready = functools.partial(writer.write, values)
+                count += taken
+                if progress is not None:
+                    progress(len(rows))
+            if ready is not None:
+                ready()
         self._report_missing_users(table.label)
         return count
 
@@ -361,10 +383,10 @@ class Restorer:
         def found(rows: list[dict[str, Any]]) -> list[tuple[type[models.Model], list[int]]]:
             out: list[tuple[type[models.Model], list[int]]] = []
             for n, key, target in wanted:
-                values: list[Any] = [row.get(n) for row in rows]
+                values: list[Any] = list(map(dict.get, rows, repeat(n, len(rows))))
                 if key is not None:
                     values = [v.get(key) for v in values if isinstance(v, dict)]
-                out.append((target, [v for v in values if _whole(v)]))
+                out.append((target, values))  # Ids.ensure takes the whole numbers only
             return out
 
         return found
@@ -412,15 +434,44 @@ class Restorer:
                 out[columns.index(n)] = new
 
 
-def _insert(table: Table, columns: list[str], values: list[Any]) -> None:
-    try:
-        insert_rows(table.model, columns, values)
-    except ValueError as error:  # a column the file lacks and the table needs
-        raise ArchiveError(f"{table.label}: {error}") from None
-    except DataError as error:
-        # A value the server's own input refused (the text of a date or a Decimal it
-        # parses itself: fast.server_parses); nothing is written.
-        raise ArchiveError(f"{table.label}: {_first_line(error)}") from None
+class _Writer:
+    """The table's chunks written behind the restore (``players.bulk.CopyBehind``), a
+    refusal of the database's as the archive's error."""
+
+    def __init__(self, table: Table, writer: CopyBehind) -> None:
+        self.table = table
+        self.writer = writer
+
+    def write(self, values: list[Any]) -> None:
+        with self._refused():
+            self.writer.write(values)
+
+    def write_columns(self, columns: list[list[Any]]) -> None:
+        with self._refused():
+            self.writer.write_columns(columns)
+
+    def wait(self) -> None:
+        with self._refused():
+            self.writer.wait()
+
+    @contextmanager
+    def _refused(self) -> Iterator[None]:
+        try:
+            yield
+        except ValueError as error:  # a column the file lacks and the table needs
+            raise ArchiveError(f"{self.table.label}: {error}") from None
+        except DataError as error:
+            # A value the server's own input refused (the text of a date or a Decimal it
+            # parses itself: fast.server_parses); nothing is written.
+            raise ArchiveError(f"{self.table.label}: {_first_line(error)}") from None
+
+
+@contextmanager
+def _writer(table: Table, columns: list[str]) -> Iterator[_Writer]:
+    with copy_behind(table.model, columns) as behind:
+        writer = _Writer(table, behind)
+        yield writer
+        writer.wait()
 
 
 def _first_line(error: Exception) -> str:
