@@ -1,6 +1,7 @@
 """Benchmark of a club's archive (docs/reference/backup.md): export_club and import_club of a
 20,000-player club with two years of monthly closes (``BENCH_SCALE=small``: 400 players,
-three months), against ``pg_dump --data-only`` of the same tables in the same run
+three months), against ``pg_dump --data-only`` of the same tables and the database's own
+floor for writing the same rows (their COPY text into tables of the same indexes) in the same run
 (``ratings_site/workshop/bench_archive.py`` builds the club and runs the steps).
 
 No timing is asserted: the figures are printed (rows, seconds, file sizes, the ratios

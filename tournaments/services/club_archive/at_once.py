@@ -41,14 +41,23 @@ class ChunkAtOnce:
     """The columns' checks of one table, built once; ``rows`` gives a chunk's values or
     None for a chunk to be taken a row at a time."""
 
-    def __init__(self, restorer: Restorer, table: Table, fields: list[str], columns: list[str]):
+    def __init__(
+        self,
+        restorer: Restorer,
+        table: Table,
+        fields: list[str],
+        columns: list[str],
+        *,
+        referenced: bool,
+    ):
         self.restorer = restorer
         self.table = table
         self.fields = frozenset(fields)
         self.columns = columns
         pk = table.model._meta.pk
         assert pk is not None
-        self.pk = pk.name if _is_auto(pk) else None
+        # The ids written are kept only where other rows may name them (fast.RowPlan.pk).
+        self.pk = pk.name if _is_auto(pk) and referenced else None
         self.checks = [self._column(table.model._meta.get_field(n)) for n in columns]  # type: ignore[arg-type]
 
     @staticmethod

@@ -91,7 +91,9 @@ class RowPlan:
     fields: frozenset[str]
     checks: list[tuple[str, Callable[[Any], Any]]]
     club: bool
-    #: The name of the row's own id when the table's sequence gives it (mapped).
+    #: The name of the row's own id when the table's sequence gives it (mapped) and other
+    #: rows may name it: only then is it kept among the ids written (a set of every id of
+    #: the audit rows and rating changes, which nothing names, was 90 MB of a restore).
     pk: str | None
     membership: bool
     renamed: bool
@@ -103,6 +105,8 @@ class RowPlan:
         fields: Sequence[str],
         columns: Sequence[str],
         checks: dict[str, Callable[[Any], Any]],
+        *,
+        referenced: bool,
     ) -> RowPlan:
         pk = table.model._meta.pk
         assert pk is not None
@@ -111,7 +115,7 @@ class RowPlan:
             fields=frozenset(fields),
             checks=[(n, checks[n]) for n in columns],
             club=table.model is Club,
-            pk=pk.name if auto else None,
+            pk=pk.name if auto and referenced else None,
             membership=table.model is Membership,
             renamed=table.model is Club or table.tracked is Club,
         )

@@ -117,7 +117,9 @@ class Restorer:
         checks = self._columns(table, columns)
         prepare = self._chunk_preparation(table, columns, pk.name if referenced else None)
         at_once = (
-            ChunkAtOnce(self, table, entry.fields, columns) if ChunkAtOnce.applies(table) else None
+            ChunkAtOnce(self, table, entry.fields, columns, referenced=referenced)
+            if ChunkAtOnce.applies(table)
+            else None
         )
         kept_aside = table.label == Membership._meta.label_lower
         count = 0
@@ -188,7 +190,9 @@ class Restorer:
     ) -> Any:
         plan = self._plans.get(table.label)
         if plan is None:
-            plan = self._plans[table.label] = fast.RowPlan.of(table, entry.fields, columns, checks)
+            plan = self._plans[table.label] = fast.RowPlan.of(
+                table, entry.fields, columns, checks, referenced=self._referenced(table)
+            )
         if not plan.fields.issuperset(row):
             unknown = next(n for n in row if n not in plan.fields)
             raise ArchiveError(f"{table.label} line {line}, field {shown(unknown)}: not a column.")
