@@ -113,23 +113,27 @@ def _escaped(texts: list[str]) -> list[str]:
     return texts
 
 
+def _json_column_text(field: models.Field[Any, Any], values: list[Any]) -> list[str]:
+    # Most values of a JSON column are empty (a rating change's pool, its states): their
+    # texts found once.
+    empty = copy_value(json_text(None, field))
+    no_list = copy_value(json_text([], field))
+    return [
+        empty
+        if value is None
+        else no_list
+        if type(value) is list and not value
+        else copy_value(json_text(value, field))
+        for value in values
+    ]
+
+
 def column_text(field: models.Field[Any, Any], values: list[Any]) -> list[str]:
     """One column's values in COPY's text format (as :func:`copy_value` writes each), a
     column at a time: the column's types found once, whole numbers, flags and plain texts
     written without a Python step per value where they can be."""
     if isinstance(field, models.JSONField):
-        # Most values of a JSON column are empty (a rating change's pool, its states):
-        # their texts found once.
-        empty = copy_value(json_text(None, field))
-        no_list = copy_value(json_text([], field))
-        return [
-            empty
-            if value is None
-            else no_list
-            if type(value) is list and not value
-            else copy_value(json_text(value, field))
-            for value in values
-        ]
+        return _json_column_text(field, values)
     kinds = set(map(type, values))
     if kinds <= {int}:
         return list(map(str, values))

@@ -28,13 +28,14 @@ from tournaments.services.club_archive.reading import (
     verify,
     zip_errors_refused,
 )
-from tournaments.services.club_archive.restorer import ImportReport, Restorer, _first_line
+from tournaments.services.club_archive.restorer import ImportReport, Restorer
 from tournaments.services.club_archive.tables import (
     ArchiveError,
     Table,
     club_tables,
 )
 from tournaments.services.club_archive.values import shown
+from tournaments.services.club_archive.writing import first_line
 
 
 def club_import(
@@ -72,7 +73,7 @@ def club_import(
                 # What the checks above cannot see (a unique pair of columns, a check
                 # constraint): the whole transaction is gone, nothing is written.
                 raise ArchiveError(
-                    f"The rows break a rule of this database: {_first_line(error)}"
+                    f"The rows break a rule of this database: {first_line(error)}"
                 ) from None
     report.seconds = time.monotonic() - started
     return report

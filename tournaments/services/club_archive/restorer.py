@@ -6,19 +6,16 @@ anything else is refused with the table, the line and the field."""
 
 from __future__ import annotations
 
-import functools
 import zipfile
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any
 
 from django.apps import apps
-from django.db import DataError, models
+from django.db import models
 
-from players.bulk import CopyBehind, copy_behind
 from players.models import Club, Membership
 from tournaments.services.club_archive import fast
 from tournaments.services.club_archive.at_once import ChunkAtOnce
@@ -41,6 +38,7 @@ from tournaments.services.club_archive.tables import (
     _user_model,
 )
 from tournaments.services.club_archive.values import Refused, old_id, shown, value_check
+from tournaments.services.club_archive.writing import table_writer
 
 # A row left out of the restore (a membership: it becomes an invitation; a row whose user
 # is not here), not an error.
@@ -123,33 +121,25 @@ class Restorer:
         )
         kept_aside = table.label == Membership._meta.label_lower
         count = 0
-        with _writer(table, columns) as writer:
-            ready: Callable[[], None] | None = None
+        with table_writer(table, columns, kept_aside=kept_aside) as writer:
             for first, rows in row_chunks(zf, entry):
                 writer.wait()  # the connection is free: this chunk's ids and users
                 prepare(rows)
-                if ready is not None:  # the last chunk, written while this one is checked
-                    ready()
-                    ready = None
+                writer.send()  # the last chunk, written while this one is checked
                 by_column = at_once.rows(rows) if at_once is not None else None
                 if by_column is not None:
-                    taken = len(rows)
-                    if taken and not kept_aside:
-                        ready = functools.partial(writer.write_columns, by_column)
+                    writer.hold_columns(by_column, len(rows))
+                    count += len(rows)
                 else:  # a row at a time: the same rows taken, a bad one named
                     values = [
                         out
                         for line, row in enumerate(rows, first)
                         if (out := self._row(table, entry, line, row, columns, checks)) is not _SKIP
                     ]
-                    taken = len(values)
-                    if values and not kept_aside:
-                        ready = functools.partial(writer.write, values)
-                count += taken
+                    writer.hold_rows(values)
+                    count += len(values)
                 if progress is not None:
                     progress(len(rows))
-            if ready is not None:
-                ready()
         self._report_missing_users(table.label)
         return count
 
@@ -436,51 +426,6 @@ class Restorer:
         ):
             if n in columns and row.get(n) == old:
                 out[columns.index(n)] = new
-
-
-class _Writer:
-    """The table's chunks written behind the restore (``players.bulk.CopyBehind``), a
-    refusal of the database's as the archive's error."""
-
-    def __init__(self, table: Table, writer: CopyBehind) -> None:
-        self.table = table
-        self.writer = writer
-
-    def write(self, values: list[Any]) -> None:
-        with self._refused():
-            self.writer.write(values)
-
-    def write_columns(self, columns: list[list[Any]]) -> None:
-        with self._refused():
-            self.writer.write_columns(columns)
-
-    def wait(self) -> None:
-        with self._refused():
-            self.writer.wait()
-
-    @contextmanager
-    def _refused(self) -> Iterator[None]:
-        try:
-            yield
-        except ValueError as error:  # a column the file lacks and the table needs
-            raise ArchiveError(f"{self.table.label}: {error}") from None
-        except DataError as error:
-            # A value the server's own input refused (the text of a date or a Decimal it
-            # parses itself: fast.server_parses); nothing is written.
-            raise ArchiveError(f"{self.table.label}: {_first_line(error)}") from None
-
-
-@contextmanager
-def _writer(table: Table, columns: list[str]) -> Iterator[_Writer]:
-    with copy_behind(table.model, columns) as behind:
-        writer = _Writer(table, behind)
-        yield writer
-        writer.wait()
-
-
-def _first_line(error: Exception) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
 
 
 def _whole(value: Any) -> bool:
