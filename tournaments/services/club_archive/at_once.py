@@ -27,13 +27,13 @@ from tournaments.services.club_archive.tables import (
     LEFT_OUT,
     Table,
     _related,
+    is_auto,
 )
-from tournaments.services.club_archive.values import Refused, Unsure, column_check, value_check
+from tournaments.services.club_archive.values import NONE, Unsure, column_check, each_or_unsure
 
 if TYPE_CHECKING:
     from tournaments.services.club_archive.restorer import Restorer
 
-_NONE = type(None)
 Column = Callable[[list[Any]], list[Any]]
 
 
@@ -57,7 +57,7 @@ class ChunkAtOnce:
         pk = table.model._meta.pk
         assert pk is not None
         # The ids written are kept only where other rows may name them (fast.RowPlan.pk).
-        self.pk = pk.name if _is_auto(pk) and referenced else None
+        self.pk = pk.name if is_auto(pk) and referenced else None
         self.checks = [self._column(table.model._meta.get_field(n)) for n in columns]  # type: ignore[arg-type]
 
     @staticmethod
@@ -92,7 +92,7 @@ class ChunkAtOnce:
         target = _related(f)
         plain = restorer._plain_target(table, f.name)
         ids = restorer.ids
-        if f.primary_key and _is_auto(f):
+        if f.primary_key and is_auto(f):
             return self._new_pks(table.model)
         if target is restorer.user_model:
             return self._users(f)
@@ -110,7 +110,7 @@ class ChunkAtOnce:
             return _mapped(ids.maps[plain], null=f.null)
         if self._special(f):
             one = restorer._value_column(table, f)
-            return lambda values: _each(one, values)
+            return lambda values: each_or_unsure(one, values)
         return column_check(f, parse=not fast.server_parses(f))
 
     def _special(self, f: models.Field[Any, Any]) -> bool:
@@ -153,32 +153,29 @@ class ChunkAtOnce:
         return named
 
     def _own_club(self, values: list[Any]) -> list[Any]:
-        old, new = self.restorer.club_old, None
+        old = self.restorer.club_old
         if old is None or set(values) != {old} or not {int}.issuperset(map(type, values)):
             raise Unsure
-        new = self.restorer.ids.get(Club, old)
-        return [new] * len(values)
+        return [self.restorer.ids.get(Club, old)] * len(values)
 
     def _archived(self, target: type[models.Model], *, null: bool) -> Column:
         known = self.restorer.ids.maps[target]
         written = self.restorer.ids.written_set(target)
-        kinds = {int, _NONE} if null else {int}
+        mapped = _mapped(known, null=null)
 
         def archived(values: list[Any]) -> list[Any]:
             distinct = set(values)
             distinct.discard(None)
-            if not kinds.issuperset(map(type, values)) or not written.issuperset(distinct):
+            if not written.issuperset(distinct):
                 raise Unsure
-            if null and None in values:
-                return [None if v is None else known[v] for v in values]
-            return list(map(known.__getitem__, values))
+            return mapped(values)
 
         return archived
 
 
 def _mapped(known: dict[int, int], *, null: bool) -> Column:
     """Ids mapped that need not name a written row (an audit row's object, a plain id)."""
-    kinds = {int, _NONE} if null else {int}
+    kinds = {int, NONE} if null else {int}
 
     def mapped(values: list[Any]) -> list[Any]:
         if not kinds.issuperset(map(type, values)):
@@ -198,17 +195,3 @@ def _all_empty(values: list[Any]) -> list[Any]:
 
 def _unsure(values: list[Any]) -> list[Any]:
     raise Unsure
-
-
-def _each(one: Callable[[Any], Any], values: list[Any]) -> list[Any]:
-    try:
-        return [one(v) for v in values]
-    except (Refused, KeyError, TypeError):
-        raise Unsure from None
-
-
-def _is_auto(f: models.Field[Any, Any]) -> bool:
-    return isinstance(f, models.AutoField | models.BigAutoField | models.SmallAutoField)
-
-
-__all__ = ["ChunkAtOnce", "value_check"]

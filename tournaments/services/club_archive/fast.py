@@ -18,7 +18,8 @@ from django.db import connection, models
 
 from players.bulk import ids_taken
 from players.models import Club, Membership
-from tournaments.services.club_archive.tables import _EXCLUDED, Table, _club_path
+from tournaments.services.club_archive.tables import _EXCLUDED, Table, _club_path, is_auto
+from tournaments.services.club_archive.values import DIGITS_AS_ZEROS
 
 
 @functools.cache
@@ -29,7 +30,6 @@ def is_club_table(model: type[models.Model]) -> bool:
     return _club_path(model) is not None and not issubclass(model, _EXCLUDED)
 
 
-_DIGITS_AS_ZEROS = bytes.maketrans(b"123456789", b"000000000")
 # 19 digits: a negative number of 19 digits may be past -2**63 already.
 _LONG_NUMBER = b"0" * 19
 
@@ -39,8 +39,8 @@ def lines_decode(lines: Sequence[bytes]) -> list[Any]:
     decoder: one ``json.loads`` per line spent more in the call (the encoding sniffed, the
     decoder set up) than in the decoding. orjson decodes it first, in a third of the time
     of Python's own decoder; a chunk it refuses (a lone surrogate, ``NaN``, which Python's
-    decoder reads) or would read otherwise (a number past 64 bits) is decoded by Python's, so what a restore
-    accepts is what Python's decoder reads.
+    decoder reads) or would read otherwise (a number past 64 bits) is decoded by Python's,
+    so what a restore accepts is what Python's decoder reads.
 
     Raises ``ValueError`` (``json.JSONDecodeError``) for a chunk that does not decode to
     one JSON value a line (an empty line, a line of two values, a value across lines);
@@ -50,7 +50,7 @@ def lines_decode(lines: Sequence[bytes]) -> list[Any]:
     as it checks every row."""
     text = b"[" + b",".join(lines) + b"]"
     try:
-        if text.translate(_DIGITS_AS_ZEROS).find(_LONG_NUMBER) >= 0:
+        if text.translate(DIGITS_AS_ZEROS).find(_LONG_NUMBER) >= 0:
             # A number past 64 bits, which orjson reads as a float (lossy), Python's
             # decoder as the whole number it is (or digits in a text: the same either way).
             raise orjson.JSONDecodeError("a long number", "", 0)
@@ -110,12 +110,11 @@ class RowPlan:
     ) -> RowPlan:
         pk = table.model._meta.pk
         assert pk is not None
-        auto = isinstance(pk, models.AutoField | models.BigAutoField | models.SmallAutoField)
         return cls(
             fields=frozenset(fields),
             checks=[(n, checks[n]) for n in columns],
             club=table.model is Club,
-            pk=pk.name if auto and referenced else None,
+            pk=pk.name if is_auto(pk) and referenced else None,
             membership=table.model is Membership,
             renamed=table.model is Club or table.tracked is Club,
         )

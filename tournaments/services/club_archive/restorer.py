@@ -36,6 +36,7 @@ from tournaments.services.club_archive.tables import (
     Table,
     _related,
     _user_model,
+    is_auto,
 )
 from tournaments.services.club_archive.values import Refused, old_id, shown, value_check
 from tournaments.services.club_archive.writing import table_writer
@@ -109,7 +110,7 @@ class Restorer:
         pk = table.model._meta.pk
         assert pk is not None
         referenced = self._referenced(table)
-        keep_pk = not _is_auto(pk) or referenced
+        keep_pk = not is_auto(pk) or referenced
         # The columns written: the file's, less an id the target's sequence gives.
         columns = [n for n in entry.fields if keep_pk or n != pk.name]
         checks = self._columns(table, columns)
@@ -227,7 +228,7 @@ class Restorer:
         model = table.model
         target = _related(f)
         plain = self._plain_target(table, f.name)
-        if f.primary_key and _is_auto(f):
+        if f.primary_key and is_auto(f):
             return lambda value: self.ids.new_pk(model, old_id(value))
         if target is None and plain is None:
             return self._value_column(table, f)
@@ -438,7 +439,3 @@ def _field(table: Table, name: str) -> models.Field[Any, Any]:
 
 def _model(label: str) -> type[models.Model]:
     return apps.get_model(label)
-
-
-def _is_auto(f: models.Field[Any, Any]) -> bool:
-    return isinstance(f, models.AutoField | models.BigAutoField | models.SmallAutoField)

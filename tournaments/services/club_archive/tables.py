@@ -97,6 +97,11 @@ def _related(f: Any) -> type[models.Model] | None:
     return target if isinstance(target, type) else None
 
 
+def is_auto(f: Any) -> bool:
+    """Whether the field's values come from the table's sequence."""
+    return isinstance(f, models.AutoField | models.BigAutoField | models.SmallAutoField)
+
+
 def _club_path(model: type[models.Model]) -> str | None:
     """The lookup from ``model`` to its club's id (shortest chain of foreign keys), or None
     for a model that is not a club's."""

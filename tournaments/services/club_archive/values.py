@@ -152,8 +152,9 @@ class Unsure(Exception):
     are then taken one at a time (``value_check``), which names the line and the field."""
 
 
-_NONE = type(None)
-_ZEROS = bytes.maketrans(b"123456789", b"000000000")
+NONE = type(None)
+# Every digit made a 0: where only the places of digits matter (a date's form, a long number).
+DIGITS_AS_ZEROS = bytes.maketrans(b"123456789", b"000000000")
 
 
 def column_check(f: models.Field[Any, Any], *, parse: bool = True) -> Callable[[list[Any]], Any]:
@@ -168,9 +169,9 @@ def column_check(f: models.Field[Any, Any], *, parse: bool = True) -> Callable[[
     if allowed is not None and f.blank:
         allowed.add("")
     if kinds is None:  # a JSON value, a date to parse: one value at a time
-        return lambda values: _each(one, values)
+        return lambda values: each_or_unsure(one, values)
     if f.null:
-        kinds = kinds | {_NONE}
+        kinds = kinds | {NONE}
     test = _column_test(f, parse)
 
     def check(values: list[Any]) -> Any:
@@ -186,10 +187,12 @@ def column_check(f: models.Field[Any, Any], *, parse: bool = True) -> Callable[[
     return check
 
 
-def _each(one: Callable[[Any], Any], values: list[Any]) -> list[Any]:
+def each_or_unsure(one: Callable[[Any], Any], values: list[Any]) -> list[Any]:
+    """``one`` of each value; Unsure where it refuses one (or meets a value it cannot
+    take: an id not mapped, a list where a number belongs), for the row at a time to name."""
     try:
         return [one(v) for v in values]
-    except Refused:
+    except (Refused, KeyError, TypeError):
         raise Unsure from None
 
 
@@ -202,10 +205,8 @@ def _kinds(f: models.Field[Any, Any], parse: bool) -> frozenset[type] | None:
         return frozenset({int})
     if isinstance(f, models.FloatField):
         return frozenset({int, float})
-    if isinstance(f, models.DateField | models.TimeField | models.UUIDField):
-        return None if parse else frozenset({str})
-    if isinstance(f, models.DecimalField):
-        # A number in JSON is also a Decimal's value; checked one at a time (rare).
+    if isinstance(f, models.DateField | models.TimeField | models.UUIDField | models.DecimalField):
+        # Text the server parses; a Decimal given as a JSON number is checked one at a time.
         return None if parse else frozenset({str})
     if isinstance(f, models.CharField | models.TextField):
         return frozenset({str})
@@ -230,7 +231,7 @@ def _column_test(f: models.Field[Any, Any], parse: bool) -> Callable[[list[Any]]
             joined = "\n".join(values)
             if not joined.isascii():
                 return False
-            shapes = joined.encode("ascii").translate(_ZEROS).split(b"\n")
+            shapes = joined.encode("ascii").translate(DIGITS_AS_ZEROS).split(b"\n")
             # As many lines as values: no value holds a line break of its own.
             return len(shapes) == len(values) and all(map(shape, set(shapes)))
 
