@@ -22,8 +22,8 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from players.api.base import error_body
 from players.errors import DomainError
+from players.http.api import error_body
 
 logger = logging.getLogger("ratings_site.api")
 # Marked for the site's error page, which shows it translated; the API answers in English.

@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from django.views import defaults as django_defaults
 from django.views.decorators.csrf import csrf_exempt
 
-from players.api.base import error_body
+from players.http.api import error_body
 from ratings_site.api import SERVER_ERROR, TOO_LARGE, too_large_message
 
 

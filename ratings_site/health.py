@@ -15,7 +15,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from players.selectors import queue_oldest_queued_seconds
+from players.jobs import queue_oldest_queued_seconds
 
 logger = logging.getLogger(__name__)
 

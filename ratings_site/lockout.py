@@ -33,7 +33,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from players.api.base import error_body
+from players.http.api import error_body
 
 # English for the API; the page shows it translated (gettext at the answer).
 MESSAGE = gettext_noop(

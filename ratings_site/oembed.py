@@ -25,8 +25,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from players.api.schema import ClubAutoSchema
 from players.errors import NotFoundError
+from players.http.schema import ClubAutoSchema
 from players.models import Club
 from players.names import display_name
 from players.selectors import club_get_visible, club_lists, club_players

@@ -12,7 +12,7 @@ from __future__ import annotations
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 
-from players.services import jobs_reap
+from players.jobs import jobs_reap
 
 
 def run_queued_jobs() -> int:

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from players.jobs import job_start
 from players.models import Job
-from players.services import job_start
 from tests.tournaments.helpers import make_club, make_owner
 
 ROOT = Path(__file__).resolve().parents[1]

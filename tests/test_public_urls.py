@@ -19,9 +19,11 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from players.api import cache as published_cache
+from players.http import cache as published_cache
+from players.jobs import job_start
 from players.models import Role, WebhookDelivery
-from players.services import claim_create, invitation_create, job_start, webhook_create
+from players.services import claim_create, invitation_create
+from players.webhooks import webhook_create
 from tests.pages_data import ClubData, build_club
 from tournaments.models import Game
 
@@ -158,7 +160,7 @@ def test_every_public_url_answers_the_same_from_the_cache(
         return entry
 
     monkeypatch.setattr(published_cache, "published_entry", spy)
-    monkeypatch.setattr("players.api.base.published_entry", spy)
+    monkeypatch.setattr("players.http.api.published_entry", spy)
     monkeypatch.setattr("ratings_site.pages.base.published_entry", spy)
 
     differ = []

@@ -17,7 +17,7 @@ from django.core import mail
 
 from players.models import Role
 from players.services import membership_set, player_update
-from players.services.webhook_delivery import event_body
+from players.webhooks.delivery import event_body
 from tests.tournaments.helpers import make_club, make_owner, make_player, period_of, play
 from tournaments.services import period_close
 

@@ -19,6 +19,8 @@ from typing import Any
 from django.utils import timezone
 
 from players.errors import ConflictError, DomainError
+from players.jobs import JobOutcome, JobProgress, job_kind, job_payload
+from players.jobs.lanes import FILES, RATING, REPLAYS
 from players.models import (
     Job,
     RatingPeriod,
@@ -33,8 +35,6 @@ from players.selectors import (
     periods_by_ids,
     rating_list_by_id,
 )
-from players.services import JobOutcome, JobProgress, job_kind, job_payload
-from players.services.job_lanes import FILES, RATING, REPLAYS
 from tournaments.exports import list_history_csv
 from tournaments.interchange import count_lines
 from tournaments.selectors import period_changes

@@ -15,8 +15,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import translation
 from django.views.decorators.http import require_safe
 
-from players.api.cache import cached_or_claimed, published_entry
 from players.errors import DomainError, NotFoundError
+from players.http.cache import cached_or_claimed, published_entry
 from players.models import Club
 from players.selectors import club_get_visible, club_players, rating_list_get
 from tournaments.exports import (
@@ -64,7 +64,7 @@ def _club(request: HttpRequest, slug: str) -> Club:
 def _published(
     request: HttpRequest, slug: str, answer: Callable[[Club], HttpResponse]
 ) -> HttpResponse:
-    """``answer(club)``, or its bytes from the cache of public views (players.api.cache),
+    """``answer(club)``, or its bytes from the cache of public views (players.http.cache),
     as the published list's CSV of the API is: an anonymous visitor of a public club is
     given the stored file of the club's current generation (read before the club is: a
     club made private or changed has a new generation, and a private club's file is never

@@ -1,12 +1,13 @@
 """Django admin for club staff: clubs, members, players, lists, ratings and K history.
 
-Modules: :mod:`.base` (scoping by membership role, ClubScopedAdmin and the service-backed
-saves every admin of both apps builds on), :mod:`.clubs` (clubs and members), :mod:`.claims`
+Modules: :mod:`.clubs` (clubs and members), :mod:`.claims`
 (members' claims of player records: officers approve or decline),
 :mod:`.players` (players with their ratings, history inlines and chart), :mod:`.lists`
 (rating lists, current ratings with the K override action, K history), :mod:`.jobs`
 (jobs: the list, and each job's page, which refreshes itself until the job is done),
-:mod:`.webhooks` (a club's webhooks and their deliveries: owners only).
+:mod:`.webhooks` (a club's webhooks and their deliveries: owners only). The base every
+admin of both apps builds on (scoping by membership role, ClubScopedAdmin, the
+service-backed saves) is ``players.http.admin``.
 
 Access
     The admin only lets in users with ``is_staff`` (Django's rule). A superuser sees and

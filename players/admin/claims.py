@@ -10,8 +10,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from players import services
-from players.admin.base import CLUB_FILTER, AuditedAdmin, report_domain_error
 from players.errors import DomainError
+from players.http.admin import CLUB_FILTER, AuditedAdmin, report_domain_error
 from players.models import PlayerClaim, Role
 
 

@@ -12,13 +12,13 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from players import services
-from players.admin.base import (
+from players.errors import DomainError
+from players.http.admin import (
     CLUB_FILTER,
     AuditedAdmin,
     ReadOnlyInline,
     report_domain_error,
 )
-from players.errors import DomainError
 from players.models import (
     Club,
     Invitation,

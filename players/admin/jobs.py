@@ -13,10 +13,10 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 
-from players.admin.base import CLUB_FILTER, ClubScopedAdmin
+from players.http.admin import CLUB_FILTER, ClubScopedAdmin
+from players.jobs import JOB_KINDS
+from players.jobs.services import JobKind
 from players.models import Job
-from players.services import JOB_KINDS
-from players.services.jobs import JobKind
 
 #: Seconds between the page's refreshes while the job runs.
 REFRESH_SECONDS = 2

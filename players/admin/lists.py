@@ -12,7 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
 from players import services
-from players.admin.base import (
+from players.errors import DomainError
+from players.http.admin import (
     CLUB_FILTER,
     LIST_CLUB_FILTER,
     AuditedAdmin,
@@ -21,7 +22,6 @@ from players.admin.base import (
     report_domain_error,
     role_allows,
 )
-from players.errors import DomainError
 from players.models import (
     KFactorChange,
     PlayerRating,

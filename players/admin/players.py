@@ -15,14 +15,14 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from players import services
-from players.admin.base import (
+from players.charts import lines_chart
+from players.errors import DomainError, ValidationFailed
+from players.http.admin import (
     CLUB_FILTER,
     AuditedAdmin,
     ReadOnlyInline,
     changed_values,
 )
-from players.charts import lines_chart
-from players.errors import DomainError, ValidationFailed
 from players.models import (
     RATING_MAX,
     RATING_MIN,

@@ -11,10 +11,10 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from players import services
-from players.admin.base import CLUB_FILTER, ClubScopedAdmin, ReadOnlyInline
 from players.errors import DomainError
+from players.http.admin import CLUB_FILTER, ClubScopedAdmin, ReadOnlyInline
 from players.models import WEBHOOK_EVENTS, Role, Webhook, WebhookDelivery
+from players.webhooks import services
 
 
 class WebhookForm(forms.ModelForm):  # type: ignore[type-arg]

@@ -18,12 +18,12 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from players.api.authentication import TokenAuthentication
-from players.api.parsers import JSONParser
-from players.api.renderers import JSONRenderer
-from players.api.schema import ClubAutoSchema
-from players.api.throttles import AddressRateThrottle, UsernameRateThrottle
 from players.errors import ValidationFailed
+from players.http.authentication import TokenAuthentication
+from players.http.parsers import JSONParser
+from players.http.renderers import JSONRenderer
+from players.http.schema import ClubAutoSchema
+from players.http.throttles import AddressRateThrottle, UsernameRateThrottle
 from players.models import ApiToken
 from players.services import api_token_create
 

@@ -26,7 +26,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from players.api.base import ListKindField
+from players.http.api import ListKindField
 from players.rating import ExpectedMethod, ListKind, RatingRules, list_kind, parse_result
 from players.rating.calculator import CalculatorGame, CalculatorResult, PlayerDetails, calculate
 

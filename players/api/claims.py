@@ -21,11 +21,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from players import services
-from players.api.base import ClubScopedView, Pagination
 from players.api.clubs import CLUB_PARAM
-from players.api.parsers import JSONParser
-from players.api.renderers import JSONRenderer
-from players.api.schema import ClubAutoSchema
+from players.http.api import ClubScopedView, Pagination
+from players.http.parsers import JSONParser
+from players.http.renderers import JSONRenderer
+from players.http.schema import ClubAutoSchema
 from players.models import ClaimStatus, PlayerClaim, Role
 from players.selectors import claim_get_visible, claims_of_club, claims_of_user
 from players.services.claims import NOTE_MAX

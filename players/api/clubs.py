@@ -22,17 +22,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from players import services
-from players.api.base import (
+from players.errors import NotFoundError
+from players.http.api import (
     ClubScopedView,
     ListKindField,
     Pagination,
     PresetField,
     StrictBooleanFilter,
 )
-from players.api.parsers import JSONParser
-from players.api.renderers import JSONRenderer
-from players.api.schema import ClubAutoSchema
-from players.errors import NotFoundError
+from players.http.parsers import JSONParser
+from players.http.renderers import JSONRenderer
+from players.http.schema import ClubAutoSchema
 from players.models import (
     FIDE_RULES_CHOICES,
     Club,

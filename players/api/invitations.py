@@ -17,9 +17,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from players import services
-from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
 from players.errors import NotFoundError
+from players.http.api import ClubScopedView
 from players.models import Invitation, InvitationStatus, Role
 from players.selectors import club_invitations
 

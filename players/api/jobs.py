@@ -23,13 +23,14 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from players.api.base import error_body
-from players.api.renderers import JSONRenderer
-from players.api.schema import ClubAutoSchema
 from players.errors import NotFoundError, invalid_field
+from players.http.api import error_body
+from players.http.renderers import JSONRenderer
+from players.http.schema import ClubAutoSchema
+from players.jobs import job_get_visible, job_output, job_wait
+from players.jobs.services import JOB_KINDS
 from players.models import Job
-from players.selectors import job_get_visible, job_output, job_wait, require_role
-from players.services.jobs import JOB_KINDS
+from players.selectors import require_role
 
 WAIT_DEFAULT = 10
 # What an export job's file is served as: a club archive, a list's history.

@@ -20,7 +20,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from players import services
-from players.api.base import ClubScopedView, StrictBooleanFilter
 from players.api.clubs import CLUB_PARAM
 from players.api.player_history import (
     HistoryEntrySerializer,
@@ -30,6 +29,7 @@ from players.api.player_history import (
 )
 from players.api.state import StateFigure, StateObject
 from players.errors import NotFoundError, invalid_field
+from players.http.api import ClubScopedView, StrictBooleanFilter
 from players.models import (
     KFactorChange,
     Player,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.urls import path
 
-from players.api import schema  # noqa: F401  (registers the schema extensions)
 from players.api.auth import TokenLogoutView, TokenView
 from players.api.calculator import CalculateView
 from players.api.calculator_glicko2 import Glicko2CalculateView
@@ -36,6 +35,7 @@ from players.api.webhooks import (
     WebhookListView,
     WebhookPingView,
 )
+from players.http import schema  # noqa: F401  (registers the schema extensions)
 
 CLUB = "clubs/<slug:club>/"
 PLAYER = CLUB + "players/<int:id>/"

@@ -19,12 +19,11 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from players import services
-from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
 from players.errors import NotFoundError
+from players.http.api import ClubScopedView
 from players.models import WEBHOOK_EVENTS, Role, Webhook, WebhookDelivery
-from players.selectors import club_webhooks, delivery_get, webhook_deliveries, webhook_get
+from players.webhooks import club_webhooks, delivery_get, services, webhook_deliveries, webhook_get
 
 ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The webhook's id.")
 WEBHOOK_PARAM = OpenApiParameter(

@@ -12,7 +12,7 @@ games) go through :func:`insert_columns`, which writes their audit rows in the s
 
 Between its chunks a COPY (PostgreSQL) calls the pause its caller set (:func:`between_chunks`):
 a job of a lane that gives way waits there while more urgent jobs run
-(players/services/job_lanes.py, docs/reference/queue.md).
+(players/jobs/lanes.py, docs/reference/queue.md).
 
 The parts, each by what it decides: ``inserts`` (which way rows go in, per database),
 ``fields`` (what a row gets in each column, named or not), ``copying`` (COPY of rows and

@@ -127,7 +127,7 @@ class RatingRun(models.Model):
     players_changed = models.PositiveIntegerField("players changed", default=0)
     report = models.TextField("report", blank=True)
     summary = models.JSONField("summary", default=dict, blank=True)
-    # Written in the run's own transaction (players/services/jobs.py): a job whose worker
+    # Written in the run's own transaction (players/jobs/services.py): a job whose worker
     # died after the commit finds its run, and answers its result instead of redoing it.
     job = models.ForeignKey(
         "players.Job",

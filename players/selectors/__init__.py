@@ -3,7 +3,7 @@ scoping used by every interface (access.py), what "published" means (published.p
 period's current rows, a published row, the list in force), what a club records and
 published (records.py), the club's cache generations (generations.py), the ratings a
 game is scored with (in_force.py), what a list's statistics read of its published rows
-(statistics.py) and jobs (jobs.py).
+(statistics.py).
 
 Each helper is set-based (annotate / prefetch), so a list of N rows costs a constant number
 of queries. Callers import them from the package.
@@ -40,13 +40,6 @@ from players.selectors.generations import (
     published_generation_key,
 )
 from players.selectors.in_force import InForceKey, ratings_in_force, with_fixed_start
-from players.selectors.jobs import (
-    job_get_visible,
-    job_output,
-    job_wait,
-    jobs_visible_to,
-    queue_oldest_queued_seconds,
-)
 from players.selectors.published import (
     closed_periods,
     current_rows,
@@ -91,12 +84,6 @@ from players.selectors.statistics import (
     rating_histograms,
     ratings_at_start,
 )
-from players.selectors.webhooks import (
-    club_webhooks,
-    delivery_get,
-    webhook_deliveries,
-    webhook_get,
-)
 
 __all__ = [
     "DuplicatePair",
@@ -120,20 +107,14 @@ __all__ = [
     "club_members",
     "club_merges",
     "club_players",
-    "club_webhooks",
     "clubs_by_name",
     "clubs_visible_to",
     "current_rows",
-    "delivery_get",
     "duplicate_pairs",
     "every_list",
     "first_superuser",
     "generation_key",
     "generation_started",
-    "job_get_visible",
-    "job_output",
-    "job_wait",
-    "jobs_visible_to",
     "k_changes_in_force",
     "latest_closed_period",
     "list_ratings",
@@ -156,7 +137,6 @@ __all__ = [
     "published_generation_key",
     "published_list",
     "published_rows",
-    "queue_oldest_queued_seconds",
     "rated_states",
     "rating_histogram",
     "rating_histograms",
@@ -168,8 +148,6 @@ __all__ = [
     "roles_by_club",
     "rules_rated_under",
     "user_by_username",
-    "webhook_deliveries",
-    "webhook_get",
     "with_fixed_start",
     "with_inactive",
     "with_rules_rated_under",

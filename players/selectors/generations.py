@@ -34,7 +34,7 @@ def generation_key(slug: str, scope: Generation = Generation.PUBLISHED) -> str:
 
 
 def published_generation_key(slug: str) -> str:
-    """Where the club's published generation is kept (players.api.cache)."""
+    """Where the club's published generation is kept (players.http.cache)."""
     return generation_key(slug, Generation.PUBLISHED)
 
 

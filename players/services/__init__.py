@@ -8,9 +8,9 @@ views), :mod:`.lists` (a list's rules and its next month), :mod:`.entries` (a ne
 with every player of the club on it, a new player on every list), :mod:`.players`
 (players and the ratings they bring, one by one or in bulk for the imports), :mod:`.k_factor` (``k_for``, the K a player has for a period, and the officer's
 override), :mod:`.tokens` (API tokens), :mod:`.invitations` (an owner's offer of a role, by
-link), :mod:`.claims` (a member's claim of a player record, an officer's decision),
-:mod:`.jobs` (job kinds, starting a job, running it in a worker, taking back what a
-dead worker left). Callers import the services from here.
+link), :mod:`.claims` (a member's claim of a player record, an officer's decision). Callers
+import the services from here; the job queue, the webhooks and the rating e-mails have
+rooms of their own (``players.jobs``, ``players.webhooks``, ``players.emails``).
 """
 
 from __future__ import annotations
@@ -36,16 +36,6 @@ from players.services.invitations import (
     invitation_revoke,
     invitations_for,
 )
-from players.services.job_files import job_payload
-from players.services.jobs import (
-    JOB_KINDS,
-    JobOutcome,
-    JobProgress,
-    job_kind,
-    job_run,
-    job_start,
-    jobs_reap,
-)
 from players.services.k_factor import k_for, k_override_set
 from players.services.lists import (
     GLICKO_SETTINGS,
@@ -54,13 +44,6 @@ from players.services.lists import (
     club_lists_locked,
     next_period_month,
     rating_list_update,
-)
-from players.services.notifications import (
-    rating_emails_of,
-    rating_emails_send,
-    rating_emails_set,
-    unsubscribe,
-    unsubscribe_user,
 )
 from players.services.players import (
     PLAYER_FIELDS,
@@ -75,24 +58,12 @@ from players.services.tokens import (
     api_token_touch,
     api_tokens_revoke_all,
 )
-from players.services.webhooks import (
-    delivery_redeliver,
-    events_emit,
-    players_changed,
-    webhook_create,
-    webhook_delete,
-    webhook_ping,
-    webhook_update,
-)
 
 __all__ = [
     "GLICKO_SETTINGS",
-    "JOB_KINDS",
     "LIST_DISPLAY",
     "LIST_RULES",
     "PLAYER_FIELDS",
-    "JobOutcome",
-    "JobProgress",
     "api_token_create",
     "api_token_revoke",
     "api_token_touch",
@@ -104,9 +75,7 @@ __all__ = [
     "club_live_changed",
     "club_published_changed",
     "club_update",
-    "delivery_redeliver",
     "embed_origins_checked",
-    "events_emit",
     "invitation_accept",
     "invitation_accept_mine",
     "invitation_accept_new_user",
@@ -114,11 +83,6 @@ __all__ = [
     "invitation_open",
     "invitation_revoke",
     "invitations_for",
-    "job_kind",
-    "job_payload",
-    "job_run",
-    "job_start",
-    "jobs_reap",
     "k_for",
     "k_override_set",
     "may_create_clubs",
@@ -129,17 +93,7 @@ __all__ = [
     "player_delete",
     "player_update",
     "players_add_bulk",
-    "players_changed",
     "players_enter_list",
-    "rating_emails_of",
-    "rating_emails_send",
-    "rating_emails_set",
     "rating_list_create",
     "rating_list_update",
-    "unsubscribe",
-    "unsubscribe_user",
-    "webhook_create",
-    "webhook_delete",
-    "webhook_ping",
-    "webhook_update",
 ]

@@ -25,7 +25,7 @@ from players.models import ClaimStatus, Club, Membership, Player, PlayerClaim, R
 from players.selectors import User, require_role
 from players.services.clubs import club_published_changed
 from players.services.players import member_for_link
-from players.services.webhooks import players_changed
+from players.webhooks.services import players_changed
 
 NOTE_MAX = 500
 

@@ -32,7 +32,7 @@ from players.services.clubs import club_published_changed
 from players.services.entries import K_ENTRY_FIELDS as K_ENTRY_FIELDS  # for fide_list_seed
 from players.services.entries import ratings_create
 from players.services.lists import club_lists_locked
-from players.services.webhooks import players_changed
+from players.webhooks.services import players_changed
 
 # The player's own fields, as the services accept them (the admin's forms use the same).
 PLAYER_FIELDS = (

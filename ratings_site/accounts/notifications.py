@@ -12,7 +12,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from players import services
+from players.emails import services
 from players.errors import DomainError
 from players.models import RatingEmails
 from ratings_site.pages.base import error_page

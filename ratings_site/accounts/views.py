@@ -18,6 +18,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from players import services
+from players.emails import rating_emails_of
 from players.errors import DomainError, PermissionDeniedError
 from players.models import Club, Role
 from players.selectors import MemberHome, roles_by_club
@@ -95,7 +96,7 @@ def _home(
         if Role.includes(role, Role.OFFICER)
     ]
     due = periods_due(club_ids=officer_clubs, today=timezone.localdate()) if officer_clubs else []
-    emails = services.rating_emails_of(request.user)
+    emails = rating_emails_of(request.user)
     return render(
         request,
         "accounts/home.html",

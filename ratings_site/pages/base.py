@@ -17,8 +17,8 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext
 
-from players.api.cache import PublishedEntry, cached_or_claimed, published_entry
 from players.errors import DomainError, NotFoundError
+from players.http.cache import PublishedEntry, cached_or_claimed, published_entry
 from players.models import Club
 from players.selectors import Generation, club_get_visible
 
@@ -60,7 +60,7 @@ def club_page(view: ClubView[P]) -> Callable[..., HttpResponse]:
 
 
 def published_club_page(view: ClubView[P]) -> Callable[..., HttpResponse]:
-    """``club_page``, served from the cache of public views (players.api.cache) to
+    """``club_page``, served from the cache of public views (players.http.cache) to
     anonymous visitors of a public club when it holds the page's current answer (before
     the club is read: an entry exists only for a public club, and a club made private has
     a new generation); the 200 answers such a visitor gets are stored.

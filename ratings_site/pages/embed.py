@@ -33,8 +33,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_safe
 
-from players.api.cache import cached_or_claimed, published_entry
 from players.errors import DomainError, NotFoundError
+from players.http.cache import cached_or_claimed, published_entry
 from players.models import Club
 from players.selectors import Generation, club_get_visible
 from ratings_site.pages.base import published_club_page

@@ -151,7 +151,7 @@ AXES_COOLOFF_TIME = timedelta(hours=1)
 AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_USERNAME_CALLABLE = "ratings_site.lockout.lockout_username"
-AXES_CLIENT_IP_CALLABLE = "players.api.throttles.client_ip"
+AXES_CLIENT_IP_CALLABLE = "players.http.throttles.client_ip"
 LOCKOUT_KNOWN_ADDRESS_DAYS = env_int("LOCKOUT_KNOWN_ADDRESS_DAYS", 90)
 AXES_LOCKOUT_CALLABLE = "ratings_site.lockout.locked_out"
 
@@ -240,17 +240,17 @@ WEBHOOKS_DISABLE_AFTER_DAYS = env_float("WEBHOOKS_DISABLE_AFTER_DAYS", 3.0)
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "players.api.authentication.TokenAuthentication",
+        "players.http.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
-        "players.api.ordering.StrictOrderingFilter",
+        "players.http.ordering.StrictOrderingFilter",
     ],
-    "DEFAULT_PARSER_CLASSES": ["players.api.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["players.http.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": [
-        "players.api.renderers.JSONRenderer",
+        "players.http.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_THROTTLE_RATES": {
@@ -286,8 +286,8 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "players.api.schema.document_other_errors",
-        "players.api.schema.declare_bounds",
+        "players.http.schema.document_other_errors",
+        "players.http.schema.declare_bounds",
         "tournaments.api.tournaments.declare_bulk_bounds",
     ],
     # One name per choice set used by several serializers.
@@ -408,7 +408,7 @@ FIDE_LIST_MAX_FEDERATION_PLAYERS = int(env_float("FIDE_LIST_MAX_FEDERATION_PLAYE
 # CACHE_URL=redis://host:6379/0. Never a per-process cache (locmem) under several workers.
 CACHES = {"default": env_cache("CACHE_URL")}
 # How long a public view (pages and GET API of public clubs, anonymous visitors) is kept;
-# every change a view shows retires its entries at once (players.api.cache). 0: no cache.
+# every change a view shows retires its entries at once (players.http.cache). 0: no cache.
 PUBLISHED_CACHE_SECONDS = env_int("PUBLISHED_CACHE_SECONDS", 600)
 
 # No inline script anywhere (django-csp); styles may be inline (the admin's and the

@@ -30,6 +30,7 @@ from rest_framework.test import APIClient
 
 from players import services as player_services
 from players.models import Club, Player, RatingPeriod, Role, WebhookDelivery
+from players.webhooks import webhook_create
 from tournaments import services as game_services
 from tournaments.models import Game, Tournament
 
@@ -119,7 +120,7 @@ def build_club(slug: str, *, public: bool) -> ClubWorld:
     claim = player_services.claim_create(club=club, player_id=players[3].pk, by=claimant)
     # Last, and switched off: no event of a test that commits (a live server) is sent to
     # it; a ping still would be.
-    webhook = player_services.webhook_create(
+    webhook = webhook_create(
         club=club,
         by=owner,
         url=f"https://93.184.215.14/{slug}",

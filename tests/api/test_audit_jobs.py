@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from players.jobs import JobOutcome, JobProgress, job_start
+from players.jobs.services import JOB_KINDS, JobKind
 from players.models import Job, Player, Role
-from players.services import JobOutcome, JobProgress, job_start
-from players.services.jobs import JOB_KINDS, JobKind
 from tests.api.conftest import World, client_for
 from tests.queue import run_queued_jobs
 from tests.tournaments.import_world import build_import_world, read

@@ -30,9 +30,9 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from players.admin.base import club_lookup_for
+from players.emails.services import unsubscribe_token
+from players.http.admin import club_lookup_for
 from players.services import invitation_create
-from players.services.notifications import unsubscribe_token
 from players.services.tokens import api_token_create
 from tests.api.conftest import World
 

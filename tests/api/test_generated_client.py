@@ -28,7 +28,7 @@ from django.core.management import call_command
 
 from players.models import ApiToken, RatingPeriod
 from players.services import membership_set
-from players.services.webhook_send import Outcome
+from players.webhooks.send import Outcome
 from ratings_site.wsgi import application
 from tests.api.conftest import PASSWORD, World
 from tests.tournaments.fide_files import Row, txt
@@ -444,7 +444,7 @@ def test_every_operation_answers_through_the_client(
     # The live server commits: the fixture's webhook would be sent the close's event and
     # the ping for real. No request leaves the machine; the receiver "answers" 200.
     monkeypatch.setattr(
-        "players.services.webhook_delivery.post_once",
+        "players.webhooks.delivery.post_once",
         lambda hook, delivery: Outcome(200, 1, "", "ok"),
     )
     statuses = schema_operations(generated.schema)

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from players.api.jobs import job_answer
+from players.jobs import jobs_reap
 from players.models import Job, PlayerRating, RatingChange, RatingPeriod, RatingRun
-from players.services import jobs_reap
 from tests.api.conftest import World, assert_error_shape, client_for
 from tests.queue import run_queued_jobs
 from tests.tournaments.import_world import read

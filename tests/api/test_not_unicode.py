@@ -18,9 +18,9 @@ from django.test import Client
 from rest_framework import renderers as drf_renderers
 from rest_framework.exceptions import ValidationError
 
-from players.api.parsers import JSONParser
-from players.api.renderers import JSONRenderer
-from players.api.throttles import UsernameRateThrottle
+from players.http.parsers import JSONParser
+from players.http.renderers import JSONRenderer
+from players.http.throttles import UsernameRateThrottle
 from players.models import Invitation, Player
 from tests.api.conftest import PASSWORD, World, assert_error_shape, client_for, db_snapshot
 

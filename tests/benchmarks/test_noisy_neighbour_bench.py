@@ -28,9 +28,10 @@ from typing import Any
 import pytest
 from django.db import connection, connections, transaction
 
+from players.jobs import job_start
 from players.models import Job, RatingList, RatingPeriod
-from players.services import job_start, webhook_create
-from players.services.webhooks import events_emit
+from players.webhooks import webhook_create
+from players.webhooks.services import events_emit
 from ratings_site.workshop.bench_data import generate
 from tests.benchmarks.big_pgn import write_pgn
 from tests.benchmarks.noisy import LAYOUTS, layout, nearest_rank, peak_rss_mb, slow_receiver

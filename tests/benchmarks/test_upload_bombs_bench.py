@@ -34,8 +34,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import override_settings
 
+from players.jobs import job_run, job_start
 from players.models import Job
-from players.services import club_create, job_run, job_start, player_create
+from players.services import club_create, player_create
 from tests.benchmarks.report import MB, emit, ratio
 
 UNPACKED_MB = int(

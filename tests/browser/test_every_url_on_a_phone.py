@@ -31,11 +31,11 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from players.emails.services import unsubscribe_token
 from players.models import Club, Player, RatingList, RatingPeriod
 from players.services.claims import claim_create
 from players.services.clubs import club_create
 from players.services.invitations import invitation_create
-from players.services.notifications import unsubscribe_token
 from players.services.tokens import api_token_create
 from tests.browser.conftest import SCREENSHOTS
 from tournaments.models import Game, Tournament

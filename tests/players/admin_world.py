@@ -10,15 +10,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Model
 
+from players.jobs import job_start
 from players.models import Club, Player, RatingList, RatingPeriod, Role
-from players.services import (
-    claim_create,
-    club_create,
-    invitation_create,
-    job_start,
-    membership_set,
-    webhook_create,
-)
+from players.services import claim_create, club_create, invitation_create, membership_set
+from players.webhooks import webhook_create
 from tests.tournaments.helpers import close, make_player, period_of, play
 from tournaments.models import Tournament
 from tournaments.services import player_merge, tournament_create
@@ -132,7 +127,7 @@ def build_world() -> World:
 
 def club_of(obj: Model) -> int | None:
     """The club id of any row the admin shows (the admin's own lookup)."""
-    from players.admin.base import club_id_of, club_lookup_for
+    from players.http.admin import club_id_of, club_lookup_for
 
     lookup = club_lookup_for(type(obj))
     assert lookup is not None, type(obj)

@@ -14,7 +14,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from players.models import Membership, Role, Webhook
-from players.services import webhook_ping, webhook_update
+from players.webhooks import webhook_ping, webhook_update
 from tests.receiver import receiver
 from tests.tournaments.helpers import make_owner
 

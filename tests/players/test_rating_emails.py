@@ -11,9 +11,10 @@ import pytest
 from django.core import mail
 from django.test import Client
 
+from players.emails import rating_emails_set
+from players.emails.services import unsubscribe_token
 from players.models import NotificationPreference, RatingEmails, Role
-from players.services import membership_set, player_update, rating_emails_set
-from players.services.notifications import unsubscribe_token
+from players.services import membership_set, player_update
 from tests.tournaments.helpers import make_club, make_owner, make_player, period_of, play
 from tournaments.services import game_create, list_replay, period_close, period_reopen
 

@@ -22,8 +22,9 @@ from standardwebhooks import Webhook as StandardWebhook
 
 from players.errors import ValidationFailed
 from players.models import Webhook, WebhookDelivery
-from players.services import webhook_create, webhook_ping, webhook_send, webhook_update
-from players.services.webhook_send import secret_new
+from players.webhooks import send as webhook_send
+from players.webhooks import webhook_create, webhook_ping, webhook_update
+from players.webhooks.send import secret_new
 from tests.receiver import Receiver, receiver, self_signed
 from tests.tournaments.helpers import make_club, make_owner
 

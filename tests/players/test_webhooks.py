@@ -20,15 +20,10 @@ from django_tasks_db.models import DBTaskResult
 
 from players.errors import PermissionDeniedError, ValidationFailed
 from players.models import Role, Webhook, WebhookDelivery
-from players.services import (
-    delivery_redeliver,
-    membership_set,
-    player_create,
-    webhook_create,
-    webhook_ping,
-)
-from players.services.webhook_delivery import delivery_try
-from players.services.webhook_send import secret_new
+from players.services import membership_set, player_create
+from players.webhooks import delivery_redeliver, webhook_create, webhook_ping
+from players.webhooks.delivery import delivery_try
+from players.webhooks.send import secret_new
 from tests.receiver import Receiver, receiver
 from tests.tournaments.helpers import make_club, make_owner, make_player, period_of, play
 from tournaments.services import list_replay, period_close, period_reopen

@@ -9,7 +9,8 @@ import pytest
 from django.test import Client
 
 from players.models import Role, Webhook
-from players.services import club_create, membership_set, webhook_create
+from players.services import club_create, membership_set
+from players.webhooks import webhook_create
 from tests.players.admin_world import make_user
 
 pytestmark = pytest.mark.django_db

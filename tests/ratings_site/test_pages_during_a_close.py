@@ -24,7 +24,7 @@ from django.db import OperationalError, connection, connections, transaction
 from django.db.models import F
 from django.test import Client
 
-from players.api.cache import STALE_HEADER
+from players.http.cache import STALE_HEADER
 from players.models import Player, PlayerRating, RatingList, RatingPeriod
 from players.selectors import published_generation_key
 from players.services import membership_set

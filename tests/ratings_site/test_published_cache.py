@@ -1,4 +1,4 @@
-"""The cache of public views (players.api.cache): anonymous visitors of a public club get
+"""The cache of public views (players.http.cache): anonymous visitors of a public club get
 the stored answer; every change a view shows retires it at once; nobody else is ever
 served from it."""
 
@@ -13,7 +13,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client, RequestFactory
 from django.utils import translation
 
-from players.api.cache import published_entry
+from players.http.cache import published_entry
 from players.models import Club
 from players.services import club_update, membership_set, player_update
 from tests.pages_data import ClubData, build_club

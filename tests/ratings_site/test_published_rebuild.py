@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client, RequestFactory
 
-from players.api.cache import STALE_HEADER, published_entry
+from players.http.cache import STALE_HEADER, published_entry
 from players.models import Player
 from players.services import membership_set
 from tests.pages_data import build_club
@@ -141,7 +141,7 @@ def test_a_club_made_private_is_not_shown_stale_while_rebuilt(
     club_update(club=data.club, by=data.owner, public=False)
     entry = _entry()
     assert entry.claim()  # rebuilding, but nobody vouched for the club
-    monkeypatch.setattr("players.api.cache.REBUILD_SECONDS", 0.3)
+    monkeypatch.setattr("players.http.cache.REBUILD_SECONDS", 0.3)
     answer = Client().get(HOME)
     assert answer.status_code == 302  # to the login, never the old public page
 

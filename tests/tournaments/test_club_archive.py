@@ -27,6 +27,7 @@ from django.core.management.base import CommandError
 
 from players import services as player_services
 from players.errors import ValidationFailed
+from players.jobs import job_start
 from players.models import (
     Club,
     Invitation,
@@ -103,7 +104,7 @@ def demo_club() -> Club:
     )
     # Closed as clubs close their months (the API, the admin, the worker): by a job, so
     # the run names a job, which the archive does not carry.
-    job = player_services.job_start(
+    job = job_start(
         kind=CLOSE,
         club=club,
         by=admin,
@@ -481,7 +482,7 @@ def job_closed_club(slug: str = "north") -> Club:
     period = RatingPeriod.objects.get(
         rating_list__club=world.club, rating_list__kind="standard", status="open"
     )
-    job = player_services.job_start(
+    job = job_start(
         kind=CLOSE, club=world.club, by=owner_of(world.club), params={"period": period.pk}
     )
     job.refresh_from_db()

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from players.api.cache import STALE_HEADER
+from players.http.cache import STALE_HEADER
 from players.services import club_update, player_update
 from tests.pages_data import ClubData, build_club
 from tournaments import views_exports

@@ -24,9 +24,10 @@ from django.test import Client, RequestFactory, override_settings
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from players.jobs import files as jobs_module
+from players.jobs import job_payload, job_start
 from players.models import Club, Job, Player, Role
-from players.services import job_files as jobs_module
-from players.services import job_payload, job_start, membership_set, player_create
+from players.services import membership_set, player_create
 from tests.queue import run_queued_jobs
 from tests.tournaments.fide_files import TXT_HEADER, Row, txt_line
 from tests.tournaments.helpers import make_club, make_owner

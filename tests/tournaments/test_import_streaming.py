@@ -12,9 +12,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from players.jobs import files as jobs_module
+from players.jobs import job_payload
 from players.models import Job, Player
-from players.services import job_files as jobs_module
-from players.services import job_payload
 from tests.tournaments.import_world import ImportWorld, build_import_world, counts, read
 from tournaments.admin.imports import ImportForm
 from tournaments.interchange import (

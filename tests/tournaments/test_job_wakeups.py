@@ -1,6 +1,6 @@
 """Jobs start and answer at once, not at the next poll: on PostgreSQL a worker is woken by
 the NOTIFY sent when a job is queued, and a call waiting for a job (``?wait=``) by the one
-sent when the job finishes (players/selectors/job_events.py).
+sent when the job finishes (players/jobs/events.py).
 
 Real worker processes (tests/tournaments/test_workers.py). Behaviour, not timings: each
 test sets the fallback polls far beyond the call's ``?wait=``, so only a notification can
@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from players.jobs import selectors as job_selectors
+from players.jobs.events import FINISHED, job_event, listening
 from players.models import Job
-from players.selectors import jobs as job_selectors
-from players.selectors.job_events import FINISHED, job_event, listening
 from tests.tournaments.helpers import make_club, make_owner
 from tests.tournaments.test_workers import (  # noqa: F401 - the fixtures, by name
     Start,

@@ -263,7 +263,7 @@ def test_the_command_refuses_a_running_month_without_early(month: Month) -> None
 
 
 def test_a_queued_job_without_early_refuses_too(month: Month) -> None:
-    from players.services import job_start
+    from players.jobs import job_start
 
     period_close(period=month.last, by=month.officer)
     job = job_start(

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from players.jobs import job_start
+from players.jobs import lanes as job_lanes
+from players.jobs import services as jobs_module
 from players.models import Job
-from players.services import job_lanes, job_start
-from players.services import jobs as jobs_module
 from tests.queue import run_queued_jobs
 from tests.tournaments.helpers import make_club, make_owner
 from tests.tournaments.test_workers import club_with_games
@@ -83,7 +84,7 @@ def _gave_way(caplog: pytest.LogCaptureFixture, job: Job) -> list[float]:
 
 
 def test_an_import_waits_while_another_clubs_close_runs(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="players.services.jobs")
+    caplog.set_level(logging.INFO, logger="players.jobs.services")
     close = _running_close()
     job = _import()
     thread = _finish_later(close, 1.0)
@@ -105,7 +106,7 @@ def test_it_gives_way_for_at_most_the_budget(
 ) -> None:
     # A close that never ends (a dead worker's row, or closes back to back).
     settings.JOBS_GIVE_WAY_MAX_SECONDS = 0.5
-    caplog.set_level(logging.INFO, logger="players.services.jobs")
+    caplog.set_level(logging.INFO, logger="players.jobs.services")
     _running_close()
     job = _import()
     run_queued_jobs()
@@ -120,7 +121,7 @@ def test_without_a_lane_to_give_way_to_it_does_not_wait(
     caplog: pytest.LogCaptureFixture, settings: Any
 ) -> None:
     settings.JOBS_GIVE_WAY = {}
-    caplog.set_level(logging.INFO, logger="players.services.jobs")
+    caplog.set_level(logging.INFO, logger="players.jobs.services")
     _running_close()
     job = _import()
     run_queued_jobs()

@@ -16,11 +16,11 @@ import pytest
 from django.test import override_settings
 from django_tasks_db.models import DBTaskResult
 
+from players.jobs import JOB_KINDS, job_start
+from players.jobs.lanes import DEADLINE_EXCEEDED, JobDeadlineExceeded, job_deadline
+from players.jobs.services import JobProgress
 from players.models import Job, RatingChange
-from players.services import JOB_KINDS, job_start
-from players.services.job_lanes import DEADLINE_EXCEEDED, JobDeadlineExceeded, job_deadline
-from players.services.jobs import JobProgress
-from players.services.webhook_delivery import events_fan_out, webhook_deliver
+from players.webhooks.delivery import events_fan_out, webhook_deliver
 from ratings_site.management.commands.worker import NotifiedWorker, lane_nice
 from tests.queue import run_queued_jobs
 from tests.tournaments.helpers import make_club, make_owner

@@ -16,12 +16,12 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 
-from players.admin.base import club_ids_with, is_superuser, report_domain_error, role_allows
 from players.admin.jobs import job_page_url
 from players.errors import DomainError
+from players.http.admin import club_ids_with, is_superuser, report_domain_error, role_allows
+from players.jobs import job_start
 from players.models import Club, Player, Role
 from players.selectors import clubs_by_name, parse_month
-from players.services import job_start
 from tournaments.services.fide_list import fide_upload_problem
 
 

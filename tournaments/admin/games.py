@@ -9,13 +9,13 @@ from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 
-from players.admin.base import (
+from players.errors import DomainError
+from players.http.admin import (
     CLUB_FILTER,
     AuditedAdmin,
     ServiceRefused,
     role_allows,
 )
-from players.errors import DomainError
 from players.models import (
     Role,
 )

@@ -22,7 +22,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 
-from players.admin.base import (
+from players.errors import DomainError
+from players.http.admin import (
     CLUB_FILTER,
     ClubScopedAdmin,
     club_ids_with,
@@ -30,7 +31,6 @@ from players.admin.base import (
     report_domain_error,
     role_allows,
 )
-from players.errors import DomainError
 from players.models import Club, Player, PlayerMerge, Role
 from players.selectors import club_players, clubs_by_name, duplicate_pairs
 from tournaments.services import MergeReport, player_merge

@@ -18,14 +18,15 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from players.admin.base import (
+from players.admin.jobs import job_page_url
+from players.errors import DomainError
+from players.http.admin import (
     LIST_CLUB_FILTER,
     ClubScopedAdmin,
     report_domain_error,
     role_allows,
 )
-from players.admin.jobs import job_page_url
-from players.errors import DomainError
+from players.jobs import job_start
 from players.models import (
     Club,
     Job,
@@ -38,7 +39,6 @@ from players.models import (
 )
 from players.names import display_name
 from players.selectors import player_names
-from players.services import job_start
 from tournaments import services
 from tournaments.selectors import periods_close_outlook
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from players.admin.base import (
+from players.http.admin import (
     LIST_CLUB_FILTER,
     ClubScopedAdmin,
 )

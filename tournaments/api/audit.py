@@ -22,8 +22,8 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
+from players.http.api import ClubScopedView
 from players.models import (
     Club,
     Invitation,

@@ -14,11 +14,11 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
 from players.api.jobs import WAIT_PARAM, job_answer, job_responses, parse_wait
+from players.http.api import ClubScopedView
+from players.jobs import job_start
 from players.models import Role
-from players.services import job_start
 from tournaments.jobs import CLUB_EXPORT
 
 

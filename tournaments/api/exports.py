@@ -16,8 +16,8 @@ from rest_framework.response import Response
 
 from players.api.clubs import CLUB_PARAM, LIST_PARAM
 from players.api.jobs import WAIT_PARAM, job_answer, job_responses, parse_wait
+from players.jobs import job_start
 from players.models import Role
-from players.services import job_start
 from tournaments.api.periods import ListScopedView
 
 

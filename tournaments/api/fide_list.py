@@ -15,13 +15,13 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
 from players.api.jobs import WAIT_PARAM, job_answer, job_responses, parse_wait
-from players.api.schema import ErrorSerializer
+from players.http.api import ClubScopedView
+from players.http.schema import ErrorSerializer
+from players.jobs import job_start
 from players.models import Role
 from players.selectors import parse_month
-from players.services import job_start
 from tournaments.services.fide_list import fide_upload_problem
 
 

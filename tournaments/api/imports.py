@@ -18,13 +18,13 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
 from players.api.jobs import WAIT_PARAM, JobOutSerializer, job_answer, parse_wait
-from players.api.schema import ErrorSerializer
+from players.http.api import ClubScopedView
+from players.http.schema import ErrorSerializer
+from players.jobs import job_start
 from players.models import Role
 from players.rating import ListKind
-from players.services import job_start
 from tournaments.services.imports import (
     FORMATS,
     MATCH_CHOICES,

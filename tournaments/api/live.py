@@ -27,12 +27,12 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from players.api.base import StrictBooleanFilter
 from players.api.clubs import CLUB_PARAM, LIST_PARAM
 from players.api.players import LIST_QUERY_PARAM, PLAYER_PARAM, PlayerObjectMixin
-from players.api.renderers import JSONRenderer
 from players.api.state import StateObject
 from players.errors import invalid_field
+from players.http.api import StrictBooleanFilter
+from players.http.renderers import JSONRenderer
 from players.models import Player, RatingList
 from players.names import display_name
 from players.rating.types import Number

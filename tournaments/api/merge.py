@@ -17,8 +17,8 @@ from rest_framework.response import Response
 
 from players.api.clubs import CLUB_PARAM
 from players.api.players import PLAYER_PARAM, PlayerObjectMixin
-from players.api.schema import ErrorSerializer
 from players.errors import invalid_field
+from players.http.schema import ErrorSerializer
 from players.models import Role
 from players.selectors import club_players
 from tournaments.services import player_merge

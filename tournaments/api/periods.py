@@ -23,12 +23,13 @@ from rest_framework import renderers, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM, LIST_PARAM
 from players.api.jobs import WAIT_PARAM, job_answer, job_responses, parse_wait
-from players.api.renderers import JSONRenderer
 from players.api.state import StateFigure, StateObject
 from players.errors import NotFoundError
+from players.http.api import ClubScopedView
+from players.http.renderers import JSONRenderer
+from players.jobs import job_start
 from players.models import (
     RatingChange,
     RatingList,
@@ -46,7 +47,6 @@ from players.selectors import (
     rules_rated_under,
 )
 from players.selectors.records import MONTH_PATTERN
-from players.services import job_start
 from tournaments.api.ratings_csv import CSVOnlyView, RatingsCSVRenderer, csv_stream
 from tournaments.selectors import periods_with_counts
 from tournaments.services import check_month_over, period_open, period_preview

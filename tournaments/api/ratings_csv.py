@@ -25,7 +25,7 @@ from psycopg import pq as psycopg_pq
 from rest_framework import renderers
 from rest_framework.request import Request
 
-from players.api.renderers import JSONRenderer
+from players.http.renderers import JSONRenderer
 from players.models import RatingChange, month_label
 from players.names import display_name
 from tournaments.interchange.text import csv_cell

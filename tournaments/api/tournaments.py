@@ -17,9 +17,9 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from players.api.base import ClubScopedView
 from players.api.clubs import CLUB_PARAM
 from players.errors import NotFoundError
+from players.http.api import ClubScopedView
 from players.models import RatingPeriod, Role, translated_choices
 from players.names import display_name
 from players.selectors import parse_month

@@ -41,7 +41,8 @@ from players.models import (
 from players.names import name_key
 from players.rating.k_factor import has_reached_2400
 from players.selectors import User, require_role
-from players.services import club_published_changed, players_add_bulk, players_changed
+from players.services import club_published_changed, players_add_bulk
+from players.webhooks import players_changed
 from tournaments.interchange.bounds import KB, MB, ZipLimits, zip_problem
 from tournaments.interchange.fide_list import (
     FideLimits,

@@ -39,7 +39,8 @@ from players.models import (
 from players.models.audit import audit_via
 from players.names import name_key
 from players.selectors import User, require_role
-from players.services import club_lists_locked, club_published_changed, players_changed
+from players.services import club_lists_locked, club_published_changed
+from players.webhooks import players_changed
 from tournaments.models import Game, TournamentBye, TournamentEntry
 
 # Details the kept player takes from the duplicate where the kept player has none.

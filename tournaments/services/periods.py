@@ -19,7 +19,8 @@ from players.models import (
     month_start,
 )
 from players.selectors import User, require_role
-from players.services import club_published_changed, events_emit
+from players.services import club_published_changed
+from players.webhooks import events_emit
 
 
 def period_open(*, rating_list: RatingList, month: datetime.date, by: User) -> RatingPeriod:

@@ -3,9 +3,9 @@ of workers that died.
 
 Everything of ``db_worker`` (``--batch``, ``--interval``, ``--max-tasks``, ``--worker-id``,
 ``--queue-name``...), plus: a thread that every half lease looks for running jobs whose
-heartbeat stopped (``players.services.jobs_reap``) and queues them again or fails them;
+heartbeat stopped (``players.jobs.jobs_reap``) and queues them again or fails them;
 and a prompt pickup. On PostgreSQL the worker LISTENs for the NOTIFY that queuing a job
-sends at its commit (players/selectors/job_events.py) and looks at the queue as soon as
+sends at its commit (players/jobs/events.py) and looks at the queue as soon as
 one comes; ``--interval`` (default 1 s there) is then only the fallback look. Elsewhere
 (SQLite) it looks every 50 ms unless ``--interval`` says otherwise.
 Start as many workers as you like, on any machine that reaches the database; a job runs in
@@ -50,8 +50,8 @@ from django_tasks_db.management.commands.db_worker import logger as tasks_logger
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
-from players.selectors.job_events import POLL_SECONDS, QUEUED, Listener, notifies, open_listener
-from players.services import jobs_reap
+from players.jobs import jobs_reap
+from players.jobs.events import POLL_SECONDS, QUEUED, Listener, notifies, open_listener
 
 logger = logging.getLogger(__name__)
 

@@ -7,9 +7,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from players.errors import DomainError
+from players.jobs import job_start
 from players.models import Club, Job, RatingList
 from players.selectors import club_by_slug, club_lists, first_superuser, user_by_username
-from players.services import job_start
 
 
 def acting_user(username: str | None) -> Any:

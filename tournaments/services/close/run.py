@@ -38,7 +38,8 @@ from players.names import display_name
 from players.rating.period import PeriodInputs, PeriodPlan, UnknownPlayers
 from players.rating.systems import system_for
 from players.selectors import User, require_role
-from players.services import club_published_changed, events_emit, players_enter_list
+from players.services import club_published_changed, players_enter_list
+from players.webhooks import events_emit
 from tournaments.models import Game
 from tournaments.services.close.read import beside_possible, read_inputs
 from tournaments.services.close.report import ReplayReport, close_report, close_summary

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import chain, repeat
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from django.db import models
 
 from players.models import Club
 from tournaments.services.club_archive import fast
+from tournaments.services.club_archive.ids import Ids
 from tournaments.services.club_archive.tables import (
     _JSON_REFERENCES,
     _RESECRETED,
@@ -31,8 +32,20 @@ from tournaments.services.club_archive.tables import (
 )
 from tournaments.services.club_archive.values import NONE, Unsure, column_check, each_or_unsure
 
-if TYPE_CHECKING:
-    from tournaments.services.club_archive.restorer import Restorer
+
+class Restorer(Protocol):
+    """What the column checks read of ``restorer.Restorer``: its row-at-a-time rules and
+    its maps, named here so the two modules do not import each other."""
+
+    ids: Ids
+    user_model: type[models.Model]
+    users: dict[str, Any]
+    club_old: Any
+
+    def _plain_target(self, table: Table, name: str) -> type[models.Model] | None: ...
+
+    def _value_column(self, table: Table, f: models.Field[Any, Any]) -> Callable[[Any], Any]: ...
+
 
 Column = Callable[[list[Any]], list[Any]]
 

@@ -9,9 +9,9 @@ from django.db.models import Min, QuerySet
 from django.utils import timezone
 
 from players.errors import NotFoundError
+from players.jobs.events import FINISHED, POLL_SECONDS, listening
 from players.models import Job
 from players.selectors.access import User, is_superuser
-from players.selectors.job_events import FINISHED, POLL_SECONDS, listening
 
 
 def jobs_visible_to(user: User | None) -> QuerySet[Job]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from rest_framework import renderers
 
-from players.api.parsers import SURROGATE
+from players.http.parsers import SURROGATE
 
 
 def without_surrogates(data: Any) -> Any:

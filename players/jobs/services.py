@@ -46,12 +46,9 @@ from django_tasks_db import DatabaseBackend
 from django_tasks_db.models import DBTaskResult
 
 from players.errors import DomainError, ValidationFailed
-from players.models import Club, Job, RatingRun, Role
-from players.models.audit import Via, audit_context, audit_context_set
-from players.selectors import User, require_role
-from players.selectors.job_events import FINISHED, QUEUED, job_event
-from players.services.job_files import _payload_store
-from players.services.job_lanes import (
+from players.jobs.events import FINISHED, QUEUED, job_event
+from players.jobs.files import _payload_store
+from players.jobs.lanes import (
     DEADLINE_EXCEEDED,
     FILES,
     RATING,
@@ -61,6 +58,9 @@ from players.services.job_lanes import (
     lane_priority,
     urgent_lanes,
 )
+from players.models import Club, Job, RatingRun, Role
+from players.models.audit import Via, audit_context, audit_context_set
+from players.selectors import User, require_role
 
 logger = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ class JobKind:
     label: str
     role: Role
     run: JobFunction
-    #: The queue lane its jobs wait in and run in (players/services/job_lanes.py).
+    #: The queue lane its jobs wait in and run in (players/jobs/lanes.py).
     lane: str = FILES
     #: The admin's job page: the result's lines, a template that shows the result in
     #: full (it gets ``result``), and the error fields whose messages are listed.
@@ -485,6 +485,6 @@ def _task_failed(task_id: str) -> None:
     DBTaskResult.objects.filter(id=task_id, status=TaskResultStatus.RUNNING).update(
         status=TaskResultStatus.FAILED,
         finished_at=timezone.now(),
-        exception_class_path="players.services.jobs.WorkerLost",
+        exception_class_path="players.jobs.services.WorkerLost",
         traceback="The worker stopped while running this task.",
     )

@@ -151,7 +151,7 @@ def document_other_errors(
 class TokenScheme(KnoxTokenScheme):  # type: ignore[no-untyped-call]
     """Our token check is knox's with a "last used" stamp: the same scheme."""
 
-    target_class = "players.api.authentication.TokenAuthentication"
+    target_class = "players.http.authentication.TokenAuthentication"
 
 
 # Request arrays whose length the server checks (DRF's ListField keeps min_length and

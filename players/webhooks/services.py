@@ -1,7 +1,7 @@
 """Webhooks: an owner registers URLs that receive the club's events (docs/reference/webhooks.md).
 
 The services here check the owner's role and the input, and write; sending is
-``players/services/webhook_delivery.py``'s, in background tasks. ``events_emit`` is what
+``players/webhooks/delivery.py``'s, in background tasks. ``events_emit`` is what
 the services that close, reopen and replay periods or change players call inside their
 transaction: after the commit it queues ONE task, which builds the bodies and fans them
 out to the club's webhooks (and the members' rating emails), so the caller's transaction
@@ -28,8 +28,8 @@ from players.models import (
     WebhookDelivery,
 )
 from players.selectors import User, require_role
-from players.services.webhook_send import secret_new
-from players.services.webhook_urls import addresses_checked, url_parts
+from players.webhooks.addresses import addresses_checked, url_parts
+from players.webhooks.send import secret_new
 
 #: How many players' ids a players.changed event lists.
 PLAYERS_LISTED = 100
@@ -117,7 +117,7 @@ def webhook_delete(*, webhook: Webhook, by: User) -> None:
 def webhook_ping(*, webhook: Webhook, by: User) -> WebhookDelivery:
     """Send the ``ping`` event to the webhook now (owner), whatever it subscribes to and
     even when it is switched off: a way to test a receiver."""
-    from players.services.webhook_delivery import event_body, queue_deliveries
+    from players.webhooks.delivery import event_body, queue_deliveries
 
     require_role(by, webhook.club, Role.OWNER)
     body = event_body(
@@ -138,7 +138,7 @@ def delivery_redeliver(*, delivery: WebhookDelivery, by: User) -> WebhookDeliver
     """Send a delivery's event again (owner): a new delivery with the same body (the
     event's ``id`` too, so a receiver that kept it sees a repeat) and a new delivery id."""
     require_role(by, delivery.webhook.club, Role.OWNER)
-    from players.services.webhook_delivery import queue_deliveries
+    from players.webhooks.delivery import queue_deliveries
 
     if delivery.status == WebhookDelivery.Status.PENDING:
         raise ConflictError(
@@ -174,7 +174,7 @@ def events_emit(
     club's webhooks and, for a close or a replay (``run_id``), the members' rating emails.
     Nothing happens if the transaction rolls back. ``data``: plain JSON values the event
     bodies carry besides what the task reads itself (ids, not objects)."""
-    from players.services.webhook_delivery import events_fan_out
+    from players.webhooks.delivery import events_fan_out
 
     names = list(events)
     if run_id is None and not _subscribed(club_id, names):

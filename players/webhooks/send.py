@@ -37,7 +37,7 @@ from standardwebhooks import Webhook as StandardWebhook
 
 from players.errors import DomainError
 from players.models import Webhook, WebhookDelivery
-from players.services.webhook_urls import addresses_checked
+from players.webhooks.addresses import addresses_checked
 
 USER_AGENT = "ClubRatings-Webhooks/1.0"
 #: How much of an answer's body is kept (and read): the start, for the delivery log.

@@ -3,10 +3,10 @@
 ``events_fan_out`` (queued once per committed change by ``events_emit``) builds each
 event's body once, writes one WebhookDelivery per subscribed webhook of the club and
 queues a ``webhook_deliver`` task for each; for a close or a replay it then sends the
-members' rating emails (``players/services/notifications.py``). A try POSTs the stored
+members' rating emails (``players/emails/services.py``). A try POSTs the stored
 body, signed with the webhook's secret, to the addresses the URL resolves to at that
 moment (checked again: DNS rebinding), within one wall-clock deadline, follows no redirect
-and keeps at most 1 KB of the answer (``players/services/webhook_send.py``). A failed try
+and keeps at most 1 KB of the answer (``players/webhooks/send.py``). A failed try
 (an error, the deadline passed, any status but 2xx) is tried again later through the
 queue's ``run_after`` (WEBHOOKS_RETRY_SECONDS), never by sleeping in a worker.
 """
@@ -27,6 +27,7 @@ from django.db.models import F
 from django.utils import timezone
 from django_tasks import task, task_backends
 
+from players.emails.services import EMAILED_EVENTS, rating_emails_send
 from players.models import (
     Club,
     Membership,
@@ -37,9 +38,8 @@ from players.models import (
     Webhook,
     WebhookDelivery,
 )
-from players.services.notifications import EMAILED_EVENTS, rating_emails_send
-from players.services.webhook_events import event_content
-from players.services.webhook_send import Outcome, post_once
+from players.webhooks.events import event_content
+from players.webhooks.send import Outcome, post_once
 
 logger = logging.getLogger(__name__)
 

@@ -20,16 +20,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
-from players.api.cache import (
+from players.errors import invalid_field
+from players.http.cache import (
     PublishedEntry,
     cached_or_claimed,
     kept_while_streamed,
     published_entry,
 )
-from players.api.parsers import JSONParser
-from players.api.renderers import JSONRenderer
-from players.api.schema import ClubAutoSchema
-from players.errors import invalid_field
+from players.http.parsers import JSONParser
+from players.http.renderers import JSONRenderer
+from players.http.schema import ClubAutoSchema
 from players.models import Club, Role, list_kind_choices, list_presets
 from players.selectors import Generation, club_get_visible, require_role
 
@@ -124,7 +124,7 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
             require_role(request.user, self.club, role)
 
     def published(self, answer: Callable[[], Response]) -> Response:
-        """``answer()``, or its bytes from the cache of public views (players.api.cache),
+        """``answer()``, or its bytes from the cache of public views (players.http.cache),
         where ``initial`` found them; a 200 for an anonymous visitor of a public club is
         stored as rendered (``finalize_response``; a streamed answer as it streams), so a
         hit renders nothing. After a change one request rebuilds the answer while the

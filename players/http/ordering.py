@@ -1,5 +1,5 @@
 """The API's ``?ordering=``: a module of its own, as DRF's settings import the filter
-backends while its generic views are still loading (players.api.base imports them)."""
+backends while its generic views are still loading (players.http.api imports them)."""
 
 from __future__ import annotations
 

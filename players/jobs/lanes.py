@@ -37,7 +37,7 @@ from players.bulk import between_chunks
 from players.models import Job
 
 #: The lanes (queue names). Webhook deliveries and e-mails are queued by their own tasks
-#: (players/services/webhook_delivery.py), named "deliveries" there.
+#: (players/webhooks/delivery.py), named "deliveries" there.
 RATING = "rating"
 REPLAYS = "replays"
 FILES = "files"
