@@ -9,6 +9,7 @@ import multiprocessing
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 
 import pytest
@@ -29,7 +30,23 @@ def _asyncio_subprocess() -> None:
         process = await asyncio.create_subprocess_exec(sys.executable, "-c", "pass")
         await process.wait()
 
-    asyncio.run(start())
+    # In a thread of its own: once a browser test ran in this worker, the session's
+    # Playwright (its sync API) keeps an event loop running in the main thread, where
+    # asyncio.run refuses to start ("cannot be called from a running event loop"), a
+    # failure that came and went with the order of the files.
+    raised: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(start())
+        except BaseException as error:  # handed back to the test's thread
+            raised.append(error)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if raised:
+        raise raised[0]
 
 
 def _multiprocessing(method: str) -> Callable[[], None]:
