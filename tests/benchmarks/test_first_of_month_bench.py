@@ -45,7 +45,7 @@ from ratings_site.workshop import bench_floor
 from ratings_site.workshop.bench_data import MONTH, generate
 from tests.benchmarks.load_driver import figures
 from tests.benchmarks.report import emit
-from tests.benchmarks.test_load_bench import ROOT, _env, _gunicorn, _spec
+from tests.benchmarks.test_load_bench import ROOT, _env, _gunicorn, _spec, driver_until_stopped
 
 pytestmark = [pytest.mark.benchmark, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -181,7 +181,7 @@ def _pages(base: str, made: list[tuple[RatingList, RatingPeriod]]) -> list[dict[
     small, federation = made[1][0].club, made[0][0].club
     player = Player.objects.filter(club=small).order_by("pk").first()
     assert player is not None
-    targets = {
+    targets: dict[str, tuple[str, int, dict[str, str]]] = {
         "not_found": ("/load-baseline-not-found/", 404, {}),
         "club_list": (f"/clubs/{small.slug}/lists/standard/", 200, {}),
         "club_player": (f"/clubs/{small.slug}/players/{player.pk}/", 200, {}),
@@ -190,7 +190,12 @@ def _pages(base: str, made: list[tuple[RatingList, RatingPeriod]]) -> list[dict[
     return _spec(base, targets)
 
 
-def _windows(samples: list[list[Any]], names: list[str], spans: dict[str, tuple[float, float]]):
+Pages = dict[str, dict[str, dict[str, Any]]]
+
+
+def _windows(
+    samples: list[list[Any]], names: list[str], spans: dict[str, tuple[float, float]]
+) -> Pages:
     out: dict[str, dict[str, Any]] = {}
     for window, (low, high) in spans.items():
         for index, name in enumerate(names):
@@ -203,21 +208,16 @@ def _windows(samples: list[list[Any]], names: list[str], spans: dict[str, tuple[
 
 def _storm(
     made: list[tuple[RatingList, RatingPeriod]], officer: Any, base: str, count: int, logs: Path
-):
+) -> tuple[list[Job], float, float, Pages]:
+    targets = _pages(base, made)
     spec = {
-        "targets": _pages(base, made),
+        "targets": targets,
         "connections": CONNECTIONS,
         "seconds": 0,
         "samples": True,
     }
     with _workers(count, logs):
-        driver = subprocess.Popen(
-            [sys.executable, "-m", "tests.benchmarks.load_driver", json.dumps(spec)],
-            cwd=ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
+        driver = driver_until_stopped(spec)
         time.sleep(BEFORE)
         began = time.time()
         queued = _queue(made, officer)
@@ -226,7 +226,7 @@ def _storm(
         ended = time.time()
         out, _ = driver.communicate("stop\n", timeout=300)
     result = json.loads(out)
-    names = [target["name"] for target in spec["targets"]]
+    names = [target["name"] for target in targets]
     pages = _windows(
         result["samples"], names, {"before": (began - BEFORE + 2, began), "during": (began, ended)}
     )
@@ -239,7 +239,8 @@ def _figures(jobs: list[Job], began: float, queued_at: float, count: int) -> dic
         return job.finished.timestamp() - job.created.timestamp()
 
     def ran(job: Job) -> float:
-        assert job.finished is not None and job.started is not None
+        assert job.finished is not None
+        assert job.started is not None
         return (job.finished - job.started).total_seconds()
 
     federation, small = jobs[0], jobs[1:]

@@ -186,6 +186,18 @@ def _spec(base: str, targets: dict[str, tuple[str, int, dict[str, str]]]) -> lis
     ]
 
 
+def driver_until_stopped(spec: dict[str, Any]) -> subprocess.Popen[str]:
+    """The load driver started on ``spec`` with ``seconds`` 0: it runs until
+    ``communicate("stop\\n")``, which returns its JSON line."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.benchmarks.load_driver", json.dumps(spec)],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+
 def _drive(targets: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
     spec = {"targets": targets, "connections": CONNECTIONS, "seconds": seconds}
     done = subprocess.run(
@@ -417,13 +429,7 @@ def test_load_through_a_close(tmp_path: Path) -> None:
                 "samples": True,
             }
             began = time.time()
-            driver = subprocess.Popen(
-                [sys.executable, "-m", "tests.benchmarks.load_driver", json.dumps(spec)],
-                cwd=ROOT,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                text=True,
-            )
+            driver = driver_until_stopped(spec)
             time.sleep(WARM_UP + BEFORE)
             worker_cpu, database_cpu = cpu_seconds(worker.pid), _backends_cpu()
             start = time.time()
