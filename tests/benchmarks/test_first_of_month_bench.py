@@ -59,6 +59,9 @@ CONNECTIONS = int(os.environ.get("MONTH_CONNECTIONS", "2"))
 BEFORE = 8.0
 DEADLINE = 3600.0
 SNAPSHOT = "bench_month_snapshot"
+# Asked in the fixture too, before it builds a thousand clubs (CI's small benchmarks run on
+# SQLite, whose test database is in this process's memory).
+NEEDS = "needs PostgreSQL: the workers and gunicorn must open the test database"
 WORKER = [sys.executable, "manage.py", "worker", "--no-reload", "--no-startup-delay"]
 # The rating rows a close changes, put back from the snapshot (bench_floor.RESTORED).
 RESTORED = bench_floor.RESTORED
@@ -68,6 +71,8 @@ RESTORED = bench_floor.RESTORED
 def month() -> Iterator[list[tuple[RatingList, RatingPeriod]]]:
     """The federation's list and period first, then each small club's; a snapshot of
     their ratings to put back between runs."""
+    if connection.vendor != "postgresql":
+        pytest.skip(NEEDS)
     made = [_one(FEDERATION, FEDERATION * 5, seed=1)]
     made += [_one(CLUB_PLAYERS, CLUB_GAMES, seed=100 + n) for n in range(CLUBS)]
     lists = [rating_list.pk for rating_list, _ in made]
@@ -272,7 +277,7 @@ def test_first_of_the_month(
     queued_jobs: None, month: list[tuple[RatingList, RatingPeriod]], tmp_path: Path
 ) -> None:
     if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL: the workers and gunicorn must open the test database")
+        pytest.skip(NEEDS)
     from django.contrib.auth import get_user_model
 
     officer = get_user_model().objects.get(username="bench")
