@@ -21,10 +21,10 @@ KIND_LANES = {
     "history_export": "files",
     "club_export": "files",
 }
-RUN_JOB = "players.jobs.services.run_job"
+RUN_JOB = "players.services.jobs.run_job"
 DELIVERY_TASKS = (
-    "players.webhooks.delivery.events_fan_out",
-    "players.webhooks.delivery.webhook_deliver",
+    "players.services.webhook_delivery.events_fan_out",
+    "players.services.webhook_delivery.webhook_deliver",
 )
 
 
