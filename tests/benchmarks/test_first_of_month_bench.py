@@ -27,16 +27,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 
 from players.jobs import job_start
 from players.models import (
     Club,
     Job,
-    KFactorChange,
     Player,
-    PlayerRating,
-    RatingChange,
     RatingList,
     RatingPeriod,
     RatingRun,
@@ -63,8 +60,6 @@ SNAPSHOT = "bench_month_snapshot"
 # SQLite, whose test database is in this process's memory).
 NEEDS = "needs PostgreSQL: the workers and gunicorn must open the test database"
 WORKER = [sys.executable, "manage.py", "worker", "--no-reload", "--no-startup-delay"]
-# The rating rows a close changes, put back from the snapshot (bench_floor.RESTORED).
-RESTORED = bench_floor.RESTORED
 
 
 @pytest.fixture
@@ -75,15 +70,11 @@ def month() -> Iterator[list[tuple[RatingList, RatingPeriod]]]:
         pytest.skip(NEEDS)
     made = [_one(FEDERATION, FEDERATION * 5, seed=1)]
     made += [_one(CLUB_PLAYERS, CLUB_GAMES, seed=100 + n) for n in range(CLUBS)]
-    lists = [rating_list.pk for rating_list, _ in made]
-    columns = ", ".join(RESTORED)
+    lists = [int(rating_list.pk) for rating_list, _ in made]
     with connection.cursor() as cursor:
         cursor.execute(f"DROP TABLE IF EXISTS {SNAPSHOT}")
-        cursor.execute(
-            f"CREATE TABLE {SNAPSHOT} AS SELECT id, {columns} "  # noqa: S608
-            f"FROM {PlayerRating._meta.db_table} WHERE rating_list_id = ANY(%s)",
-            [lists],
-        )
+    bench_floor.snapshot_lists(lists, SNAPSHOT)
+    with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE")
     Club.objects.filter(rating_lists__in=lists).update(public=True)
     yield made
@@ -97,26 +88,11 @@ def _one(players: int, games: int, *, seed: int) -> tuple[RatingList, RatingPeri
 
 
 def _reset(made: list[tuple[RatingList, RatingPeriod]]) -> None:
-    """Every close undone (bench_floor.reset, for all the lists at once) and the jobs gone."""
-    periods = [period.pk for _, period in made]
-    lists = [rating_list.pk for rating_list, _ in made]
-    table = PlayerRating._meta.db_table
-    assignments = ", ".join(f"{column} = s.{column}" for column in RESTORED)
-    with transaction.atomic():
-        KFactorChange.objects.filter(source_period__in=periods)._raw_delete(connection.alias)
-        RatingChange.objects.filter(period__in=periods)._raw_delete(connection.alias)
-        RatingRun.objects.filter(rating_list__in=lists).delete()
-        Job.objects.all().delete()
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {table} SET {assignments} FROM {SNAPSHOT} AS s "  # noqa: S608
-                f"WHERE s.id = {table}.id"
-            )
-        RatingPeriod.objects.filter(pk__in=periods).update(
-            status=RatingPeriod.Status.OPEN, closed_by=None, closed_at=None
-        )
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE")
+    """Every close undone (bench_floor.reset_periods), and the runs and jobs gone."""
+    bench_floor.reset_periods([int(period.pk) for _, period in made], SNAPSHOT)
+    # After the rating changes, which name their run.
+    RatingRun.objects.filter(rating_list__in=[rating_list for rating_list, _ in made]).delete()
+    Job.objects.all().delete()
 
 
 @contextmanager
