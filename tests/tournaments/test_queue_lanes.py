@@ -150,8 +150,12 @@ def test_tasks_queued_before_the_lanes_are_moved_into_their_lanes() -> None:
     close = job_start(kind="close", club=club, by=officer, params={"period": period.pk})
     export = job_start(kind="history_export", club=club, by=officer, params={"list": 0})
     webhook_deliver.enqueue("00000000-0000-0000-0000-000000000000")
-    # As an older release queued them: in the queue "default", which no lane worker serves.
+    # As an older release queued them: in the queue "default", which no lane worker serves,
+    # under the paths the tasks had then (before players/0038 moved them).
     DBTaskResult.objects.update(queue_name="default")
+    moved = importlib.import_module("players.migrations.0038_task_paths_moved").MOVED
+    for old, new in moved.items():
+        DBTaskResult.objects.filter(task_path=new).update(task_path=old)
     migration.into_lanes(apps, None)
     lanes = {
         str(task.args_kwargs["args"][0]): task.queue_name for task in DBTaskResult.objects.all()
