@@ -17,6 +17,7 @@ import io
 import itertools
 import json
 import math
+import re
 import zipfile
 from decimal import Decimal
 from typing import Any
@@ -189,6 +190,16 @@ def chunks_at_once(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     return taken
 
 
+def _without_new_ids(message: str) -> str:
+    """A refusal by the database's own rules names the rows by the ids this restore gave
+    them, which PostgreSQL's sequences make differ from one restore to the next (a
+    rolled-back restore keeps the ids it drew): those numbers are left out of the
+    comparison, the rest of the message is compared whole."""
+    if "break a rule of this database" not in message:
+        return message
+    return re.sub(r"\d+", "#", message)
+
+
 def _restored(archive: bytes, *, at_once: bool, monkeypatch: pytest.MonkeyPatch) -> Any:
     slug = f"copy-{next(SLUGS)}"
     with monkeypatch.context() as patch:
@@ -197,7 +208,7 @@ def _restored(archive: bytes, *, at_once: bool, monkeypatch: pytest.MonkeyPatch)
         try:
             report = club_import(file=io.BytesIO(archive), slug=slug, name=slug)
         except ArchiveError as error:
-            return ("refused", error.message)
+            return ("refused", _without_new_ids(error.message))
     club = Club.objects.get(slug=slug)
     players = sorted(
         Player.objects.filter(club=club).values_list("name", "birth_year", "sex", "title")
