@@ -28,14 +28,15 @@ wins, held at most ``REBUILD_SECONDS``); the others meanwhile get the entry's pr
 answer, kept under the same key and marked as being refreshed, or, where there is none,
 wait for the rebuilt one (``wait``) and compute it themselves only if it has not come.
 
-And while an older answer can be shown, a club's entries are rebuilt one at a time: the
-request that rebuilds one also takes the club's rebuild *slot* (``cache.add``, held at most
-``REBUILD_SECONDS`` too), and a request that misses another entry of the club meanwhile
-gets that entry's previous answer, marked, instead of starting a second rebuild. A close of
-a federation-sized club retires its home, list, player pages and API answers at once; their
-rebuilds, each seconds long under load, took every web worker together, and for those
-seconds every request of the site (a 404 too) waited behind them. The next rebuild starts
-with the next request after the slot is released (or lapses).
+And while an older answer can be shown, a club's entries (of both scopes) are rebuilt one
+at a time: the request that rebuilds one also takes the club's rebuild *slot*
+(``cache.add``, held at most ``REBUILD_SECONDS`` too), and a request that misses another
+entry of the club meanwhile gets that entry's previous answer, marked, instead of starting
+a second rebuild. A close of a federation-sized club retires its home, list, player pages,
+their live figures and API answers at once; their rebuilds, each seconds long under load,
+took every web worker together, and for those seconds every request of the site (a 404
+too) waited behind them. The next rebuild starts with the next request after the slot is
+released (or lapses).
 """
 
 from __future__ import annotations
@@ -79,6 +80,8 @@ class PublishedEntry:
     value: Any  # the stored answer when it is of the current generation, else None
     # An older generation's answer: served, marked, while another request rebuilds it.
     stale: Any = None
+    # The club's published generation (a live entry's too): names the rebuild slot.
+    published: str | None = None
 
     @property
     def claim_key(self) -> str:
@@ -86,9 +89,13 @@ class PublishedEntry:
 
     @property
     def slot_key(self) -> str:
-        """The club's rebuild slot for this generation: whose rebuild runs (this entry's
-        key), and once that request vouched for the club, ``PUBLIC`` before it."""
-        return f"{self.scope.value}:{self.slug}:rebuilding:{self.generation or 'first'}"
+        """The club's rebuild slot: whose rebuild runs (this entry's key), and once that
+        request vouched for the club, ``PUBLIC`` before it. One for both scopes: a close
+        retires the published and the live entries together, and a player page's and its
+        live figures' rebuilds ran at once, each seconds long at a federation's size. Named
+        by the published generation, which making a club private replaces: a rebuild's
+        word that the club is public never outlives that."""
+        return f"club:{self.slug}:rebuilding:{self.published or 'first'}"
 
     def claim(self) -> bool:
         """Whether this request rebuilds the entry: True for one request per generation
@@ -115,7 +122,7 @@ class PublishedEntry:
                 cache.set(self.slot_key, f"{PUBLIC} {self.key}", timeout=REBUILD_SECONDS)
 
     def club_rebuilding(self, seconds: float = VOUCH_SECONDS) -> bool:
-        """Whether another request rebuilds an entry of this club (this generation) and
+        """Whether another request rebuilds an entry of this club (of either scope) and
         vouched that the club is public: this entry's previous answer may be shown. A
         request that took the slot but has not read the club yet is given ``seconds``."""
         deadline = time.monotonic() + seconds
@@ -204,7 +211,8 @@ def published_entry(
     ).hexdigest()
     key = f"{scope.value}:{slug}:{get_language()}:{url}"
     scope_key = generation_key(slug, scope)
-    found = cache.get_many([scope_key, key])
+    published_key = generation_key(slug, Generation.PUBLISHED)
+    found = cache.get_many(list(dict.fromkeys([scope_key, key, published_key])))
     generation: str | None = found.get(scope_key)
     stored = found.get(key)
     current = generation is not None and stored is not None and stored[0] == generation
@@ -215,6 +223,7 @@ def published_entry(
         generation,
         stored[1] if current and stored else None,
         stale=stored[1] if stored is not None and not current else None,
+        published=found.get(published_key),
     )
 
 

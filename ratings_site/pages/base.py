@@ -18,7 +18,12 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext
 
 from players.errors import DomainError, NotFoundError
-from players.http.cache import PublishedEntry, cached_or_claimed, published_entry
+from players.http.cache import (
+    PublishedEntry,
+    cached_or_claimed,
+    published_entry,
+    rebuilt_once,
+)
 from players.models import Club
 from players.selectors import Generation, club_get_visible
 
@@ -217,16 +222,28 @@ def _live(
     entry = _live_entry(request, slug)
     if entry is not None and entry.value is not None:
         return dict(entry.value)
+    # Rebuilt once, as the pages are: a close retires every player page's live regions
+    # with the pages, and each request that was shown a stored player page computed them
+    # afresh, every web worker at once (the minute after a federation's close).
+    served, claimed = rebuilt_once(entry)
+    if served is not None:
+        return dict(served[0])
     try:
-        found = club_get_visible(user=request.user, slug=slug)
-        parts = live_parts(request, found, **kwargs)
-    except DomainError:
-        # The club or player went since the stored page was built (its next read builds
-        # it afresh): the page is served as it was stored.
-        return {}
-    if entry is not None:
-        entry.store(club=found, value=parts)
-    return parts
+        try:
+            found = club_get_visible(user=request.user, slug=slug)
+            if claimed and entry is not None:
+                entry.vouch_public(found)
+            parts = live_parts(request, found, **kwargs)
+        except DomainError:
+            # The club or player went since the stored page was built (its next read
+            # builds it afresh): the page is served as it was stored.
+            return {}
+        if entry is not None:
+            entry.store(club=found, value=parts)
+        return parts
+    finally:
+        if claimed and entry is not None:
+            entry.release()
 
 
 def regions_of(content: bytes, names: tuple[str, ...]) -> dict[str, str]:

@@ -16,6 +16,7 @@ from django.test import Client, RequestFactory
 
 from players.http.cache import STALE_HEADER, published_entry
 from players.models import Player
+from players.selectors import Generation
 from players.services import membership_set
 from tests.pages_data import build_club
 from tests.tournaments.helpers import close, play
@@ -128,6 +129,76 @@ def test_while_one_page_of_a_club_is_rebuilt_its_other_retired_pages_are_shown_a
     after = Client().get(list_url)
     assert STALE_HEADER not in after
     assert b"2026-04" in after.content
+
+
+@pytest.mark.django_db
+def test_while_a_published_page_is_rebuilt_the_live_pages_are_shown_as_before(
+    cache_on: None,
+) -> None:
+    # A close retires the live entries with the published ones: the club's one rebuild
+    # slot holds for both (their rebuilds ran at once after a federation's close).
+    data = build_club(crowd=2)
+    live_url = "/clubs/riverside/lists/standard/live/"
+    Client().get(HOME)
+    live_before = Client().get(live_url)
+    magnus, omar = data.players["magnus"], data.players["omar"]
+    play(data.club, data.owner, [(omar, magnus, "1-0")], date=datetime.date(2026, 4, 3))
+    close(data.club, data.owner, "2026-04")
+    home = _entry()
+    assert home.claim()
+    home.vouch_public(data.club)
+    meanwhile = Client().get(live_url)
+    assert meanwhile[STALE_HEADER] == "stale; refreshing"
+    assert meanwhile.content == live_before.content
+    home.release()
+    after = Client().get(live_url)
+    assert STALE_HEADER not in after
+
+
+@pytest.mark.django_db
+def test_a_player_pages_live_figures_are_rebuilt_once_and_shown_as_before_meanwhile(
+    cache_on: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A game retires the live figures of every player page, not the pages: each request
+    # that was served a stored page computed them afresh (every web worker at once after
+    # a federation's close). Now one request rebuilds them; the others get the previous.
+    from ratings_site.pages import views
+
+    data = build_club(crowd=2)
+    magnus, omar = data.players["magnus"], data.players["omar"]
+    url = f"/clubs/riverside/players/{magnus.pk}/"
+    play(data.club, data.owner, [(omar, magnus, "1-0")], date=datetime.date(2026, 4, 3))
+    before = Client().get(url)
+    play(data.club, data.owner, [(magnus, omar, "1-0")], date=datetime.date(2026, 4, 4))
+    computed: list[int] = []
+    live_details = views.live_details
+
+    def counted(**kwargs: Any) -> Any:
+        computed.append(1)
+        return live_details(**kwargs)
+
+    monkeypatch.setattr(views, "live_details", counted)
+    live = published_entry(
+        request=RequestFactory().get(url),
+        user=AnonymousUser(),
+        slug="riverside",
+        variant="page-live",
+        scope=Generation.LIVE,
+    )
+    assert live.value is None
+    assert live.stale is not None
+    assert live.claim()  # another request rebuilds the live figures...
+    live.vouch_public(data.club)  # ...and read the club: public
+    meanwhile = Client().get(url)
+    assert computed == []
+    assert meanwhile.content == before.content  # the page and its previous live figures
+    live.release()
+    after = Client().get(url)
+    assert computed == [1]
+    assert after.content != before.content  # the second game is in the live figures
+    again = Client().get(url)
+    assert computed == [1]
+    assert again.content == after.content
 
 
 @pytest.mark.django_db
