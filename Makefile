@@ -5,6 +5,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1:8000
+# Python's own default, restored where a machine turns it off: with
+# PYTHONDONTWRITEBYTECODE set, every process (each test worker, each `manage.py` a test
+# starts) compiled every module again, and pytest rewrote every test module's asserts
+# again: `make test-fast` took 29 s instead of 21 on two quiet cores.
+export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: run worker prod test test-fast bench mutants lint typecheck check docs install install-dev clean messages compilemessages
 
