@@ -56,3 +56,17 @@ def club_generation(slug: str, scope: Generation) -> str | None:
         generation_started(slug, scope)
         current = cache.get(key)
     return current
+
+
+def computed_key(slug: str, scope: Generation) -> str:
+    """Where the club's generation of ``scope`` whose shared figures are computed is kept
+    (``generation_computed``)."""
+    return f"{scope.value}:computed:{slug}"
+
+
+def generation_computed(slug: str, scope: Generation, generation: str) -> None:
+    """The figures the club's pages of ``scope`` share (a list's live figures, which its
+    live page, its API and every player's live block are built from) are computed for
+    ``generation`` and in the cache: a page of that generation is now rebuilt from them
+    cheaply, and need not wait for the club's rebuild slot (players.http.cache)."""
+    cache.set(computed_key(slug, scope), generation, timeout=None)

@@ -226,9 +226,9 @@ def test_a_request_waits_for_the_live_figures_another_is_computing(
     theirs = live.LiveList(list_id=rating_list.pk, games_count=7)
 
     def computed_meanwhile(seconds: float) -> None:
-        cache.set(key, theirs)
+        cache.set(key, live._packed(theirs))
 
-    def computed_twice(rating_list: RatingList) -> None:
+    def computed_twice(rating_list: RatingList, published: str | None = None) -> None:
         raise AssertionError("computed a second time")
 
     monkeypatch.setattr(live.time, "sleep", computed_meanwhile)

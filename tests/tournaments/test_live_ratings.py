@@ -9,11 +9,17 @@ from typing import Any
 
 import pytest
 
-from players.models import Club, Player, RatingChange, RatingList, RatingPeriod
-from players.services import club_create, player_create, rating_list_create, rating_list_update
+from players.models import Club, Player, PlayerRating, RatingChange, RatingList, RatingPeriod
+from players.services import (
+    club_create,
+    k_override_set,
+    player_create,
+    rating_list_create,
+    rating_list_update,
+)
 from tests.tournaments.helpers import close, make_club, make_owner, make_player, period_of, play
 from tournaments.models import Game
-from tournaments.services import game_delete, game_update, period_close, period_reopen
+from tournaments.services import game_delete, game_update, live, period_close, period_reopen
 from tournaments.services.live import LiveList, live_list, live_player
 
 pytestmark = pytest.mark.django_db
@@ -192,3 +198,39 @@ def test_a_close_makes_the_next_read_fresh() -> None:
     row = after.row_of(players[0].pk)
     assert row is not None
     assert row.rating == published[players[0].pk][0]
+
+
+def test_the_periods_start_is_read_once_until_something_is_published(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A game a second during a round: each read of the live figures read the players'
+    # entries and the previous close again, though only what publishes changes them.
+    owner, club, players = _club_with_games()
+    reads: list[int] = []
+    read = live.start_rows
+
+    def counted(*args: Any) -> Any:
+        reads.append(1)
+        return read(*args)
+
+    monkeypatch.setattr(live, "start_rows", counted)
+    rating_list = RatingList.objects.select_related("club").get(club=club, slug="standard")
+    _live(club)
+    play(club, owner, [(players[0], players[2], "0-1")], date=OCT)
+    after_game = _live(club)
+    assert len(reads) == 1
+    # Kept, and what a fresh read of everything gives.
+    assert after_game == live._computed(rating_list)
+    assert len(reads) == 2  # (that fresh read read it)
+
+    before = after_game.row_of(players[0].pk)
+    assert before is not None
+    assert before.k_factor != 15
+    on_list = PlayerRating.objects.get(player=players[0], rating_list=rating_list)
+    k_override_set(player_rating=on_list, k=15, note="agreed with the arbiter", by=owner)
+    after_override = _live(club)
+    assert len(reads) == 3  # published: read again
+    row = after_override.row_of(players[0].pk)
+    assert row is not None
+    assert row.k_factor == 15
+    assert after_override == live._computed(rating_list)

@@ -11,12 +11,15 @@ from tournaments.services.close.run import (
     period_preview,
     replay_targets,
 )
+from tournaments.services.close.start import StartRows, start_rows
 
 __all__ = [
+    "StartRows",
     "check_month_over",
     "compute_plan",
     "list_replay",
     "period_close",
     "period_preview",
     "replay_targets",
+    "start_rows",
 ]

@@ -1,16 +1,14 @@
 """The close's read step: a period's inputs from the database, in a fixed number of
 queries, as the plain values a rating system plans from (``PeriodInputs``).
 
-What it reads: the players on the list and their state at the start of the period (the
-previous closed period's RatingChange rows, else the rating the club entered), the K
-overrides in force, the period's games (as columns), its tournaments' dates and, for
+What it reads: the players on the list and their state at the start of the period
+(``start.py``), the period's games (as columns), its tournaments' dates and, for
 tournaments that began in an earlier month, the list published before that month.
 """
 
 from __future__ import annotations
 
 import datetime
-import json
 import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -20,15 +18,11 @@ import numpy as np
 import psycopg
 import psycopg.sql
 from django.db import connection
-from django.db.models import QuerySet
 
 from players import rating as engine
 from players.models import (
-    KFactorChange,
-    PlayerRating,
     RatingList,
     RatingPeriod,
-    RatingRun,
     add_months,
 )
 from players.rating.adjustment import RAISED_TO_STANDARD_LIST
@@ -40,178 +34,16 @@ from players.rating.period import (
     PeriodInputs,
     PlayerStart,
 )
-from players.selectors import current_rows, ratings_in_force, with_fixed_start
+from players.selectors import ratings_in_force, with_fixed_start
 from tournaments.models import Game, Tournament
+from tournaments.services.close.start import (
+    StartRows,
+    column_lists,
+    player_starts,
+    with_states,
+)
 
 logger = logging.getLogger(__name__)
-
-
-def _previous_closed(rating_list: RatingList, month: datetime.date) -> int | None:
-    return (
-        RatingPeriod.objects.filter(
-            rating_list=rating_list, month__lt=month, status=RatingPeriod.Status.CLOSED
-        )
-        .order_by("-month")
-        .values_list("id", flat=True)
-        .first()
-    )
-
-
-def column_lists(queryset: QuerySet[Any], *fields: str) -> list[list[Any]]:
-    """One list per field of the rows of ``queryset``, in a single query.
-
-    On PostgreSQL the rows come as one array per column: decoding a million games as
-    arrays takes half the time of a million row tuples. The columns line up because all
-    the array_agg of one query advance together on each input row. The arrays come in
-    binary (a cursor of psycopg's own, as ``period_games``): the server skips writing
-    every value as text (a quarter of the list's states' read) and the driver reads them
-    in C.
-    """
-    rows = queryset.order_by().values_list(*fields)
-    if connection.vendor != "postgresql":
-        return [list(column) for column in zip(*rows, strict=True)] or [[] for _ in fields]
-    sql, params = rows.query.sql_with_params()
-    names = [f"c{i}" for i in range(len(fields))]
-    aggregated = (
-        f"SELECT {', '.join(f'array_agg({name})' for name in names)} "  # noqa: S608 - no input
-        f"FROM ({sql}) AS selected ({', '.join(names)})"
-    )
-    connection.ensure_connection()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(aggregated, params, binary=True)
-        arrays = cursor.fetchone()
-    return [list(array) if array else [] for array in (arrays or [None] * len(fields))]
-
-
-def _rows(queryset: QuerySet[Any], *fields: str) -> list[tuple[Any, ...]]:
-    """The rows of ``fields``, in a single query (``column_lists``, zipped)."""
-    return list(zip(*column_lists(queryset, *fields), strict=True))
-
-
-def overrides_in_force(
-    rating_list: RatingList, months: tuple[datetime.date, datetime.date]
-) -> dict[int, tuple[int | None, int | None]]:
-    """Player id -> the officer's K override in force in each of ``months`` (None: the
-    rules' K), for every player whose override was ever set or lifted on the list.
-
-    An override applies from its effective month on, until lifted: the latest
-    k_override_set row (a KFactorChange of an override run) effective at or before the
-    month; MANUAL sets K, any other reason lifts it. One query, over override rows only,
-    so a replay of an earlier month does not use an override set after it. Players
-    absent here keep PlayerRating.k_override (set without history, e.g. by hand).
-    """
-    rows = (
-        KFactorChange.objects.filter(
-            rating_list=rating_list,
-            current=True,
-            source_period__isnull=True,
-            run__kind=RatingRun.Kind.OVERRIDE,
-        )
-        .order_by("player_id", "effective_month", "id")
-        .values_list("player_id", "effective_month", "new_k", "new_reason")
-    )
-    in_force: dict[int, list[int | None]] = {}
-    for player_id, effective, new_k, new_reason in rows:
-        values = in_force.setdefault(player_id, [None] * len(months))
-        value = new_k if new_reason == engine.KReason.MANUAL else None
-        for index, month in enumerate(months):
-            if effective <= month:
-                values[index] = value
-    return {pid: (values[0], values[1]) for pid, values in in_force.items()}
-
-
-def _starts(
-    rating_list: RatingList,
-    month: datetime.date,
-    games: PeriodGames | Callable[[], PeriodGames],
-) -> dict[int, PlayerStart]:
-    """Each player's start; ``games`` (or the call that waits for them) is needed only
-    for players listed before their entry month."""
-    entries = _rows(
-        PlayerRating.objects.filter(rating_list=rating_list),
-        "player_id",
-        "entry_rating",
-        "entry_rated_games",
-        "entry_reached_2400",
-        "k_override",
-        "player__birth_year",
-        "entry_month",
-    )
-    previous: dict[int, tuple[Any, ...]] = {}
-    pools: dict[int, list[dict[str, Any]]] = {}
-    previous_id = _previous_closed(rating_list, month)
-    if previous_id is not None:
-        after = current_rows(period_id=previous_id)
-        for state in _rows(
-            after,
-            "player_id",
-            "rating_after",
-            "rated_games_after",
-            "reached_2400_after",
-            "last_active_month",
-        ):
-            previous[state[0]] = state
-        # Only players still collecting games toward a first rating have a pool.
-        pools = dict(after.exclude(pool_after=[]).values_list("player_id", "pool_after"))
-    overrides = overrides_in_force(rating_list, (month, add_months(month, 1)))
-    # Only a player whose entry month is still to come needs it (listed early because
-    # they play this month): most months have none, and this is two million set adds.
-    playing: set[int] = set()
-    if any(row[6] is not None and row[6] > month for row in entries):
-        played = games() if callable(games) else games
-        playing.update(played.white)
-        playing.update(played.black)
-
-    starts: dict[int, PlayerStart] = {}
-    for player_id, e_rating, e_games, e_2400, override, birth_year, e_month in entries:
-        if not (e_month is None or e_month <= month or player_id in playing):
-            continue
-        prev = previous.get(player_id)
-        override_now, override_next = (
-            overrides.get(player_id, (override, override)) if overrides else (override, override)
-        )
-        # Positional: 200,000 of these in a federation-sized close (PlayerStart's order:
-        # rating, rated games, reached 2400, pool, birth year, K override now and next,
-        # last active month).
-        if prev is not None:
-            starts[player_id] = PlayerStart(
-                prev[1],
-                prev[2],
-                prev[3],
-                pools.get(player_id, []),
-                birth_year,
-                override_now,
-                override_next,
-                prev[4],
-            )
-        else:
-            starts[player_id] = PlayerStart(
-                e_rating, e_games, e_2400, [], birth_year, override_now, override_next
-            )
-    return starts
-
-
-def _with_state(
-    rating_list: RatingList, month: datetime.date, starts: dict[int, PlayerStart]
-) -> dict[int, PlayerStart]:
-    """Lists of a system that keeps a state beside the rating (Glicko-2's RD and
-    volatility): each start with its state (the previous closed period's, else the one the
-    club entered), given to the system by its declared names. Two queries, on those lists
-    only: the Elo family's close reads nothing more."""
-    state: dict[int, Any] = dict(
-        _rows(PlayerRating.objects.filter(rating_list=rating_list), "player_id", "entry_state")
-    )
-    previous_id = _previous_closed(rating_list, month)
-    if previous_id is not None:
-        after = current_rows(period_id=previous_id)
-        state.update(_rows(after, "player_id", "state_after"))
-    with_state = rating_list.rating_system.with_state
-    return {pid: with_state(start, _decoded(state.get(pid))) for pid, start in starts.items()}
-
-
-def _decoded(value: Any) -> Any:
-    # column_lists reads the column as the driver gives it: JSON text on SQLite.
-    return json.loads(value) if isinstance(value, str) else value
 
 
 # One game in packed_games's bytes: white, black, the result's index in GAME_RESULTS, rated,
@@ -352,21 +184,26 @@ def _tournament_values(ids: Any) -> list[int | None]:
 
 
 def read_inputs(
-    *, rating_list: RatingList, period: RatingPeriod, untouched: bool = False
+    *,
+    rating_list: RatingList,
+    period: RatingPeriod,
+    untouched: bool = False,
+    start: StartRows | None = None,
 ) -> PeriodInputs:
     """The period's inputs. ``untouched``: the caller's transaction is the outermost and
     has written nothing yet (``beside_possible`` said so before it began), so on
     PostgreSQL the games may come through a second connection in its snapshot
-    (``_GamesBeside``) while this one reads the rest."""
+    (``_GamesBeside``) while this one reads the rest. ``start``: the period's start rows
+    as the caller kept them (``start_rows``), else read now."""
     month = period.month
     beside = _GamesBeside(period) if untouched and connection.vendor == "postgresql" else None
     try:
         games: PeriodGames | Callable[[], PeriodGames] = (
             period_games(period) if beside is None else beside.games
         )
-        starts = _starts(rating_list, month, games)
+        starts = player_starts(rating_list, month, games, start)
         if rating_list.rating_system.keeps_state:
-            starts = _with_state(rating_list, month, starts)
+            starts = with_states(rating_list, month, starts)
         return _inputs(rating_list, month, starts, games() if callable(games) else games)
     finally:
         if beside is not None:
@@ -435,9 +272,9 @@ def forecast_inputs(
     starts them as ``players_enter_list`` would enter them)."""
     ids = list(player_ids)
     playing = PeriodGames(white=ids, black=[], result=[], rated=[], tournament=[])
-    starts = _starts(rating_list, month, playing)
+    starts = player_starts(rating_list, month, playing)
     if rating_list.rating_system.keeps_state:
-        starts = _with_state(rating_list, month, starts)
+        starts = with_states(rating_list, month, starts)
     return _inputs(rating_list, month, starts, PeriodGames([], [], [], [], []))
 
 

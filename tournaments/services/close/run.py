@@ -43,6 +43,7 @@ from players.webhooks import events_emit
 from tournaments.models import Game
 from tournaments.services.close.read import beside_possible, read_inputs
 from tournaments.services.close.report import ReplayReport, close_report, close_summary
+from tournaments.services.close.start import StartRows
 from tournaments.services.close.write import (
     date_entry_k_changes,
     insert_changes,
@@ -142,15 +143,22 @@ def _lock(rating_list: RatingList, period: RatingPeriod) -> tuple[RatingList, Ra
 
 
 def period_preview(
-    *, period: RatingPeriod, by: User | None = None, progress: Progress | None = None
+    *,
+    period: RatingPeriod,
+    by: User | None = None,
+    progress: Progress | None = None,
+    start: StartRows | None = None,
 ) -> PeriodPlan:
-    """What closing ``period`` would write, computed from the same reads; writes nothing."""
+    """What closing ``period`` would write, computed from the same reads; writes nothing.
+    ``start``: the period's start rows as the caller kept them (the live figures)."""
     rating_list = RatingList.objects.select_related("club").get(pk=period.rating_list_id)
     if by is not None:
         require_role(by, rating_list.club, Role.VIEWER)
     untouched = beside_possible()
     with gc_paused(), transaction.atomic():
-        inputs = read_inputs(rating_list=rating_list, period=period, untouched=untouched)
+        inputs = read_inputs(
+            rating_list=rating_list, period=period, untouched=untouched, start=start
+        )
         plan = _plan_with_every_player(
             inputs, rating_list=rating_list, period=period, by=by, progress=progress
         )
