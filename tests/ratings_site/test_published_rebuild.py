@@ -53,6 +53,17 @@ def _entry(path: str = HOME) -> Any:
     )
 
 
+def _live_entry(path: str) -> Any:
+    """A player page's live block's entry (what its rebuild claims)."""
+    return published_entry(
+        request=RequestFactory().get(path),
+        user=AnonymousUser(),
+        slug="riverside",
+        variant="page-live",
+        scope=Generation.LIVE,
+    )
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_concurrent_rebuilds_render_once(
     cache_on: None, monkeypatch: pytest.MonkeyPatch
@@ -179,13 +190,7 @@ def test_a_player_pages_live_figures_are_rebuilt_once_and_shown_as_before_meanwh
         return live_details(**kwargs)
 
     monkeypatch.setattr(views, "live_details", counted)
-    live = published_entry(
-        request=RequestFactory().get(url),
-        user=AnonymousUser(),
-        slug="riverside",
-        variant="page-live",
-        scope=Generation.LIVE,
-    )
+    live = _live_entry(url)
     assert live.value is None
     assert live.stale is not None
     assert live.claim()  # another request rebuilds the live figures...
@@ -219,13 +224,7 @@ def test_after_a_game_the_live_pages_wait_only_until_the_live_figures_are_comput
     player_url = f"/clubs/riverside/players/{magnus.pk}/"
     Client().get(player_url)
     play(data.club, data.owner, [(magnus, omar, "1-0")], date=datetime.date(2026, 4, 4))
-    rebuilding = published_entry(
-        request=RequestFactory().get(player_url),
-        user=AnonymousUser(),
-        slug="riverside",
-        variant="page-live",
-        scope=Generation.LIVE,
-    )
+    rebuilding = _live_entry(player_url)
     assert rebuilding.claim()  # a player page's live block is being rebuilt...
     rebuilding.vouch_public(data.club)  # ...for a public club
     meanwhile = Client().get(live_api, HTTP_ACCEPT="application/json")
