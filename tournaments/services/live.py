@@ -279,7 +279,8 @@ class _Kept(Generic[_V]):
 _starts_kept: _Kept[_PeriodStart] = _Kept(players=100_000)
 # The figures themselves, as this process last read them from the cache: every live page
 # rebuilt after a game (the list, its API, each player's live block) read and unpickled
-# them again, a quarter of a second each at a federation's 200,000 players.
+# them again (5-8 ms at 5,000 rows, so about a quarter of a second at a federation's
+# 200,000: computed, not measured).
 _lists_kept: _Kept[LiveList] = _Kept(players=250_000)
 
 
