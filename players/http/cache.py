@@ -228,9 +228,10 @@ def _entry_read(key: str, slug: str, scope: Generation) -> PublishedEntry:
     """The entry under ``key`` with the club's generations, in one cache read."""
     scope_key = generation_key(slug, scope)
     published_key = generation_key(slug, Generation.PUBLISHED)
+    done_key = computed_key(slug, scope)
     keys = [scope_key, key, published_key]
     if scope == Generation.LIVE:
-        keys.append(computed_key(slug, scope))
+        keys.append(done_key)
     found = cache.get_many(list(dict.fromkeys(keys)))
     generation: str | None = found.get(scope_key)
     stored = found.get(key)
@@ -243,7 +244,7 @@ def _entry_read(key: str, slug: str, scope: Generation) -> PublishedEntry:
         stored[1] if current and stored else None,
         stale=stored[1] if stored is not None and not current else None,
         published=found.get(published_key),
-        computed=generation is not None and found.get(computed_key(slug, scope)) == generation,
+        computed=generation is not None and found.get(done_key) == generation,
     )
 
 

@@ -161,8 +161,6 @@ def live_list(*, rating_list: RatingList) -> LiveList:
     if settings.PUBLISHED_CACHE_SECONDS <= 0:
         return _computed(rating_list)
     slug = rating_list.club.slug
-    # The published generation first: the period's start is kept under it (_period_start).
-    published = club_generation(slug, Generation.PUBLISHED)
     generation = club_generation(slug, Generation.LIVE)
     key = f"live:{_CACHE_SHAPE}:{slug}:{rating_list.pk}:{generation}"
     # Kept in this process only under a generation (a cache that keeps nothing has none).
@@ -185,7 +183,10 @@ def live_list(*, rating_list: RatingList) -> LiveList:
             kept.put(key, waited, len(waited.rows))
             return waited
     try:
-        # The generation was read before the games: a change after it retires this entry.
+        # The generations are read before the games and the start: a change after them
+        # retires what is computed. The published one names the kept start
+        # (_period_start); only a computation needs it.
+        published = club_generation(slug, Generation.PUBLISHED)
         computed = _computed(rating_list, published)
         cache.set(key, _packed(computed), settings.PUBLISHED_CACHE_SECONDS)
         if generation is not None:
