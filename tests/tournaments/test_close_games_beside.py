@@ -1,8 +1,12 @@
-"""On PostgreSQL a close outside any transaction reads its games on a second connection, in
-its own transaction's snapshot (read._GamesBeside), while its connection reads the rest.
-The inputs must be those of the read on one connection. A transaction that has written
-(a test's, a caller's) reads its games itself: the second connection would not see its
-writes. A second connection that cannot be had leaves the games to the first."""
+"""On PostgreSQL a close outside any transaction reads the games of a big period
+(``read.BESIDE_GAMES`` or more) on a second connection, in its own transaction's snapshot
+(read._GamesBeside), while its connection reads the rest. The inputs must be those of the
+read on one connection. A smaller period, and a transaction that has written (a test's, a
+caller's: the second connection would not see its writes), read their games themselves. A
+second connection that cannot be had leaves the games to the first.
+
+The tests of the second connection lower ``BESIDE_GAMES`` to the six games of their club's
+October (``beside_from_six``)."""
 
 from __future__ import annotations
 
@@ -44,6 +48,11 @@ def _october() -> tuple[Any, Any, list[Any]]:
     return owner, club, [a, b, c, new]
 
 
+@pytest.fixture
+def beside_from_six(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(read, "BESIDE_GAMES", 6)
+
+
 def _connections(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Counts the second connections opened (and lets them open)."""
     opened: list[str] = []
@@ -58,7 +67,7 @@ def _connections(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 @pytest.mark.postgres
-@pytest.mark.usefixtures("postgres_only")
+@pytest.mark.usefixtures("postgres_only", "beside_from_six")
 def test_the_games_read_beside_are_the_games_read_alone(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -79,7 +88,7 @@ def test_the_games_read_beside_are_the_games_read_alone(
 
 
 @pytest.mark.postgres
-@pytest.mark.usefixtures("postgres_only")
+@pytest.mark.usefixtures("postgres_only", "beside_from_six")
 def test_a_close_reads_beside_and_writes_what_it_read(monkeypatch: pytest.MonkeyPatch) -> None:
     owner, club, _ = _october()
     with transaction.atomic():  # read on its own connection
@@ -92,6 +101,24 @@ def test_a_close_reads_beside_and_writes_what_it_read(monkeypatch: pytest.Monkey
         (c.player_id, c.games, c.rating_after) for c in plan.changes
     ]
     assert sum(c.games for c in plan.changes) > 0
+
+
+@pytest.mark.postgres
+@pytest.mark.usefixtures("postgres_only")
+def test_a_period_of_fewer_games_reads_them_on_its_own_connection(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A club's month: a second connection would cost more than it saves."""
+    owner, club, _ = _october()
+    period = period_of(club, "2026-10")
+    monkeypatch.setattr(read, "BESIDE_GAMES", 7)
+    opened = _connections(monkeypatch)
+    with transaction.atomic():
+        inputs = read_inputs(rating_list=period.rating_list, period=period, untouched=True)
+    close(club, owner, "2026-10")
+    assert opened == []
+    assert len(inputs.games.white) == 6
+    assert RatingChange.objects.filter(period=period, current=True, games__gt=0).exists()
 
 
 @pytest.mark.django_db  # the test's own transaction: nothing here is committed
@@ -110,7 +137,7 @@ def test_inside_a_transaction_the_games_are_read_on_its_own_connection(
 
 
 @pytest.mark.postgres
-@pytest.mark.usefixtures("postgres_only")
+@pytest.mark.usefixtures("postgres_only", "beside_from_six")
 def test_without_a_second_connection_the_close_reads_its_games_itself(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
