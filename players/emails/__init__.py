@@ -6,17 +6,21 @@ and the one-click unsubscribe (:mod:`.services`). The webhooks' fan-out task sen
 from __future__ import annotations
 
 from players.emails.services import (
+    EMAILED_EVENTS,
     rating_emails_of,
     rating_emails_send,
     rating_emails_set,
+    rating_emails_wanted,
     unsubscribe,
     unsubscribe_user,
 )
 
 __all__ = [
+    "EMAILED_EVENTS",
     "rating_emails_of",
     "rating_emails_send",
     "rating_emails_set",
+    "rating_emails_wanted",
     "unsubscribe",
     "unsubscribe_user",
 ]

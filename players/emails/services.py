@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.core import signing
 from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils.translation import ngettext
 
@@ -108,12 +108,16 @@ class _Line:
 
 def _linked(list_id: int) -> dict[int, tuple[int, str, str]]:
     """Player id -> (user id, email, player name) of the list's members with an address."""
-    rows = (
-        PlayerRating.objects.filter(rating_list_id=list_id, player__user__isnull=False)
-        .exclude(Q(player__user__email="") | Q(player__user__is_active=False))
-        .values_list("player_id", "player__user_id", "player__user__email", "player__name")
+    rows = _linked_rows(list_id).values_list(
+        "player_id", "player__user_id", "player__user__email", "player__name"
     )
     return {player: (user, email, name) for player, user, email, name in rows}
+
+
+def _linked_rows(list_id: int) -> QuerySet[PlayerRating]:
+    return PlayerRating.objects.filter(rating_list_id=list_id, player__user__isnull=False).exclude(
+        Q(player__user__email="") | Q(player__user__is_active=False)
+    )
 
 
 def _close_lines(run: RatingRun, players: list[int]) -> dict[int, list[_Line]]:
@@ -146,6 +150,12 @@ def _replay_lines(run: RatingRun, players: list[int]) -> dict[int, list[_Line]]:
         if line.changed:
             lines.setdefault(change.player_id, []).append(line)
     return lines
+
+
+def rating_emails_wanted(*, list_id: int) -> bool:
+    """Whether the list has a linked member with an address, whom a close or a replay may
+    email (``rating_emails_send`` reads their choices): one small indexed read."""
+    return _linked_rows(list_id).exists()
 
 
 def rating_emails_send(*, run_id: int, list_id: int) -> int:

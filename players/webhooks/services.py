@@ -18,6 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from players.emails import EMAILED_EVENTS, rating_emails_wanted
 from players.errors import ConflictError, invalid_field
 from players.models import (
     PING_EVENT,
@@ -172,14 +173,23 @@ def events_emit(
 ) -> None:
     """After the caller's transaction commits, queue one task that sends ``events`` to the
     club's webhooks and, for a close or a replay (``run_id``), the members' rating emails.
-    Nothing happens if the transaction rolls back. ``data``: plain JSON values the event
+    Nothing happens if the transaction rolls back, nor when the club has no switched-on
+    webhook for the events and the list no member to email. ``data``: plain JSON values the event
     bodies carry besides what the task reads itself (ids, not objects)."""
     from players.webhooks.delivery import events_fan_out
 
     names = list(events)
-    if run_id is None and not _subscribed(club_id, names):
+    emails = (
+        run_id is not None
+        and list_id is not None
+        and not EMAILED_EVENTS.isdisjoint(names)
+        and rating_emails_wanted(list_id=list_id)
+    )
+    if not emails and not _subscribed(club_id, names):
         # No rating emails to send and no switched-on webhook of the club wants these
-        # events: no task at all (every player edit would otherwise queue one for nothing).
+        # events: no task at all (every player edit, and the close of every club that has
+        # neither, would otherwise queue one for nothing: a thousand on the first of the
+        # month, each a task for the deliveries lane's worker).
         return
     params: dict[str, Any] = {
         "club_id": club_id,

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.core import mail
 from django.test import Client
+from django_tasks_db.models import DBTaskResult
 
 from players.emails import rating_emails_set
 from players.emails.services import unsubscribe_token
@@ -168,3 +169,41 @@ def test_choosing_needs_a_signed_in_member(client: Client) -> None:
     assert answer.status_code == 302
     assert "/login/" in answer["Location"]
     assert not NotificationPreference.objects.exists()
+
+
+def _fan_outs_after_the_close(club: Any, owner: Any, capture: Any) -> int:
+    """The events tasks the close queued (the database queue: none runs here)."""
+    with capture(execute=True):
+        period_close(period=period_of(club, "2026-10"), by=owner)
+    return DBTaskResult.objects.filter(task_path__endswith="events_fan_out").count()
+
+
+@pytest.mark.usefixtures("queued_jobs")
+def test_a_close_with_no_one_to_email_or_notify_queues_no_task(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """The first of the month: a thousand clubs with neither a linked member nor a
+    webhook close, and each would have queued a task for the deliveries lane that finds
+    nothing to do."""
+    owner = make_owner("owner")
+    club = make_club(owner)
+    a, b = (make_player(club, owner, name, 1500) for name in "AB")
+    play(club, owner, [(a, b, "1-0")], date=datetime.date(2026, 10, 5))
+    # A member linked without an address, or switched off, is no one to email.
+    nobody = member(club, owner, "nobody")
+    nobody.email = ""
+    nobody.save()
+    player_update(player=a, by=owner, user=nobody.username)
+    gone = member(club, owner, "gone")
+    gone.is_active = False
+    gone.save()
+    player_update(player=b, by=owner, user=gone.username)
+    assert _fan_outs_after_the_close(club, owner, django_capture_on_commit_callbacks) == 0
+
+
+@pytest.mark.usefixtures("queued_jobs")
+def test_a_close_with_a_member_to_email_queues_the_task(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    w = world()
+    assert _fan_outs_after_the_close(w["club"], w["owner"], django_capture_on_commit_callbacks) == 1
