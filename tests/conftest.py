@@ -41,6 +41,16 @@ def pytest_configure(config: pytest.Config) -> None:
     }
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _fast_passwords() -> Iterator[None]:
+    """Passwords hashed with MD5 in this process: the default PBKDF2 costs 0.4 s of CPU per
+    user made or signed in with a password, 40 s of the suite's CPU, and no test here is
+    about the hashing. For the whole session, so the module-wide fixtures (the API's
+    world) have it too. Processes a test starts hash with the settings' own hashers."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _empty_cache() -> None:
     """Each test starts with an empty cache: a page cached by an earlier test (SQLite may

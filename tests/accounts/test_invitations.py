@@ -24,11 +24,6 @@ PASSWORD = "a-long-enough-password-42"
 NEW_PASSWORD = "chosen-by-the-invitee-77"
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def owner() -> Any:
     return get_user_model().objects.create_user("olga", password=PASSWORD, is_staff=True)

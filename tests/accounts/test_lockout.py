@@ -32,11 +32,6 @@ PASSWORD = "a-long-enough-password-42"
 OK, WRONG, LOCKED = "ok", "wrong", "locked"
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashes(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 class Clock:
     """The time as axes and the database fields read it, moved forward by the test."""
 

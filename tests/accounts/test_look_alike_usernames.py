@@ -5,7 +5,6 @@ and change forms and by createsuperuser; different names pass."""
 from __future__ import annotations
 
 import io
-from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -20,11 +19,6 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "chosen-by-the-invitee-77"
 CYRILLIC_A = "\u0430"
 GREEK_IOTA = "\u03b9"
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def invitation_path() -> str:

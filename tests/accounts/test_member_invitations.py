@@ -26,11 +26,6 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-enough-password-42"
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def owner() -> Any:
     return get_user_model().objects.create_user("olga", password=PASSWORD)

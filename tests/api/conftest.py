@@ -25,7 +25,6 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections, connection
-from django.test import override_settings
 from rest_framework.test import APIClient
 
 from players import services as player_services
@@ -36,7 +35,6 @@ from tournaments.models import Game, Tournament
 
 ROLES = ("owner", "officer", "arbiter", "viewer")
 PASSWORD = "a-long-test-password-42"
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @dataclass
@@ -170,7 +168,7 @@ def _module_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[Wor
     """Built once per test module and committed; each test runs in a transaction that is
     rolled back, so every test starts from this state. Building it per test would cost
     most of the matrix's time."""
-    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+    with django_db_blocker.unblock():
         built = World(
             north=build_club("north", public=False),
             south=build_club("south", public=True),
@@ -189,12 +187,6 @@ def world(_module_world: World, db: None) -> World:
 @pytest.fixture(autouse=True)
 def _clear_throttles() -> None:
     cache.clear()
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    # The default PBKDF2 costs ~0.3 s per user; these tests are about the API, not hashing.
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 @pytest.fixture

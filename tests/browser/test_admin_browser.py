@@ -14,11 +14,6 @@ from tests.tournaments.helpers import make_player, play
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(autouse=True)
-def fast_hasher(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def test_officer_previews_and_closes_a_period(page: Any, live_server: Any, screenshot: Any) -> None:
     root = make_user("root", superuser=True)
     club = club_create(name="Riverside Chess Club", slug="riverside", public=True, by=root)

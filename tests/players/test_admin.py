@@ -41,12 +41,6 @@ OUR_MODELS = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def fast_hasher(settings: Any) -> None:
-    # The default PBKDF2 costs a second per user; these tests are about the admin.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def world() -> World:
     return build_world()

@@ -19,11 +19,6 @@ pytestmark = pytest.mark.django_db
 CHANGELIST = "admin:players_playerclaim_changelist"
 
 
-@pytest.fixture(autouse=True)
-def fast_hasher(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def world() -> World:
     return build_world()

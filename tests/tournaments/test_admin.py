@@ -20,11 +20,6 @@ pytestmark = pytest.mark.django_db
 CONFIRM_TEMPLATE = "admin/tournaments/ratingperiod/close_confirmation.html"
 
 
-@pytest.fixture(autouse=True)
-def fast_hasher(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def world() -> World:
     return build_world()

@@ -24,8 +24,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("queued_jobs")]
 
 
 @pytest.fixture
-def world(settings: Any) -> World:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def world() -> World:
     return build_world()
 
 

@@ -67,11 +67,6 @@ pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(autouse=True)
-def fast_hasher(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def demo_club() -> Club:
     """The demo club, plus what the demo does not do: a Glicko-2 list with a closed
     period, a K override, a reopen and replay, a merge, an open invitation."""

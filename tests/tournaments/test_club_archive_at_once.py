@@ -48,11 +48,6 @@ pytestmark = pytest.mark.django_db
 SLUGS = itertools.count()
 
 
-@pytest.fixture(autouse=True)
-def fast_hasher(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 # --- a column checked whole -------------------------------------------------------------
 
 VALUE_FIELDS = sorted(

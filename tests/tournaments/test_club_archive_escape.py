@@ -34,11 +34,6 @@ pytestmark = pytest.mark.django_db
 Rows = list[dict[str, Any]]
 
 
-@pytest.fixture(autouse=True)
-def fast_hasher(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def read_rows(data: bytes, label: str) -> Rows:
     text = zipfile.ZipFile(io.BytesIO(data)).read(f"tables/{label}.jsonl")
     return [json.loads(line) for line in text.splitlines()]

@@ -29,11 +29,6 @@ pytestmark = pytest.mark.django_db
 AWKWARD = 'Quote " back \\ slash, line\nbreak, tab\t, bell \x07, é, 漢, 😀 and \u2028'
 
 
-@pytest.fixture(autouse=True)
-def fast_hasher(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def _decoded(blocks: Any, table: Any) -> list[dict[str, Any]]:
     data = b"".join(block for block, _ in blocks)
     assert data.endswith(b"\n") or not data

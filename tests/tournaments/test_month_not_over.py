@@ -58,8 +58,7 @@ class Month:
 
 
 @pytest.fixture
-def month(settings: Any) -> Month:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def month() -> Month:
     return Month()
 
 

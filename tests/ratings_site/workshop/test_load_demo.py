@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from io import StringIO
-from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -23,11 +22,6 @@ from players.models import (
 from tournaments.models import Game
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fast_hasher(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def load(*args: str) -> str:
