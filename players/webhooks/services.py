@@ -174,8 +174,8 @@ def events_emit(
     """After the caller's transaction commits, queue one task that sends ``events`` to the
     club's webhooks and, for a close or a replay (``run_id``), the members' rating emails.
     Nothing happens if the transaction rolls back, nor when the club has no switched-on
-    webhook for the events and the list no member to email. ``data``: plain JSON values the event
-    bodies carry besides what the task reads itself (ids, not objects)."""
+    webhook for the events and the list no member to email. ``data``: plain JSON values
+    the event bodies carry besides what the task reads itself (ids, not objects)."""
     from players.webhooks.delivery import events_fan_out
 
     names = list(events)

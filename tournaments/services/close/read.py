@@ -118,9 +118,8 @@ class _GamesBeside:
     builds the starts meanwhile (the read took 0.83 s, the games half of it).
 
     Only for a period of ``BESIDE_GAMES`` games or more, and a transaction that has written
-    nothing (``read_inputs``' ``untouched``): the
-    second connection sees what this transaction's snapshot sees of the others, not this
-    transaction's own writes. If the second connection cannot be had (no connection left,
+    nothing (``read_inputs``' ``untouched``): the second connection sees what this
+    transaction's snapshot sees of the others, not this transaction's own writes. If the second connection cannot be had (no connection left,
     a role to assume), the games are read here, as without it."""
 
     def __init__(self, period: RatingPeriod) -> None:
@@ -182,8 +181,7 @@ def beside_possible() -> bool:
 
 def _many_games(period: RatingPeriod) -> bool:
     """Whether ``period`` has ``BESIDE_GAMES`` games or more: an index scan that stops
-    there (a federation's million games cost it a few milliseconds, a club's month less
-    than one)."""
+    there, however many games a federation's month has."""
     games = Game.objects.filter(period=period).order_by().values("pk")
     return games[BESIDE_GAMES - 1 : BESIDE_GAMES].exists()
 
@@ -208,8 +206,9 @@ def read_inputs(
     """The period's inputs. ``untouched``: the caller's transaction is the outermost and
     has written nothing yet (``beside_possible`` said so before it began), so on
     PostgreSQL a period of ``BESIDE_GAMES`` games or more gets them through a second
-    connection in its snapshot (``_GamesBeside``) while this one reads the rest. ``start``: the period's start rows
-    as the caller kept them (``start_rows``), else read now."""
+    connection in its snapshot (``_GamesBeside``) while this one reads the rest.
+    ``start``: the period's start rows as the caller kept them (``start_rows``), else read
+    now."""
     month = period.month
     beside = (
         _GamesBeside(period)
