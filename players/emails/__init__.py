@@ -6,7 +6,7 @@ and the one-click unsubscribe (:mod:`.services`). The webhooks' fan-out task sen
 from __future__ import annotations
 
 from players.emails.services import (
-    EMAILED_EVENTS,
+    rating_emails_due,
     rating_emails_of,
     rating_emails_send,
     rating_emails_set,
@@ -16,7 +16,7 @@ from players.emails.services import (
 )
 
 __all__ = [
-    "EMAILED_EVENTS",
+    "rating_emails_due",
     "rating_emails_of",
     "rating_emails_send",
     "rating_emails_set",

@@ -11,6 +11,7 @@ unsubscribes.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -150,6 +151,11 @@ def _replay_lines(run: RatingRun, players: list[int]) -> dict[int, list[_Line]]:
         if line.changed:
             lines.setdefault(change.player_id, []).append(line)
     return lines
+
+
+def rating_emails_due(*, run_id: int | None, events: Iterable[str]) -> bool:
+    """Whether ``events`` of a run (a close's, a replay's) may send rating emails."""
+    return run_id is not None and not EMAILED_EVENTS.isdisjoint(events)
 
 
 def rating_emails_wanted(*, list_id: int) -> bool:

@@ -27,7 +27,7 @@ from django.db.models import F
 from django.utils import timezone
 from django_tasks import task, task_backends
 
-from players.emails.services import EMAILED_EVENTS, rating_emails_send
+from players.emails.services import rating_emails_due, rating_emails_send
 from players.models import (
     Club,
     Membership,
@@ -87,7 +87,7 @@ def events_fan_out(params: dict[str, Any]) -> None:
     hooks = list(Webhook.objects.filter(club_id=params["club_id"], active=True))
     if hooks:
         _deliveries_create(params, hooks)
-    if params["run_id"] and any(event in EMAILED_EVENTS for event in params["events"]):
+    if rating_emails_due(run_id=params["run_id"], events=params["events"]):
         rating_emails_send(run_id=params["run_id"], list_id=params["list_id"])
 
 

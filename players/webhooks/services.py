@@ -18,7 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from players.emails import EMAILED_EVENTS, rating_emails_wanted
+from players.emails import rating_emails_due, rating_emails_wanted
 from players.errors import ConflictError, invalid_field
 from players.models import (
     PING_EVENT,
@@ -180,9 +180,8 @@ def events_emit(
 
     names = list(events)
     emails = (
-        run_id is not None
-        and list_id is not None
-        and not EMAILED_EVENTS.isdisjoint(names)
+        list_id is not None
+        and rating_emails_due(run_id=run_id, events=names)
         and rating_emails_wanted(list_id=list_id)
     )
     if not emails and not _subscribed(club_id, names):

@@ -119,8 +119,9 @@ class _GamesBeside:
 
     Only for a period of ``BESIDE_GAMES`` games or more, and a transaction that has written
     nothing (``read_inputs``' ``untouched``): the second connection sees what this
-    transaction's snapshot sees of the others, not this transaction's own writes. If the second connection cannot be had (no connection left,
-    a role to assume), the games are read here, as without it."""
+    transaction's snapshot sees of the others, not this transaction's own writes. If the
+    second connection cannot be had (no connection left, a role to assume), the games are
+    read here, as without it."""
 
     def __init__(self, period: RatingPeriod) -> None:
         self._period = period
