@@ -17,7 +17,8 @@ from players.rating.systems import RatingSystem
 from players.rating.systems.explain import StateField
 from tournaments.game_details import GameDetail
 from tournaments.selectors import games_of_player
-from tournaments.services.live import LiveList, LiveRow, live_list, live_player
+from tournaments.services.live import LiveList, LiveRow, live_list
+from tournaments.services.live_player import live_player
 
 LIVE_PAGE_SIZE = 100
 

@@ -20,7 +20,9 @@ from players.services import (
 from tests.tournaments.helpers import close, make_club, make_owner, make_player, period_of, play
 from tournaments.models import Game
 from tournaments.services import game_delete, game_update, live, period_close, period_reopen
-from tournaments.services.live import LiveList, live_list, live_player
+from tournaments.services.close import read as close_read
+from tournaments.services.live import LiveList, live_list
+from tournaments.services.live_player import live_player
 
 pytestmark = pytest.mark.django_db
 OCT = datetime.date(2026, 10, 5)
@@ -214,11 +216,21 @@ def test_the_periods_start_is_read_once_until_something_is_published(
         return read(*args)
 
     monkeypatch.setattr(live, "start_rows", counted)
+    # The players' starts made from those rows are kept with them.
+    made: list[int] = []
+    make = close_read.player_starts
+
+    def counted_starts(*args: Any) -> Any:
+        made.append(1)
+        return make(*args)
+
+    monkeypatch.setattr(close_read, "player_starts", counted_starts)
     rating_list = RatingList.objects.select_related("club").get(club=club, slug="standard")
     _live(club)
     play(club, owner, [(players[0], players[2], "0-1")], date=OCT)
     after_game = _live(club)
     assert len(reads) == 1
+    assert made == []
     # Kept, and what a fresh read of everything gives.
     assert after_game == live._computed(rating_list)
     assert len(reads) == 2  # (that fresh read read it)
@@ -234,3 +246,24 @@ def test_the_periods_start_is_read_once_until_something_is_published(
     assert row is not None
     assert row.k_factor == 15
     assert after_override == live._computed(rating_list)
+
+
+def test_a_player_listed_from_a_later_month_who_plays_now_is_started_afresh_each_time() -> None:
+    # Such a player is listed early because they play this month: their start depends on
+    # the month's games, so the live figures do not keep the players' starts.
+    owner, club, players = _club_with_games()
+    rating_list = RatingList.objects.select_related("club").get(club=club, slug="standard")
+    fir = players[5]
+    PlayerRating.objects.filter(player=fir, rating_list=rating_list).update(
+        entry_month=datetime.date(2026, 12, 1)
+    )
+    month = datetime.date(2026, 10, 1)
+    assert live.starts_kept(rating_list, month, live.start_rows(rating_list, month)) is None
+    before = _live(club).row_of(fir.pk)
+    assert before is not None
+    play(club, owner, [(fir, players[0], "1-0")], date=OCT)
+    after_game = _live(club)
+    assert after_game == live._computed(rating_list)
+    row = after_game.row_of(fir.pk)
+    assert row is not None
+    assert row.games == before.games + 1

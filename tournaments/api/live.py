@@ -39,7 +39,8 @@ from players.rating.types import Number
 from players.selectors import Generation, club_players
 from tournaments.api.periods import ListScopedView
 from tournaments.api.ratings_csv import CSVOnlyView, RatingsCSVRenderer
-from tournaments.services.live import LiveList, LiveRow, live_list, live_player
+from tournaments.services.live import LiveList, LiveRow, live_list
+from tournaments.services.live_player import live_player
 
 # What a live answer says of itself, with the real period (pages say the same).
 PROVISIONAL = gettext_noop(
@@ -224,6 +225,11 @@ class LiveListBase(ListScopedView):
         if played not in (None, ""):
             rows = [r for r in rows if (r.games > 0) == played]
         ordering = data.get("ordering") or "rank"
+        if ordering == "rank":
+            # The figures come ranked (``ranked``: rank, then name and id; the unranked by
+            # name and id), which is this order: sorting them again was a key call per
+            # row on every first answer after a game (16 ms of 180 at 5,000 players).
+            return rating_list, live, list(rows)
         key = ORDERINGS[ordering.removeprefix("-")]
         return rating_list, live, sorted(rows, key=key, reverse=ordering.startswith("-"))
 

@@ -29,21 +29,15 @@ from typing import Any, Generic, NamedTuple, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Q
 
+from players.bulk import gc_paused
 from players.models import Player, RatingList, RatingPeriod, add_months
-from players.rating.period import PeriodEvent, PlannedChange, view_month
+from players.rating.period import PeriodEvent, PlannedChange, PlayerStart
 from players.rating.systems import RatingSystem
-from players.rating.systems.explain import PeriodFacts, State
-from players.selectors import (
-    Generation,
-    club_generation,
-    generation_computed,
-    ratings_in_force,
-)
-from tournaments.game_details import GameDetail, explain_details, game_detail, tournament_starts
+from players.rating.systems.explain import State
+from players.selectors import Generation, club_generation, generation_computed
 from tournaments.models import Game, Tournament
-from tournaments.services.close import StartRows, period_preview, start_rows
+from tournaments.services.close import StartRows, period_preview, start_rows, starts_kept
 
 # Bumped when LiveList's shape (or how it is stored) changes: an entry of an older shape
 # is never read back.
@@ -187,8 +181,12 @@ def live_list(*, rating_list: RatingList) -> LiveList:
         # retires what is computed. The published one names the kept start
         # (_period_start); only a computation needs it.
         published = club_generation(slug, Generation.PUBLISHED)
-        computed = _computed(rating_list, published)
-        cache.set(key, _packed(computed), settings.PUBLISHED_CACHE_SECONDS)
+        # The figures are several objects a player, made at once and all kept (then
+        # pickled): the collector walked them again and again meanwhile, for nothing.
+        with gc_paused():
+            computed = _computed(rating_list, published)
+            packed = _packed(computed)
+        cache.set(key, packed, settings.PUBLISHED_CACHE_SECONDS)
         if generation is not None:
             generation_computed(slug, Generation.LIVE, generation)
     finally:
@@ -241,6 +239,8 @@ class _PeriodStart(NamedTuple):
     rows: StartRows
     # The club's players: id -> (id, name, title, federation, birth year, sex, active).
     players: dict[int, tuple[Any, ...]]
+    # The players' starts made from the rows (None: they depend on the month's games).
+    starts: dict[int, PlayerStart] | None
 
 
 _V = TypeVar("_V")
@@ -276,7 +276,7 @@ class _Kept(Generic[_V]):
 # published generation; a game never does. So each process keeps the starts of the last
 # lists it computed by that generation, and a game a second during a round reads only the
 # month's games again: at 5,000 players the start was 38 ms of the 110 the live figures
-# took.
+# took. The players' starts made from it (``starts_kept``) are kept with it.
 _starts_kept: _Kept[_PeriodStart] = _Kept(players=100_000)
 # The figures themselves, as this process last read them from the cache: every live page
 # rebuilt after a game (the list, its API, each player's live block) read and unpickled
@@ -294,14 +294,16 @@ def _period_start(
     found = None if published is None else _starts_kept.get(key)
     if found is not None:
         return found
+    rows = start_rows(rating_list, period.month)
     start = _PeriodStart(
-        start_rows(rating_list, period.month),
+        rows,
         {
             row[0]: row
             for row in Player.objects.filter(club_id=rating_list.club_id).values_list(
                 "id", "name", "title", "federation", "birth_year", "sex", "active"
             )
         },
+        starts_kept(rating_list, period.month, rows),
     )
     if published is not None:
         _starts_kept.put(key, start, len(start.players))
@@ -313,7 +315,7 @@ def _computed(rating_list: RatingList, published: str | None = None) -> LiveList
     if period is None:
         return LiveList(list_id=rating_list.pk, waiting_for_replay=waiting)
     start = _period_start(rating_list, period, published)
-    plan = period_preview(period=period, start=start.rows)
+    plan = period_preview(period=period, start=start.rows, starts=start.starts)
     # Who played in the period, deduplicated by the database (a few thousand ids, not a
     # row per game).
     games = Game.objects.filter(period=period).order_by()
@@ -354,7 +356,8 @@ def _row(
     list_settings: Any,
     month: datetime.date,
     began: dict[str, datetime.date],
-) -> LiveRow:
+) -> tuple[Any, ...]:
+    """The player's LiveRow but its rank (``ranked`` adds it)."""
     before, after = system.states_of(change)
     progress = system.first_rating_progress
     first_games: int | None = None
@@ -363,8 +366,8 @@ def _row(
         first = progress(list_settings, month, change.pool_after, began)
         first_games, missing = first.games_counted, first.note
     player_id, name, title, federation, birth_year, sex, active = player
-    # Positional, in LiveRow's order (keywords cost a third more, once per player).
-    return LiveRow(
+    # A plain tuple in LiveRow's order: the row is made a LiveRow once, with its rank.
+    return (
         player_id,
         name,
         title,
@@ -385,112 +388,31 @@ def _row(
     )
 
 
-def ranked(rows: Sequence[LiveRow]) -> list[LiveRow]:
+def ranked(rows: Sequence[tuple[Any, ...]]) -> list[LiveRow]:
     """Best live rating first (equal ratings share a rank), then those without one (no
-    rank) by name."""
+    rank) by name. ``rows``: each a LiveRow's fields but the last, the rank."""
     # Two stable sorts keyed in C, by name and id and then by live rating, best first
     # (a reversed sort keeps equal rows in order): a key function per row took most of
     # a 5,000-player list's ranking.
-    rated = sorted((r for r in rows if r.live_rating is not None), key=_BY_NAME)
+    at = _LIVE_RATING_AT
+    rated = sorted((r for r in rows if r[at] is not None), key=_BY_NAME)
     rated.sort(key=_BY_LIVE_RATING, reverse=True)
     out: list[LiveRow] = []
     rank, previous = 0, None
     for index, row in enumerate(rated, start=1):
-        if row.live_rating != previous:
-            rank, previous = index, row.live_rating
-        # Positional (LiveRow's last field is the rank): faster than _replace per row.
-        out.append(LiveRow(*row[:-1], rank))
-    out.extend(sorted((r for r in rows if r.live_rating is None), key=_BY_NAME))
+        if row[at] != previous:
+            rank, previous = index, row[at]
+        # Made a LiveRow here, once, in C (LiveRow(...) is a Python call per player, and
+        # the rows were made twice: without their rank, then with it).
+        out.append(_as_row(LiveRow, (*row, rank)))
+    out.extend(
+        _as_row(LiveRow, (*r, None))
+        for r in sorted((r for r in rows if r[at] is None), key=_BY_NAME)
+    )
     return out
 
 
+_as_row = tuple.__new__
+_LIVE_RATING_AT = LiveRow._fields.index("live_rating")
 _BY_NAME = itemgetter(LiveRow._fields.index("name"), LiveRow._fields.index("player_id"))
 _BY_LIVE_RATING = itemgetter(LiveRow._fields.index("live_rating"))
-
-
-# -- one player ------------------------------------------------------------------------------
-
-
-@dataclass
-class LivePlayer:
-    live: LiveList
-    row: LiveRow | None
-    games: list[GameDetail]
-    # The games are pooled toward a first rating (FIDE 8.2), not scored one by one.
-    pooled: bool = False
-    # The lines' total, rounded as the list publishes (to check against live_change).
-    total: int | None = None
-    notes: tuple[str, ...] = ()
-
-
-def live_player(*, rating_list: RatingList, player: Player) -> LivePlayer:
-    """The player's live figure on the list and each of their games in the live period
-    with its contribution, as the list's rating system explains it. A fixed number of
-    queries (the live list itself usually from the cache)."""
-    live = live_list(rating_list=rating_list)
-    row = live.row_of(player.pk)
-    if live.period_id is None or live.month is None:
-        return LivePlayer(live, row, [])
-    month = live.month
-    found = list(
-        Game.objects.filter(Q(white=player) | Q(black=player), period_id=live.period_id)
-        .select_related("white", "black", "tournament")
-        .order_by("date", "round", "id")
-    )
-    starts = tournament_starts(found)
-
-    def scored_month(game: Game) -> datetime.date:
-        return view_month(month, game.tournament.start_date if game.tournament else None)
-
-    key = (rating_list.pk, month)
-    in_force = ratings_in_force(
-        lists={rating_list.pk: rating_list},
-        months=[key, *((rating_list.pk, scored_month(g)) for g in found)],
-        players={player.pk} | {g.white_id for g in found} | {g.black_id for g in found},
-    )
-    games = [game_detail(g, player.pk, in_force[(rating_list.pk, scored_month(g))]) for g in found]
-    if row is None or not games:
-        return LivePlayer(live, row, games)
-    return _explained(live, row, games, rating_list, starts, in_force[key].get(player.pk))
-
-
-def _explained(
-    live: LiveList,
-    row: LiveRow,
-    games: list[GameDetail],
-    rating_list: RatingList,
-    starts: dict[int, datetime.date],
-    own_start: int | None,
-) -> LivePlayer:
-    """Each game's contribution through the system's ``explain``, fed as the player page
-    feeds it for a closed period (ratings_site/pages/games.py: scored_games), with the
-    live row in place of the published one."""
-    system = rating_list.rating_system
-    if own_start is None and not system.uses_k:
-        own_start = row.rating  # a system that rates everyone started from this
-    if row.k_factor is None and system.uses_k:
-        own_start = None  # no K: the games count toward a first rating
-    assert live.month is not None
-    facts = PeriodFacts(
-        settings=rating_list.settings(),
-        month=live.month,
-        tournament_starts=starts,
-        own_start=own_start,
-        k_factor=row.k_factor,
-        state_before=row.state,
-        state_after=row.live_state,
-    )
-    opponents = {
-        g.opponent.pk: (r.rating, r.state)
-        for g in games
-        if (r := live.row_of(g.opponent.pk)) is not None
-    }
-    explained = explain_details(system, facts, games, opponents)
-    return LivePlayer(
-        live,
-        row,
-        games,
-        pooled=explained.pooled,
-        total=explained.total,
-        notes=explained.notes,
-    )

@@ -11,7 +11,7 @@ from tournaments.services.close.run import (
     period_preview,
     replay_targets,
 )
-from tournaments.services.close.start import StartRows, start_rows
+from tournaments.services.close.start import StartRows, start_rows, starts_kept
 
 __all__ = [
     "StartRows",
@@ -22,4 +22,5 @@ __all__ = [
     "period_preview",
     "replay_targets",
     "start_rows",
+    "starts_kept",
 ]

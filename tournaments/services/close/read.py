@@ -203,13 +203,14 @@ def read_inputs(
     period: RatingPeriod,
     untouched: bool = False,
     start: StartRows | None = None,
+    starts: dict[int, PlayerStart] | None = None,
 ) -> PeriodInputs:
     """The period's inputs. ``untouched``: the caller's transaction is the outermost and
     has written nothing yet (``beside_possible`` said so before it began), so on
     PostgreSQL a period of ``BESIDE_GAMES`` games or more gets them through a second
     connection in its snapshot (``_GamesBeside``) while this one reads the rest.
     ``start``: the period's start rows as the caller kept them (``start_rows``), else read
-    now."""
+    now; ``starts``: the players' starts made from them, kept too (``starts_kept``)."""
     month = period.month
     beside = (
         _GamesBeside(period)
@@ -220,7 +221,8 @@ def read_inputs(
         games: PeriodGames | Callable[[], PeriodGames] = (
             period_games(period) if beside is None else beside.games
         )
-        starts = player_starts(rating_list, month, games, start)
+        if starts is None:
+            starts = player_starts(rating_list, month, games, start)
         if rating_list.rating_system.keeps_state:
             starts = with_states(rating_list, month, starts)
         return _inputs(rating_list, month, starts, games() if callable(games) else games)

@@ -35,7 +35,7 @@ from players.models import (
     month_label,
 )
 from players.names import display_name
-from players.rating.period import PeriodInputs, PeriodPlan, UnknownPlayers
+from players.rating.period import PeriodInputs, PeriodPlan, PlayerStart, UnknownPlayers
 from players.rating.systems import system_for
 from players.selectors import User, require_role
 from players.services import club_published_changed, players_enter_list
@@ -148,16 +148,18 @@ def period_preview(
     by: User | None = None,
     progress: Progress | None = None,
     start: StartRows | None = None,
+    starts: dict[int, PlayerStart] | None = None,
 ) -> PeriodPlan:
     """What closing ``period`` would write, computed from the same reads; writes nothing.
-    ``start``: the period's start rows as the caller kept them (the live figures)."""
+    ``start``: the period's start rows as the caller kept them (the live figures), and
+    ``starts`` the players' starts made from them (``starts_kept``)."""
     rating_list = RatingList.objects.select_related("club").get(pk=period.rating_list_id)
     if by is not None:
         require_role(by, rating_list.club, Role.VIEWER)
     untouched = beside_possible()
     with gc_paused(), transaction.atomic():
         inputs = read_inputs(
-            rating_list=rating_list, period=period, untouched=untouched, start=start
+            rating_list=rating_list, period=period, untouched=untouched, start=start, starts=starts
         )
         plan = _plan_with_every_player(
             inputs, rating_list=rating_list, period=period, by=by, progress=progress

@@ -144,6 +144,21 @@ def start_rows(rating_list: RatingList, month: datetime.date) -> StartRows:
     return StartRows(entries, previous, pools, overrides)
 
 
+def starts_kept(
+    rating_list: RatingList, month: datetime.date, rows: StartRows
+) -> dict[int, PlayerStart] | None:
+    """``player_starts`` from ``rows`` alone, for a caller that keeps them with the rows
+    (the live figures, rebuilt after every game); None when a player is listed before
+    their entry month, whose start depends on whether they play this month."""
+    if any(row[6] is not None and row[6] > month for row in rows.entries):
+        return None
+    return player_starts(rating_list, month, _no_games, rows)
+
+
+def _no_games() -> PeriodGames:
+    raise AssertionError("no player is listed before their entry month: no games needed")
+
+
 def player_starts(
     rating_list: RatingList,
     month: datetime.date,
