@@ -202,29 +202,28 @@ def test_a_close_makes_the_next_read_fresh() -> None:
     assert row.rating == published[players[0].pk][0]
 
 
+def _counted(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:
+    """Each call of ``module.name`` from now on, counted (one item per call)."""
+    calls: list[int] = []
+    function = getattr(module, name)
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return function(*args)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
 def test_the_periods_start_is_read_once_until_something_is_published(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # A game a second during a round: each read of the live figures read the players'
     # entries and the previous close again, though only what publishes changes them.
     owner, club, players = _club_with_games()
-    reads: list[int] = []
-    read = live.start_rows
-
-    def counted(*args: Any) -> Any:
-        reads.append(1)
-        return read(*args)
-
-    monkeypatch.setattr(live, "start_rows", counted)
+    reads = _counted(monkeypatch, live, "start_rows")
     # The players' starts made from those rows are kept with them.
-    made: list[int] = []
-    make = close_read.player_starts
-
-    def counted_starts(*args: Any) -> Any:
-        made.append(1)
-        return make(*args)
-
-    monkeypatch.setattr(close_read, "player_starts", counted_starts)
+    made = _counted(monkeypatch, close_read, "player_starts")
     rating_list = RatingList.objects.select_related("club").get(club=club, slug="standard")
     _live(club)
     play(club, owner, [(players[0], players[2], "0-1")], date=OCT)
