@@ -257,7 +257,7 @@ def test_a_player_listed_from_a_later_month_who_plays_now_is_started_afresh_each
         entry_month=datetime.date(2026, 12, 1)
     )
     month = datetime.date(2026, 10, 1)
-    assert live.starts_kept(rating_list, month, live.start_rows(rating_list, month)) is None
+    assert live.starts_kept(month, live.start_rows(rating_list, month)) is None
     before = _live(club).row_of(fir.pk)
     assert before is not None
     play(club, owner, [(fir, players[0], "1-0")], date=OCT)

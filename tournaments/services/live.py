@@ -303,7 +303,7 @@ def _period_start(
                 "id", "name", "title", "federation", "birth_year", "sex", "active"
             )
         },
-        starts_kept(rating_list, period.month, rows),
+        starts_kept(period.month, rows),
     )
     if published is not None:
         _starts_kept.put(key, start, len(start.players))

@@ -144,19 +144,13 @@ def start_rows(rating_list: RatingList, month: datetime.date) -> StartRows:
     return StartRows(entries, previous, pools, overrides)
 
 
-def starts_kept(
-    rating_list: RatingList, month: datetime.date, rows: StartRows
-) -> dict[int, PlayerStart] | None:
+def starts_kept(month: datetime.date, rows: StartRows) -> dict[int, PlayerStart] | None:
     """``player_starts`` from ``rows`` alone, for a caller that keeps them with the rows
     (the live figures, rebuilt after every game); None when a player is listed before
     their entry month, whose start depends on whether they play this month."""
-    if any(row[6] is not None and row[6] > month for row in rows.entries):
+    if _listed_early(rows.entries, month):
         return None
-    return player_starts(rating_list, month, _no_games, rows)
-
-
-def _no_games() -> PeriodGames:
-    raise AssertionError("no player is listed before their entry month: no games needed")
+    return _starts(rows, month, playing=set())
 
 
 def player_starts(
@@ -167,15 +161,26 @@ def player_starts(
 ) -> dict[int, PlayerStart]:
     """Each player's start, from ``rows`` (read now when None); ``games`` (or the call
     that waits for them) is needed only for players listed before their entry month."""
-    entries, previous, pools, overrides = start_rows(rating_list, month) if rows is None else rows
+    rows = start_rows(rating_list, month) if rows is None else rows
     # Only a player whose entry month is still to come needs it (listed early because
     # they play this month): most months have none, and this is two million set adds.
     playing: set[int] = set()
-    if any(row[6] is not None and row[6] > month for row in entries):
+    if _listed_early(rows.entries, month):
         played = games() if callable(games) else games
         playing.update(played.white)
         playing.update(played.black)
+    return _starts(rows, month, playing)
 
+
+def _listed_early(entries: list[tuple[Any, ...]], month: datetime.date) -> bool:
+    """Whether a player's entry month comes after ``month`` (the entry's last column)."""
+    return any(row[6] is not None and row[6] > month for row in entries)
+
+
+def _starts(rows: StartRows, month: datetime.date, playing: set[int]) -> dict[int, PlayerStart]:
+    """Each player's start: those on the list by ``month``, and those listed early who are
+    ``playing`` this month."""
+    entries, previous, pools, overrides = rows
     starts: dict[int, PlayerStart] = {}
     for player_id, e_rating, e_games, e_2400, override, birth_year, e_month in entries:
         if not (e_month is None or e_month <= month or player_id in playing):
