@@ -8,7 +8,8 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.utils import timezone
 
 from players.errors import NotFoundError, PermissionDeniedError
 from players.models import ApiToken, Club, Invitation, Membership, Player, Role
@@ -50,14 +51,23 @@ def clubs_visible_to(user: User | None) -> QuerySet[Club]:
     return Club.objects.filter(Q(public=True) | Exists(member))
 
 
+# The user's role, read with the club by club_get_visible: (user id, role or None). The
+# views check the role and the services check it again; a request reads it once.
+_VIEWER_ROLE = "_viewer_role"
+
+
 def membership_role(user: User | None, club: Club) -> Role | None:
     """The user's role in the club; a superuser counts as owner everywhere."""
     if user is None or not user.is_authenticated:
         return None
     if is_superuser(user):
         return Role.OWNER
+    known: tuple[Any, Role | None] | None = getattr(club, _VIEWER_ROLE, None)
+    if known is not None and known[0] == user.pk:
+        return known[1]
     role = (
         Membership.objects.filter(user_id=user.pk, club_id=club.pk)
+        .order_by()
         .values_list("role", flat=True)
         .first()
     )
@@ -81,9 +91,23 @@ def require_role(user: User | None, club: Club, role: Role) -> Role:
 
 
 def club_get_visible(*, user: User | None, slug: str) -> Club:
-    club = clubs_visible_to(user).filter(slug=slug).first()
+    """The club named ``slug`` if ``user`` may see it (NotFoundError otherwise), with the
+    user's role in it read in the same query."""
+    if is_superuser(user) or user is None or not user.is_authenticated:
+        club = clubs_visible_to(user).filter(slug=slug).first()
+        if club is None:
+            raise NotFoundError(f"No club {slug!r}.")
+        return club
+    held = Membership.objects.filter(club=OuterRef("pk"), user_id=user.pk).order_by()
+    club = (
+        Club.objects.annotate(held_role=Subquery(held.values("role")[:1]))
+        .filter(Q(public=True) | Q(held_role__isnull=False), slug=slug)
+        .first()
+    )
     if club is None:
         raise NotFoundError(f"No club {slug!r}.")
+    role: Any = club.held_role
+    setattr(club, _VIEWER_ROLE, (user.pk, None if role is None else Role(role)))
     return club
 
 
@@ -130,5 +154,7 @@ def member_home(*, user: AbstractBaseUser) -> MemberHome:
         .prefetch_related("ratings__rating_list")
         .order_by("club__name", "name")
     )
-    tokens = list(ApiToken.objects.filter(user_id=user.pk).order_by("-created"))
+    # An expired token works nowhere; it is deleted when the user makes a new one.
+    live = Q(expiry__isnull=True) | Q(expiry__gte=timezone.now())
+    tokens = list(ApiToken.objects.filter(live, user_id=user.pk).order_by("-created"))
     return MemberHome(memberships=memberships, players=players, tokens=tokens)

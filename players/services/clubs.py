@@ -36,24 +36,30 @@ from players.rating import list_kinds
 from players.selectors import Generation, User, generation_key, require_role
 
 
-def club_published_changed(*, club_id: int) -> None:
+def club_published_changed(*, club_id: int, slug: str | None = None) -> None:
     """Retire every cached public view of the club (pages and API answers, published and
     live): each service that changes what is published calls this inside its transaction
     (a close, reopen or replay; a player's, list's or club's edit; an import).
 
-    Both generations are replaced: the live figures start from the published ratings."""
-    _generations_replaced(club_id=club_id, scopes=(Generation.PUBLISHED, Generation.LIVE))
+    Both generations are replaced: the live figures start from the published ratings.
+    ``slug``: the club's, where the caller has it (else it is read)."""
+    _generations_replaced(
+        club_id=club_id, slug=slug, scopes=(Generation.PUBLISHED, Generation.LIVE)
+    )
 
 
-def club_live_changed(*, club_id: int) -> None:
+def club_live_changed(*, club_id: int, slug: str | None = None) -> None:
     """Retire the club's cached live views (the live list and its API, a player's live
     figures, the tournament and head-to-head pages), not the published ones: what a game
     entered, edited or deleted changes. During a round a game a second emptied the whole
-    cache, the rating list and player pages included, though nothing published changed."""
-    _generations_replaced(club_id=club_id, scopes=(Generation.LIVE,))
+    cache, the rating list and player pages included, though nothing published changed.
+    ``slug``: the club's, where the caller has it (else it is read)."""
+    _generations_replaced(club_id=club_id, slug=slug, scopes=(Generation.LIVE,))
 
 
-def _generations_replaced(*, club_id: int, scopes: tuple[Generation, ...]) -> None:
+def _generations_replaced(
+    *, club_id: int, slug: str | None, scopes: tuple[Generation, ...]
+) -> None:
     """A new generation of each of ``scopes`` (a random token, so one lost from the cache
     never comes back as an old value) is written now and, unless the cache is the
     database's, again when the transaction commits. Now: with the database cache the write
@@ -64,7 +70,8 @@ def _generations_replaced(*, club_id: int, scopes: tuple[Generation, ...]) -> No
     rebuilt (a close of a federation-sized club: seconds of work each), and nothing can
     have been stored under the first before it.
     """
-    slug = Club.objects.values_list("slug", flat=True).get(pk=club_id)
+    if slug is None:
+        slug = Club.objects.values_list("slug", flat=True).get(pk=club_id)
     keys = [generation_key(slug, scope) for scope in scopes]
 
     def replace() -> None:

@@ -30,6 +30,8 @@ def api_token_create(
     if len(name) > 100:
         raise invalid_field("name", "At most 100 characters.")
     with transaction.atomic(durable=True):
+        # The user's expired tokens go now (the token check no longer looks for them).
+        ApiToken.objects.filter(user_id=user.pk, expiry__lt=timezone.now()).delete()
         token, raw = ApiToken.objects.create(user=user, expiry=expiry, name=name)
     return token, raw
 

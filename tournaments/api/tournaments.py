@@ -80,6 +80,9 @@ class ClubObjectView(ClubScopedView):
         found = self.get_queryset().filter(pk=object_id).first()
         if found is None:
             raise NotFoundError(f"No such {self.object_name} in {self.club.name}.")
+        # The club the row was found in, as read for this request (the user's role with
+        # it): the services' role check then reads neither again.
+        found.club = self.club
         return found
 
     object_name = "object"
@@ -334,10 +337,9 @@ class GameListView(GameRows):
         one = ClubGameInSerializer(data=request.data)
         one.is_valid(raise_exception=True)
         game = game_services.game_create(club=self.club, by=request.user, **one.validated_data)
-        return Response(
-            ClubGameOutSerializer(self.get_object_in_club(game.pk)).data,
-            status=status.HTTP_201_CREATED,
-        )
+        # The stored game as the service made it: its list, period and players are the rows
+        # it checked and locked, so reading them back again would only cost the round trip.
+        return Response(ClubGameOutSerializer(game).data, status=status.HTTP_201_CREATED)
 
 
 @extend_schema(tags=["games"], parameters=[CLUB_PARAM, ID_PARAM])
@@ -359,8 +361,8 @@ class GameDetailView(GameRows):
         game = self.get_object_in_club(id)
         data = ClubGameInSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        game_services.game_update(game=game, by=request.user, **data.validated_data)
-        return Response(ClubGameOutSerializer(self.get_object_in_club(id)).data)
+        updated = game_services.game_update(game=game, by=request.user, **data.validated_data)
+        return Response(ClubGameOutSerializer(updated).data)
 
     @extend_schema(
         operation_id="games_delete",

@@ -44,23 +44,21 @@ def _periods_locked(
     wanted = sorted(set(months))
     if not wanted:
         return {}
-    existing = set(
-        RatingPeriod.objects.filter(rating_list_id=rating_list_id, month__in=wanted).values_list(
-            "month", flat=True
-        )
-    )
-    missing = [month for month in wanted if month not in existing]
-    if missing:
-        # ignore_conflicts: another writer may create the same month at the same moment.
-        RatingPeriod.objects.bulk_create(
-            [RatingPeriod(rating_list_id=rating_list_id, month=month) for month in missing],
-            ignore_conflicts=True,
-        )
-    locked = list(
+    lock = (
         RatingPeriod.objects.select_for_update(no_key=True)
         .filter(rating_list_id=rating_list_id, month__in=wanted)
         .order_by("id")
     )
+    # Usually every month's period exists (a round's games go to one): one query locks them.
+    locked = list(lock)
+    missing = set(wanted) - {period.month for period in locked}
+    if missing:
+        # ignore_conflicts: another writer may create the same month at the same moment.
+        RatingPeriod.objects.bulk_create(
+            [RatingPeriod(rating_list_id=rating_list_id, month=month) for month in sorted(missing)],
+            ignore_conflicts=True,
+        )
+        locked = list(lock.all())
     for period in locked:
         if period.status == RatingPeriod.Status.CLOSED:
             raise ConflictError(
@@ -261,7 +259,9 @@ def _games_store(
                 via=audit_via(),
                 user_id=by_id,
             )
-            club_live_changed(club_id=created[0].club_id)
+            # The games were made with their club (_prepare_games): its slug is at hand.
+            club = created[0].club
+            club_live_changed(club_id=club.pk, slug=club.slug)
         return created
 
 
@@ -282,8 +282,8 @@ def game_update(*, game: Game, by: User, **changes: Any) -> Game:
     current.update(changes)
     ((new, month),) = _prepare_games(club=game.club, items=[current], prefix_items=False)
     with transaction.atomic(durable=True):
-        old_period = RatingPeriod.objects.get(pk=game.period_id)
-        months = {(game.rating_list_id, old_period.month), (new.rating_list_id, month)}
+        # A period's month never changes: the one read with the game will do.
+        months = {(game.rating_list_id, game.period.month), (new.rating_list_id, month)}
         periods: dict[tuple[int, datetime.date], RatingPeriod] = {}
         for list_id, wanted in sorted(months):
             for got, period in _periods_locked(rating_list_id=list_id, months=[wanted]).items():
@@ -301,15 +301,14 @@ def game_update(*, game: Game, by: User, **changes: Any) -> Game:
             setattr(game, field, getattr(new, field))
         game.period = periods[(new.rating_list_id, month)]
         game.save()
-        club_live_changed(club_id=game.club_id)
+        club_live_changed(club_id=game.club_id, slug=game.club.slug)
     return game
 
 
 def game_delete(*, game: Game, by: User) -> None:
     require_role(by, game.club, Role.ARBITER)
     with transaction.atomic(durable=True):
-        month = RatingPeriod.objects.values_list("month", flat=True).get(pk=game.period_id)
-        _periods_locked(rating_list_id=game.rating_list_id, months=[month])
-        club_id = game.club_id
+        _periods_locked(rating_list_id=game.rating_list_id, months=[game.period.month])
+        club = game.club
         game.delete()
-        club_live_changed(club_id=club_id)
+        club_live_changed(club_id=club.pk, slug=club.slug)
