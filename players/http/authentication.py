@@ -10,6 +10,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
+from knox.signals import token_expired
 from rest_framework import exceptions
 
 from players.models import ApiToken
@@ -34,7 +35,10 @@ class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]
         # when the user makes a new token instead (api_token_create), and the member's
         # home lists only live ones. An expired token itself is refused and deleted.
         if auth_token.expiry is not None and auth_token.expiry < timezone.now():
+            username = auth_token.user.get_username()
             auth_token.delete()
+            # As knox does: its signal's listeners (none here yet) hear of it.
+            token_expired.send(sender=self.__class__, username=username, source="auth_token")
             return True
         return False
 

@@ -152,3 +152,25 @@ def test_the_members_home_lists_only_tokens_that_work(world: World) -> None:
     page = client.get("/accounts/").content.decode()
     assert "works" in page
     assert "expired yesterday" not in page
+
+
+def test_an_expired_token_is_refused_deleted_and_announced(world: World) -> None:
+    from knox.signals import token_expired
+
+    user = make_user("yuri")
+    token, raw = api_token_create(user=user, name="old")
+    ApiToken.objects.filter(pk=token.pk).update(expiry=timezone.now() - datetime.timedelta(days=1))
+    heard: list[dict[str, Any]] = []
+
+    def listener(**kwargs: Any) -> None:
+        heard.append(kwargs)
+
+    token_expired.connect(listener)
+    try:
+        api = APIClient()
+        api.credentials(HTTP_AUTHORIZATION=f"Token {raw}")
+        assert api.get("/api/v1/clubs/").status_code == 401
+    finally:
+        token_expired.disconnect(listener)
+    assert not ApiToken.objects.filter(pk=token.pk).exists()
+    assert [(h["username"], h["source"]) for h in heard] == [("yuri", "auth_token")]
