@@ -31,6 +31,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import migrated_copy
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 FENCE = re.compile(r"^```console[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
@@ -131,17 +133,16 @@ def _environment(database: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def demo_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    database = tmp_path_factory.mktemp("demo") / "demo.sqlite3"
-    env = _environment(database)
-    for command in (["migrate", "--noinput", "-v", "0"], ["load_demo"]):
-        subprocess.run(
-            [sys.executable, str(ROOT / "manage.py"), *command],
-            env=env,
-            check=True,
-            capture_output=True,
-            timeout=600,
-        )
+def demo_database(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path) -> Path:
+    # The run's migrated template, then the demo as `make run` loads it.
+    database = migrated_copy(migrated_sqlite, tmp_path_factory.mktemp("demo") / "demo.sqlite3")
+    subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "load_demo"],
+        env=_environment(database),
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
     return database
 
 

@@ -1,6 +1,7 @@
 """``DATABASE_REPLICA_URL``: the public pages and exports read the replica, everything else
 the primary. Proven with two real database aliases in a real process: two SQLite files,
-migrated alike, and a club that exists only in the "replica" one."""
+migrated alike (copies of the run's migrated template, ``migrated_sqlite``), and a club
+that exists only in the "replica" one."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-# Migrates two databases in subprocesses.
+from tests.conftest import migrated_copy
+
+# Starts processes on databases of their own.
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,13 +32,15 @@ def _manage(env: dict[str, str], *args: str) -> str:
     return done.stdout
 
 
-def test_public_pages_read_the_replica_and_the_rest_the_primary(tmp_path: Path) -> None:
+def test_public_pages_read_the_replica_and_the_rest_the_primary(
+    tmp_path: Path, migrated_sqlite: Path
+) -> None:
     base = {**os.environ, "DJANGO_SETTINGS_MODULE": "ratings_site.settings.base"}
     base.pop("DATABASE_REPLICA_URL", None)
     primary = {**base, "DATABASE_URL": f"sqlite:///{tmp_path / 'primary.sqlite3'}"}
     replica = {**base, "DATABASE_URL": f"sqlite:///{tmp_path / 'replica.sqlite3'}"}
-    for env in (primary, replica):
-        _manage(env, "migrate", "--noinput")
+    for name in ("primary.sqlite3", "replica.sqlite3"):
+        migrated_copy(migrated_sqlite, tmp_path / name)
     _manage(
         replica,
         "shell",
@@ -57,13 +62,13 @@ def test_public_pages_read_the_replica_and_the_rest_the_primary(tmp_path: Path) 
 
 
 def test_a_replica_that_does_not_answer_leaves_the_public_pages_on_the_primary(
-    tmp_path: Path,
+    tmp_path: Path, migrated_sqlite: Path
 ) -> None:
     # A PostgreSQL replica URL where no server listens (a stopped standby): the public
     # pages answer from the primary instead of failing (db_router.replica_usable).
     base = {**os.environ, "DJANGO_SETTINGS_MODULE": "ratings_site.settings.base"}
     primary = {**base, "DATABASE_URL": f"sqlite:///{tmp_path / 'primary.sqlite3'}"}
-    _manage(primary, "migrate", "--noinput")
+    migrated_copy(migrated_sqlite, tmp_path / "primary.sqlite3")
     _manage(
         primary,
         "shell",
