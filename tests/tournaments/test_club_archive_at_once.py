@@ -31,6 +31,7 @@ from players.bulk import copy_behind
 from players.models import Club, Player
 from tests.tournaments.test_club_archive_escape import (
     REFERENCES,
+    _module_clubs,  # noqa: F401 - the fixture two_clubs takes
     each,
     read_rows,
     rewritten,
