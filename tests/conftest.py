@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import fcntl
 import graphlib
 import multiprocessing.util
@@ -10,6 +11,8 @@ import os
 import shutil
 import subprocess
 import sys
+import uuid
+import warnings
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -21,12 +24,13 @@ from django.db import connection
 from django.test import override_settings
 from hypothesis import settings
 
+T = TypeVar("T")
+
 # The queue's lanes as the settings name them (a task of a lane not listed is refused).
 LANES = list(django_settings.JOBS_LANES)
 IMMEDIATE_TASKS = {
     "default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend", "QUEUES": LANES}
 }
-T = TypeVar("T")
 DATABASE_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": LANES}}
 
 # No per-example deadline anywhere: on a shared or slow machine an example that takes longer
@@ -160,30 +164,40 @@ def database_cache_table() -> None:
         call_command("createcachetable")
 
 
+def _run_directory(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run's own temporary directory, the same for every xdist worker (above the
+    workers' own, popen-gw0, ...): where what the workers share is made, under a lock."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def _migrate(database_url: str) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=Path(__file__).resolve().parents[1],
+        env={**os.environ, "DATABASE_URL": database_url},
+        check=True,
+        capture_output=True,
+    )
+
+
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A SQLite file as ``manage.py migrate`` leaves a new database, made once for the run.
 
     For the tests that start processes on a database of their own and are not about
     migrating (the replica's router, the import commands' exit status, a club restored into
-    a fresh database, the docs' commands): each copies this file instead of migrating (7 s
-    of CPU a time, most of it Django rendering the migrations' states). The xdist workers
-    share it: the first to ask makes it, under a lock, in the run's own directory."""
-    run_directory = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        run_directory = run_directory.parent  # above the workers' own (popen-gw0, ...)
+    a fresh database, the docs' commands, ``runsite``, the how-tos' starting point): each
+    copies this file instead of migrating (7 s of CPU a time, most of it Django rendering
+    the migrations' states). The xdist workers share it: the first to ask makes it, under a
+    lock, in the run's own directory."""
+    run_directory = _run_directory(tmp_path_factory)
     template = run_directory / "migrated.sqlite3"
     with open(run_directory / "migrated.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not template.exists():
             making = run_directory / f"migrating-{os.getpid()}.sqlite3"
-            subprocess.run(
-                [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-                cwd=Path(__file__).resolve().parents[1],
-                env={**os.environ, "DATABASE_URL": f"sqlite:///{making}"},
-                check=True,
-                capture_output=True,
-            )
+            _migrate(f"sqlite:///{making}")
             making.rename(template)
     return template
 
@@ -192,6 +206,92 @@ def migrated_copy(template: Path, path: Path) -> Path:
     """``path``, a copy of the migrated template (``migrated_sqlite``)."""
     shutil.copyfile(template, path)
     return path
+
+
+def postgres_server_url() -> str:
+    """The suite's PostgreSQL server, as a URL without a database name."""
+    ours = django_settings.DATABASES["default"]
+    password = f":{ours['PASSWORD']}" if ours["PASSWORD"] else ""
+    host = ours["HOST"] or "localhost"
+    return f"postgres://{ours['USER']}{password}@{host}:{ours['PORT'] or 5432}"
+
+
+def _migrated_postgres_prefix() -> str:
+    # pytest-django's own test databases are test_<NAME> and test_<NAME>_gw<N>.
+    return f"test_{django_settings.DATABASES['default']['NAME']}_migrated_"
+
+
+@pytest.fixture(scope="session")
+def migrated_postgres(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The name of a PostgreSQL database as ``manage.py migrate`` leaves a new one, made once
+    for the run, as ``migrated_sqlite`` is (shared by the xdist workers, under the same
+    kind of lock). A test clones it with ``CREATE DATABASE ... TEMPLATE``, a copy of its
+    files inside the server, instead of migrating. The run's end drops it
+    (``pytest_sessionfinish``)."""
+    import psycopg
+
+    run_directory = _run_directory(tmp_path_factory)
+    made = run_directory / "migrated-postgres"
+    with open(run_directory / "migrated-postgres.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not made.exists():
+            name = f"{_migrated_postgres_prefix()}{uuid.uuid4().hex[:12]}"
+            with psycopg.connect(f"{postgres_server_url()}/postgres", autocommit=True) as admin:
+                admin.execute(f'CREATE DATABASE "{name}"')
+                try:
+                    _migrate(f"{postgres_server_url()}/{name}")
+                except BaseException:
+                    admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+                    raise
+            made.write_text(name)
+    return made.read_text()
+
+
+@pytest.fixture
+def migrated_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A new database of the suite's kind as ``manage.py migrate`` leaves it, for processes
+    a test starts: a copy of ``migrated_sqlite``, or on PostgreSQL a clone of
+    ``migrated_postgres`` dropped after the test."""
+    if django_settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        template = request.getfixturevalue("migrated_sqlite")
+        yield f"sqlite:///{migrated_copy(template, tmp_path / 'db.sqlite3')}"
+        return
+    import psycopg
+
+    template = request.getfixturevalue("migrated_postgres")
+    name = f"{template}_{uuid.uuid4().hex[:8]}"
+    server = postgres_server_url()
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    try:
+        yield f"{server}/{name}"
+    finally:
+        _drop_postgres_database(name)
+
+
+def _drop_postgres_database(name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{postgres_server_url()}/postgres", autocommit=True) as admin:
+        # A DROP DATABASE waits for every backend of the server to take a signal, which a
+        # session stuck in a COPY never does: one minute, then the database is left.
+        admin.execute("SET statement_timeout = '60s'")
+        try:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        except psycopg.errors.QueryCanceled:
+            warnings.warn(f"the database {name} was left: DROP DATABASE timed out", stacklevel=1)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    # The run's migrated PostgreSQL template, dropped once every worker is done: by the
+    # process that started them (or the only one), never by a worker.
+    if hasattr(session.config, "workerinput"):
+        return
+    if django_settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        return
+    made = _run_directory(session.config._tmp_path_factory) / "migrated-postgres"  # type: ignore[attr-defined]
+    if made.exists():
+        _drop_postgres_database(made.read_text())
 
 
 @contextlib.contextmanager
@@ -208,6 +308,28 @@ def committed_for_module(django_db_blocker: Any, build: Callable[[], T]) -> Iter
     yield built
     with django_db_blocker.unblock():
         call_command("flush", interactive=False, verbosity=0)
+
+
+def built_once_per_module(name: str, build: Callable[[], T]) -> tuple[Any, Any]:
+    """Two fixtures for a module whose tests all read the same rows: ``_built_for_module``
+    builds them once for the module (``committed_for_module``), and ``name`` hands each test
+    its own ``copy.deepcopy`` of what was built. A module takes both, once::
+
+        _built_for_module, world = built_once_per_module("world", build_world)
+    """
+
+    @pytest.fixture(scope="module")
+    def _built_for_module(django_db_setup: None, django_db_blocker: Any) -> Iterator[T]:
+        with committed_for_module(django_db_blocker, build) as built:
+            yield built
+
+    # Takes the module's rows by parameter, so that pytest builds them before the test's
+    # transaction starts (looked up inside the test, they would be rolled back with it).
+    @pytest.fixture(name=name)
+    def built_for_test(_built_for_module: T, db: None) -> T:
+        return copy.deepcopy(_built_for_module)
+
+    return _built_for_module, built_for_test
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from ratings_site.management.commands.runsite import site_url
+from tests.conftest import migrated_copy
 
 # Starts the site and a worker as processes.
 pytestmark = pytest.mark.slow
@@ -74,8 +75,12 @@ def _lane_workers(text: str) -> dict[str, int]:
     return {lane: int(pid) for lane, pid in found}
 
 
-def test_runsite_serves_runs_jobs_and_stops_both_on_ctrl_c(tmp_path: Path) -> None:
-    database = tmp_path / "site.sqlite3"
+def test_runsite_serves_runs_jobs_and_stops_both_on_ctrl_c(
+    tmp_path: Path, migrated_sqlite: Path
+) -> None:
+    # Migrated as `make run` leaves it before runsite (tests/test_ensure_database.py runs
+    # make run's migrate itself): a copy of the run's migrated file.
+    database = migrated_copy(migrated_sqlite, tmp_path / "site.sqlite3")
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{database}",
@@ -83,7 +88,6 @@ def test_runsite_serves_runs_jobs_and_stops_both_on_ctrl_c(tmp_path: Path) -> No
         "DEBUG": "1",
     }
     env.pop("TASKS_BACKEND", None)
-    _manage(env, "migrate", "--noinput")
     port = _free_port()
     loaded = _manage(env, "load_demo", "--if-empty", "--site", f"http://127.0.0.1:{port}")
     # The printed admin URL follows the port the site runs on (make run HOST=...).

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import copy
 import datetime
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -33,7 +31,7 @@ from players.services import (
     player_create,
     rating_list_create,
 )
-from tests.conftest import committed_for_module
+from tests.conftest import built_once_per_module
 from tests.players.admin_world import World, build_world, club_of, make_user
 from tests.tournaments.helpers import close, make_player, play
 
@@ -44,17 +42,9 @@ OUR_MODELS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def _module_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
-    # Two clubs with closes, staff of every role, a claim, a job, a webhook and a merge:
-    # 0.26 s a test on PostgreSQL, for 81 tests, when built for each.
-    with committed_for_module(django_db_blocker, build_world) as built:
-        yield built
-
-
-@pytest.fixture
-def world(_module_world: World, db: None) -> World:
-    return copy.deepcopy(_module_world)
+# Two clubs with closes, staff of every role, a claim, a job, a webhook and a merge:
+# 0.26 s a test on PostgreSQL, for 81 tests, when built for each.
+_built_for_module, world = built_once_per_module("world", build_world)
 
 
 def client_for(user: AbstractBaseUser) -> Client:

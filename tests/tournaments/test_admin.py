@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import copy
 import datetime
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,7 +13,7 @@ from django.utils import timezone
 
 from players.models import Player, RatingChange, RatingPeriod, RatingRun
 from players.services import membership_set
-from tests.conftest import committed_for_module
+from tests.conftest import built_once_per_module
 from tests.players.admin_world import World, build_world
 from tournaments.models import Game, Tournament
 
@@ -23,17 +21,9 @@ pytestmark = pytest.mark.django_db
 CONFIRM_TEMPLATE = "admin/tournaments/ratingperiod/close_confirmation.html"
 
 
-@pytest.fixture(scope="module")
-def _module_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
-    # The admin tests' two clubs (tests/players/admin_world.py), 0.27 s a test when built
-    # for each.
-    with committed_for_module(django_db_blocker, build_world) as built:
-        yield built
-
-
-@pytest.fixture
-def world(_module_world: World, db: None) -> World:
-    return copy.deepcopy(_module_world)
+# The admin tests' two clubs (tests/players/admin_world.py), 0.27 s a test when built for
+# each.
+_built_for_module, world = built_once_per_module("world", build_world)
 
 
 def client_for(user: AbstractBaseUser) -> Client:

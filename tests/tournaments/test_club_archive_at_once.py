@@ -29,13 +29,13 @@ from hypothesis import strategies as st
 
 from players.bulk import copy_behind
 from players.models import Club, Player
+from tests.conftest import built_once_per_module
 from tests.tournaments.test_club_archive_escape import (
     REFERENCES,
-    _module_clubs,  # noqa: F401 - the fixture two_clubs takes
+    _build_two_clubs,
     each,
     read_rows,
     rewritten,
-    two_clubs,  # noqa: F401 - the fixture, shared
 )
 from tournaments.models import Game
 from tournaments.services.club_archive import ArchiveError, club_import, club_tables, fast
@@ -43,6 +43,9 @@ from tournaments.services.club_archive import reading as reading_module
 from tournaments.services.club_archive.at_once import ChunkAtOnce
 from tournaments.services.club_archive.reading import Entry, row_chunks
 from tournaments.services.club_archive.values import Refused, Unsure, column_check, value_check
+
+# The escape tests' two clubs, built once for this module too.
+_built_for_module, two_clubs = built_once_per_module("two_clubs", _build_two_clubs)
 
 pytestmark = pytest.mark.django_db
 
@@ -151,7 +154,7 @@ def _own_values(f: models.Field[Any, Any]) -> st.SearchStrategy[Any] | None:
 
 
 def test_the_columns_of_a_real_archive_are_taken_whole(
-    two_clubs: tuple[Club, Club, bytes],  # noqa: F811 - the fixture
+    two_clubs: tuple[Club, Club, bytes],
 ) -> None:
     """Not a path that is always unsure: every value column of a restored club's archive
     passes whole (the rows of the large tables are never taken one at a time)."""
@@ -225,7 +228,7 @@ def _restored(archive: bytes, *, at_once: bool, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_an_archive_is_restored_a_column_at_a_time(
-    two_clubs: tuple[Club, Club, bytes],  # noqa: F811 - the fixture
+    two_clubs: tuple[Club, Club, bytes],
     chunks_at_once: list[bool],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -245,7 +248,7 @@ def test_an_archive_is_restored_a_column_at_a_time(
 )
 @given(data=st.data())
 def test_an_edited_archive_is_restored_the_same_either_way(
-    two_clubs: tuple[Club, Club, bytes],  # noqa: F811 - the fixture
+    two_clubs: tuple[Club, Club, bytes],
     monkeypatch: pytest.MonkeyPatch,
     data: st.DataObject,
 ) -> None:
@@ -361,7 +364,7 @@ def test_orjson_decodes_as_pythons_decoder(line: bytes) -> None:
 
 
 def test_chunks_written_behind_are_in_the_transaction(
-    two_clubs: tuple[Club, Club, bytes],  # noqa: F811 - the fixture
+    two_clubs: tuple[Club, Club, bytes],
 ) -> None:
     club = two_clubs[0]
     fields = ["club", "name", "name_key", "birth_year"]
@@ -373,7 +376,7 @@ def test_chunks_written_behind_are_in_the_transaction(
 
 
 def test_a_refusal_behind_is_raised_in_the_callers_thread(
-    two_clubs: tuple[Club, Club, bytes],  # noqa: F811 - the fixture
+    two_clubs: tuple[Club, Club, bytes],
 ) -> None:
     if connection.vendor != "postgresql":
         pytest.skip("SQLite writes each chunk at once: no thread, nothing behind")

@@ -5,14 +5,13 @@ restored without a change to any other club; and reading is bounded whatever the
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import io
 import itertools
 import json
 import tracemalloc
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ from hypothesis import strategies as st
 
 from players.models import Club, Invitation, Membership, Player, RatingRun
 from tests.api.conftest import build_club, make_user
-from tests.conftest import committed_for_module
+from tests.conftest import built_once_per_module
 from tests.tournaments.test_club_archive import export_bytes, job_closed_club
 from tournaments.services.club_archive import MANIFEST, ArchiveError, club_import, club_tables
 from tournaments.services.club_archive.tables import MAX_LINE_BYTES, _related
@@ -108,18 +107,8 @@ def _build_two_clubs() -> tuple[Club, Club, bytes]:
     return mine, other, export_bytes(mine)
 
 
-@pytest.fixture(scope="module")
-def _module_clubs(
-    django_db_setup: None, django_db_blocker: Any
-) -> Iterator[tuple[Club, Club, bytes]]:
-    # 0.4 s a test on PostgreSQL, for 32 tests, when built for each.
-    with committed_for_module(django_db_blocker, _build_two_clubs) as built:
-        yield built
-
-
-@pytest.fixture
-def two_clubs(_module_clubs: tuple[Club, Club, bytes], db: None) -> tuple[Club, Club, bytes]:
-    return copy.deepcopy(_module_clubs)
+# 0.4 s a test on PostgreSQL, for 32 tests, when built for each.
+_built_for_module, two_clubs = built_once_per_module("two_clubs", _build_two_clubs)
 
 
 def test_a_player_of_another_club_is_refused(two_clubs: tuple[Club, Club, bytes]) -> None:
