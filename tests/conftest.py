@@ -49,6 +49,13 @@ def pytest_configure(config: pytest.Config) -> None:
     django_settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     }
+    # Every test client loads the middleware again, and WhiteNoise, which serves the
+    # apps' static files here, walked all of them (175 files, 15 ms) each time it was made,
+    # 900 times in the authorization matrix alone. Looking a file up when it is asked
+    # for, as WhiteNoise does under `runserver` (DEBUG), serves the same files and
+    # headers; tests/test_static_files.py serves production's collected files as
+    # production does.
+    django_settings.WHITENOISE_AUTOREFRESH = True
     _flush_postgresql_by_delete()
 
 
