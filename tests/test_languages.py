@@ -24,6 +24,7 @@ from players.rating.classes import CLASSES
 from players.rating.differences import NOTE_FAST_GAP, NOTE_FORFEIT, NOTE_UNRATED_OPPONENT
 from players.rating.types import KReason
 from ratings_site.pages.engine_text import FIXED, engine_text
+from tests.conftest import built_once_per_module
 from tests.pages_data import ClubData, build_club
 
 pytestmark = pytest.mark.django_db
@@ -98,9 +99,8 @@ SAME_IN_BOTH = {
 }
 
 
-@pytest.fixture
-def data() -> ClubData:
-    return build_club()
+# Built once for the module (a deepcopy for each test, its changes rolled back).
+_built_for_module, data = built_once_per_module("data", build_club)
 
 
 def pages(data: ClubData) -> dict[str, str]:

@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 from players.errors import ValidationFailed
 from players.models import Club, Role
 from players.services import club_update, embed_origins_checked, membership_set
+from tests.conftest import built_once_per_module
 from tests.pages_data import ClubData, build_club
 from tests.tournaments.helpers import close, play
 
@@ -28,11 +29,14 @@ LIST = "/embed/clubs/riverside/lists/standard/"
 LIVE = "/embed/clubs/riverside/lists/standard/live/"
 
 
-@pytest.fixture
-def data() -> ClubData:
+def _embedding_club() -> ClubData:
     data = build_club(crowd=4)
     club_update(club=data.club, by=data.owner, embed_origins=[SITE, "http://localhost:8080"])
     return data
+
+
+# Built once for the module (a deepcopy for each test, its changes rolled back).
+_built_for_module, data = built_once_per_module("data", _embedding_club)
 
 
 def _player(data: ClubData, name: str = "magnus") -> str:

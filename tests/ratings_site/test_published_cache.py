@@ -5,6 +5,7 @@ served from it."""
 from __future__ import annotations
 
 import datetime
+import functools
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from django.utils import translation
 from players.http.cache import published_entry
 from players.models import Club
 from players.services import club_update, membership_set, player_update
+from tests.conftest import built_once_per_module
 from tests.pages_data import ClubData, build_club
 from tests.tournaments.helpers import close, play
 
@@ -25,9 +27,8 @@ LIST = "/clubs/riverside/lists/standard/"
 RATINGS_API = "/api/v1/clubs/riverside/lists/standard/ratings/"
 
 
-@pytest.fixture
-def data() -> ClubData:
-    return build_club(crowd=4)
+# Built once for the module (a deepcopy for each test, its changes rolled back).
+_built_for_module, data = built_once_per_module("data", functools.partial(build_club, crowd=4))
 
 
 def _player_url(data: ClubData, name: str) -> str:

@@ -6,6 +6,7 @@ player chart's peak and the list's median."""
 from __future__ import annotations
 
 import datetime
+import functools
 import re
 import statistics
 import xml.etree.ElementTree as ET
@@ -20,6 +21,7 @@ from django.test import Client
 from players.models import Membership, RatingChange, RatingPeriod, Role, add_months
 from players.rating.classes import rating_class
 from players.rating.period import GAME_RESULTS, SCORES
+from tests.conftest import built_once_per_module
 from tests.pages_data import ClubData, build_club
 from tests.tournaments.helpers import close, make_club, make_owner, make_player, play
 from tournaments import statistics as stats_module
@@ -31,10 +33,11 @@ PAGE = "/clubs/{}/lists/standard/statistics/"
 API = "/api/v1/clubs/{}/lists/standard/statistics/"
 
 
-@pytest.fixture
-def data() -> ClubData:
-    # Six closed months (January to June), so a shorter "year" leaves some out.
-    return build_club(extra_months=3)
+# Six closed months (January to June), so a shorter "year" leaves some out.
+# Built once for the module (a deepcopy for each test, its changes rolled back).
+_built_for_module, data = built_once_per_module(
+    "data", functools.partial(build_club, extra_months=3)
+)
 
 
 # -- the figures, computed here ---------------------------------------------------------------
