@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from players.models import ClaimStatus, Player, PlayerClaim
 from players.services import claim_create
+from tests.conftest import built_once_per_module
 from tests.players.admin_world import World, build_world
 
 pytestmark = pytest.mark.django_db
@@ -19,9 +20,8 @@ pytestmark = pytest.mark.django_db
 CHANGELIST = "admin:players_playerclaim_changelist"
 
 
-@pytest.fixture
-def world() -> World:
-    return build_world()
+# Built once for the module (a deepcopy for each test, its changes rolled back).
+_built_for_module, world = built_once_per_module("world", build_world)
 
 
 def client_for(user: AbstractBaseUser) -> Client:

@@ -5,6 +5,7 @@ replay, a player's or list's edit) retires both."""
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +19,7 @@ from players.names import NameOrder
 from players.selectors import Generation, club_generation
 from players.services import player_update, rating_list_update
 from ratings_site.pages import views
+from tests.conftest import built_once_per_module
 from tests.pages_data import ClubData, build_club
 from tests.tournaments.helpers import close, period_of, play
 from tournaments.models import Game
@@ -48,9 +50,8 @@ LIVE_API = f"{API}/lists/standard/live/"
 APRIL = datetime.date(2026, 4, 3)
 
 
-@pytest.fixture
-def data() -> ClubData:
-    return build_club(crowd=4)
+# Built once for the module (a deepcopy for each test, its changes rolled back).
+_built_for_module, data = built_once_per_module("data", functools.partial(build_club, crowd=4))
 
 
 def _body(response: HttpResponse) -> bytes:

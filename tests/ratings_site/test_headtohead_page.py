@@ -12,15 +12,15 @@ from django.test import Client
 
 from players.rating.expected import expected_from_table
 from ratings_site.templatetags.ratings import score
+from tests.conftest import built_once_per_module
 from tests.pages_data import ClubData, build_club
 from tournaments.models import Game
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def data() -> ClubData:
-    return build_club()
+# Built once for the module (a deepcopy for each test, its changes rolled back).
+_built_for_module, data = built_once_per_module("data", build_club)
 
 
 def text(response: Any) -> str:
