@@ -320,7 +320,9 @@ def committed_for_module(django_db_blocker: Any, build: Callable[[], T]) -> Iter
 def built_once_per_module(name: str, build: Callable[[], T]) -> tuple[Any, Any]:
     """Two fixtures for a module whose tests all read the same rows: ``_built_for_module``
     builds them once for the module (``committed_for_module``), and ``name`` hands each test
-    its own ``copy.deepcopy`` of what was built. A module takes both, once::
+    its own ``copy.deepcopy`` of what was built. The rows are committed, so the module holds
+    no transactional test (its flush would empty them under the tests after it), and its
+    tests build no club of the same names. A module takes both, once::
 
         _built_for_module, world = built_once_per_module("world", build_world)
     """
