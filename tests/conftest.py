@@ -216,16 +216,12 @@ def migrated_copy(template: Path, path: Path) -> Path:
 
 
 def postgres_server_url() -> str:
-    """The suite's PostgreSQL server, as a URL without a database name."""
-    ours = django_settings.DATABASES["default"]
-    password = f":{ours['PASSWORD']}" if ours["PASSWORD"] else ""
-    host = ours["HOST"] or "localhost"
+    """The suite's PostgreSQL server, as a URL without a database name (for the processes
+    a test starts: add the database's name)."""
+    ours = connection.settings_dict
+    password = f":{ours['PASSWORD']}" if ours.get("PASSWORD") else ""
+    host = ours["HOST"] or "127.0.0.1"
     return f"postgres://{ours['USER']}{password}@{host}:{ours['PORT'] or 5432}"
-
-
-def _migrated_postgres_prefix() -> str:
-    # pytest-django's own test databases are test_<NAME> and test_<NAME>_gw<N>.
-    return f"test_{django_settings.DATABASES['default']['NAME']}_migrated_"
 
 
 @pytest.fixture(scope="session")
@@ -242,14 +238,14 @@ def migrated_postgres(tmp_path_factory: pytest.TempPathFactory) -> str:
     with open(run_directory / "migrated-postgres.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not made.exists():
-            name = f"{_migrated_postgres_prefix()}{uuid.uuid4().hex[:12]}"
+            name = f"test_migrated_{uuid.uuid4().hex[:12]}"
             with psycopg.connect(f"{postgres_server_url()}/postgres", autocommit=True) as admin:
                 admin.execute(f'CREATE DATABASE "{name}"')
-                try:
-                    _migrate(f"{postgres_server_url()}/{name}")
-                except BaseException:
-                    admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-                    raise
+            try:
+                _migrate(f"{postgres_server_url()}/{name}")
+            except BaseException:
+                _drop_postgres_database(name)
+                raise
             made.write_text(name)
     return made.read_text()
 

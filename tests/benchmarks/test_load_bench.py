@@ -61,6 +61,7 @@ from players.services import api_token_create, membership_set
 from tests.benchmarks.load_driver import figures
 from tests.benchmarks.report import emit
 from tests.benchmarks.test_pages_bench import YEAR, build
+from tests.conftest import postgres_server_url
 from tournaments.models import Tournament
 from tournaments.services import period_close
 
@@ -93,9 +94,7 @@ def _free_port() -> int:
 
 def _database_url() -> str:
     """The test database's URL, for the processes a benchmark starts (the queue's too)."""
-    s = connection.settings_dict
-    auth = s["USER"] + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
-    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+    return f"{postgres_server_url()}/{connection.settings_dict['NAME']}"
 
 
 def _env(**extra: str) -> dict[str, str]:

@@ -30,6 +30,7 @@ from rest_framework.test import APIClient
 
 from players.models import Job, PlayerRating, RatingChange, RatingPeriod, RatingRun, Role
 from players.services import membership_set
+from tests.conftest import postgres_server_url
 from tests.tournaments.helpers import make_club, make_owner, make_player, period_of, play
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.usefixtures("queued_jobs")]
@@ -50,9 +51,7 @@ def on_postgres(transactional_db: None) -> None:
 
 
 def database_url() -> str:
-    s = connection.settings_dict
-    auth = s["USER"] + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
-    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+    return f"{postgres_server_url()}/{connection.settings_dict['NAME']}"
 
 
 def dsn() -> str:
