@@ -9,6 +9,7 @@ import graphlib
 import multiprocessing.util
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import uuid
@@ -188,6 +189,79 @@ def _migrate(database_url: str) -> None:
     )
 
 
+SQLITE_TEMPLATE = "migrated.sqlite3"
+# The file that holds the migrated PostgreSQL database's name.
+POSTGRES_TEMPLATE = "migrated-postgres"
+
+
+class _Template:
+    """The run's migrated database, shared by the xdist workers: the first to need it makes
+    it, under a lock, in the run's own directory. On SQLite the file ``path``; on
+    PostgreSQL a database of the suite's server, whose name ``path`` holds, written only
+    once the database is whole."""
+
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory, filename: str) -> None:
+        self.path = _run_directory(tmp_path_factory) / filename
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        with open(self.path.with_name(f"{self.path.name}.lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            yield
+
+    def ready(self) -> bool:
+        return self.path.exists()
+
+    def migrate(self) -> None:
+        """``manage.py migrate`` of a new database, in a process of its own."""
+        if self.path.name == POSTGRES_TEMPLATE:
+            import psycopg
+
+            name = f"test_migrated_{uuid.uuid4().hex[:12]}"
+            with psycopg.connect(f"{postgres_server_url()}/postgres", autocommit=True) as admin:
+                admin.execute(f'CREATE DATABASE "{name}"')
+            try:
+                _migrate(f"{postgres_server_url()}/{name}")
+            except BaseException:
+                _drop_postgres_database(name)
+                raise
+            self.path.write_text(name)
+            return
+        making = self.path.with_name(f"migrating-{os.getpid()}.sqlite3")
+        _migrate(f"sqlite:///{making}")
+        making.rename(self.path)
+
+    def keep(self, test_database: str) -> None:
+        """This process's test database, just migrated by Django, as the template: a
+        clone on PostgreSQL, a copy of the in-memory database on SQLite (in write-ahead
+        logging, as ``migrate`` leaves a file under the settings' options). The suite's
+        cache is in memory, so the migration that makes the settings' cache table
+        (players/0017) made none here: it is made first, as ``migrate`` makes it."""
+        from django.core.management import call_command
+
+        from ratings_site.env import env_cache
+
+        with override_settings(CACHES={"default": env_cache("CACHE_URL")}):
+            call_command("createcachetable")
+        if self.path.name == POSTGRES_TEMPLATE:
+            from django.db import connections
+
+            # A database is cloned only while nobody is connected to it.
+            connections.close_all()
+            name = f"test_migrated_{uuid.uuid4().hex[:12]}"
+            _clone_postgres(test_database, name)
+            self.path.write_text(name)
+            return
+        making = self.path.with_name(f"keeping-{os.getpid()}.sqlite3")
+        with (
+            contextlib.closing(sqlite3.connect(test_database, uri=True)) as memory,
+            contextlib.closing(sqlite3.connect(making)) as copy,
+        ):
+            memory.backup(copy)
+            copy.execute("PRAGMA journal_mode=WAL")
+        making.rename(self.path)
+
+
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A SQLite file as ``manage.py migrate`` leaves a new database, made once for the run.
@@ -196,17 +270,13 @@ def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     migrating (the replica's router, the import commands' exit status, a club restored into
     a fresh database, the docs' commands, ``runsite``, the how-tos' starting point): each
     copies this file instead of migrating (7 s of CPU a time, most of it Django rendering
-    the migrations' states). The xdist workers share it: the first to ask makes it, under a
-    lock, in the run's own directory."""
-    run_directory = _run_directory(tmp_path_factory)
-    template = run_directory / "migrated.sqlite3"
-    with open(run_directory / "migrated.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not template.exists():
-            making = run_directory / f"migrating-{os.getpid()}.sqlite3"
-            _migrate(f"sqlite:///{making}")
-            making.rename(template)
-    return template
+    the migrations' states). The xdist workers share it (``_Template``); in a run of the
+    suite on SQLite it is the first test database Django migrated (``django_db_setup``)."""
+    template = _Template(tmp_path_factory, SQLITE_TEMPLATE)
+    with template.locked():
+        if not template.ready():
+            template.migrate()
+    return template.path
 
 
 def migrated_copy(template: Path, path: Path) -> Path:
@@ -227,27 +297,25 @@ def postgres_server_url() -> str:
 @pytest.fixture(scope="session")
 def migrated_postgres(tmp_path_factory: pytest.TempPathFactory) -> str:
     """The name of a PostgreSQL database as ``manage.py migrate`` leaves a new one, made once
-    for the run, as ``migrated_sqlite`` is (shared by the xdist workers, under the same
-    kind of lock). A test clones it with ``CREATE DATABASE ... TEMPLATE``, a copy of its
-    files inside the server, instead of migrating. The run's end drops it
-    (``pytest_sessionfinish``)."""
+    for the run, as ``migrated_sqlite`` is (in a run of the suite on PostgreSQL, a clone
+    of the first test database Django migrated). A test clones it with ``CREATE DATABASE
+    ... TEMPLATE``, a copy of its files inside the server, instead of migrating. The run's
+    end drops it (``pytest_sessionfinish``)."""
+    template = _Template(tmp_path_factory, POSTGRES_TEMPLATE)
+    with template.locked():
+        if not template.ready():
+            template.migrate()
+    return template.path.read_text()
+
+
+def _clone_postgres(template: str, name: str) -> None:
+    """``name``, a new database of the suite's server made from ``template``; a database an
+    interrupted run left under that name is dropped first."""
     import psycopg
 
-    run_directory = _run_directory(tmp_path_factory)
-    made = run_directory / "migrated-postgres"
-    with open(run_directory / "migrated-postgres.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not made.exists():
-            name = f"test_migrated_{uuid.uuid4().hex[:12]}"
-            with psycopg.connect(f"{postgres_server_url()}/postgres", autocommit=True) as admin:
-                admin.execute(f'CREATE DATABASE "{name}"')
-            try:
-                _migrate(f"{postgres_server_url()}/{name}")
-            except BaseException:
-                _drop_postgres_database(name)
-                raise
-            made.write_text(name)
-    return made.read_text()
+    with psycopg.connect(f"{postgres_server_url()}/postgres", autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
 
 
 @pytest.fixture
@@ -259,17 +327,70 @@ def migrated_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Ite
         template = request.getfixturevalue("migrated_sqlite")
         yield f"sqlite:///{migrated_copy(template, tmp_path / 'db.sqlite3')}"
         return
-    import psycopg
 
     template = request.getfixturevalue("migrated_postgres")
     name = f"{template}_{uuid.uuid4().hex[:8]}"
-    server = postgres_server_url()
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    _clone_postgres(template, name)
     try:
-        yield f"{server}/{name}"
+        yield f"{postgres_server_url()}/{name}"
     finally:
         _drop_postgres_database(name)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    django_test_environment: None,
+    django_db_blocker: Any,
+    django_db_modify_db_settings: None,
+) -> Iterator[None]:
+    """pytest-django's own, except that the run migrates one test database, not one per
+    xdist worker (7-10 s of CPU each, most of it rendering the 108 migrations' states).
+    The first process to get here migrates its own, as Django does, and keeps a copy as
+    the run's migrated template (``migrated_sqlite``, ``migrated_postgres``: the tests
+    that start processes copy it too); the others start from a copy, which Django then
+    finds migrated (``keepdb``). On PostgreSQL the copy is a clone, dropped at the end as
+    Django drops its own; on SQLite Django's shared in-memory database, filled by SQLite's
+    backup and held open here for the session. ``--reuse-db`` keeps pytest-django's way."""
+    from django.test.utils import setup_databases, teardown_databases
+    from pytest_django.fixtures import _get_databases_for_setup
+
+    reuse = bool(request.config.getvalue("reuse_db")) and not request.config.getvalue("create_db")
+    aliases, serialized_aliases = _get_databases_for_setup(request.session.items)
+    verbosity = request.config.option.verbose
+    with contextlib.ExitStack() as held:
+        with django_db_blocker.unblock():
+            name = connection.creation._get_test_db_name()
+            template = None
+            if reuse or "default" not in aliases:
+                pass
+            elif connection.vendor == "postgresql":
+                template = _Template(tmp_path_factory, POSTGRES_TEMPLATE)
+            elif connection.creation.is_in_memory_db(name):
+                template = _Template(tmp_path_factory, SQLITE_TEMPLATE)
+            with template.locked() if template is not None else contextlib.nullcontext():
+                copied = template is not None and template.ready()
+                if template is not None and copied and connection.vendor == "postgresql":
+                    _clone_postgres(template.path.read_text(), name)
+                elif template is not None and copied:
+                    # The shared in-memory database lives while a connection holds it.
+                    memory = held.enter_context(contextlib.closing(sqlite3.connect(name, uri=True)))
+                    with contextlib.closing(sqlite3.connect(template.path)) as source:
+                        source.backup(memory)
+                config = setup_databases(
+                    verbosity=verbosity,
+                    interactive=False,
+                    keepdb=copied or reuse,
+                    aliases=aliases,
+                    serialized_aliases=serialized_aliases,
+                )
+                if template is not None and not copied:
+                    template.keep(name)
+        yield
+        if not reuse:
+            with django_db_blocker.unblock():
+                teardown_databases(config, verbosity=verbosity)
 
 
 def _drop_postgres_database(name: str) -> None:
@@ -292,40 +413,49 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         return
     if django_settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         return
-    made = _run_directory(session.config._tmp_path_factory) / "migrated-postgres"  # type: ignore[attr-defined]
+    made = _run_directory(session.config._tmp_path_factory) / POSTGRES_TEMPLATE  # type: ignore[attr-defined]
     if made.exists():
         _drop_postgres_database(made.read_text())
 
 
 @contextlib.contextmanager
-def committed_for_module(django_db_blocker: Any, build: Callable[[], T]) -> Iterator[T]:
+def committed_for_module(
+    django_db_blocker: Any, build: Callable[[], T], *, jobs_at_once: bool = True
+) -> Iterator[T]:
     """For a module-scoped fixture: ``build()``'s rows made once and committed, its jobs run
-    at once as every test's are, and every table emptied when the module is done. Each test
-    runs in a transaction rolled back after it, so each starts from these rows; the test's
-    own fixture hands it ``copy.deepcopy`` of what was built, as Django's setUpTestData
-    does, so that objects changed in memory do not reach the next test."""
+    at once as every test's are (``jobs_at_once=False``: queued as the settings queue
+    them), and every table emptied when the module is done. Each test runs in a
+    transaction rolled back after it, so each starts from these rows; the test's own
+    fixture hands it ``copy.deepcopy`` of what was built, as Django's setUpTestData does,
+    so that objects changed in memory do not reach the next test."""
     from django.core.management import call_command
 
-    with django_db_blocker.unblock(), override_settings(TASKS=IMMEDIATE_TASKS):
+    tasks = override_settings(TASKS=IMMEDIATE_TASKS) if jobs_at_once else contextlib.nullcontext()
+    with django_db_blocker.unblock(), tasks:
         built = build()
     yield built
     with django_db_blocker.unblock():
         call_command("flush", interactive=False, verbosity=0)
 
 
-def built_once_per_module(name: str, build: Callable[[], T]) -> tuple[Any, Any]:
+def built_once_per_module(
+    name: str, build: Callable[[], T], *, jobs_at_once: bool = True
+) -> tuple[Any, Any]:
     """Two fixtures for a module whose tests all read the same rows: ``_built_for_module``
     builds them once for the module (``committed_for_module``), and ``name`` hands each test
     its own ``copy.deepcopy`` of what was built. The rows are committed, so the module holds
     no transactional test (its flush would empty them under the tests after it), and its
-    tests build no club of the same names. A module takes both, once::
+    tests build no club of the same names. A module (or a conftest) takes both, once::
 
         _built_for_module, world = built_once_per_module("world", build_world)
+
+    pytest knows the first by that name: a conftest that takes the helper gives it to every
+    module of its folder, so none of them may take the helper as well (tests/api's world).
     """
 
     @pytest.fixture(scope="module")
     def _built_for_module(django_db_setup: None, django_db_blocker: Any) -> Iterator[T]:
-        with committed_for_module(django_db_blocker, build) as built:
+        with committed_for_module(django_db_blocker, build, jobs_at_once=jobs_at_once) as built:
             yield built
 
     # Takes the module's rows by parameter, so that pytest builds them before the test's

@@ -22,7 +22,6 @@ import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.core.management import call_command
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections, connection
 from rest_framework.test import APIClient
@@ -30,6 +29,7 @@ from rest_framework.test import APIClient
 from players import services as player_services
 from players.models import Club, Player, RatingPeriod, Role, WebhookDelivery
 from players.webhooks import webhook_create
+from tests.conftest import built_once_per_module
 from tournaments import services as game_services
 from tournaments.models import Game, Tournament
 
@@ -163,25 +163,18 @@ class World:
         return self.south if club is self.north else self.north
 
 
-@pytest.fixture(scope="module")
-def _module_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
-    """Built once per test module and committed; each test runs in a transaction that is
-    rolled back, so every test starts from this state. Building it per test would cost
-    most of the matrix's time."""
-    with django_db_blocker.unblock():
-        built = World(
-            north=build_club("north", public=False),
-            south=build_club("south", public=True),
-            stranger=make_user("stranger"),
-        )
-    yield built
-    with django_db_blocker.unblock():
-        call_command("flush", interactive=False, verbosity=0)
+def build_world() -> World:
+    return World(
+        north=build_club("north", public=False),
+        south=build_club("south", public=True),
+        stranger=make_user("stranger"),
+    )
 
 
-@pytest.fixture
-def world(_module_world: World, db: None) -> World:
-    return _module_world
+# Built once per test module and committed: building it per test would cost most of the
+# matrix's time. Its jobs go where the settings send them rather than running at once: the
+# API tests were written against the world built that way.
+_built_for_module, world = built_once_per_module("world", build_world, jobs_at_once=False)
 
 
 @pytest.fixture(autouse=True)
