@@ -200,8 +200,10 @@ class _Template:
     PostgreSQL a database of the suite's server, whose name ``path`` holds, written only
     once the database is whole."""
 
-    def __init__(self, tmp_path_factory: pytest.TempPathFactory, filename: str) -> None:
-        self.path = _run_directory(tmp_path_factory) / filename
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory, *, postgres: bool) -> None:
+        self.postgres = postgres
+        name = POSTGRES_TEMPLATE if postgres else SQLITE_TEMPLATE
+        self.path = _run_directory(tmp_path_factory) / name
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
@@ -212,12 +214,18 @@ class _Template:
     def ready(self) -> bool:
         return self.path.exists()
 
-    def migrate(self) -> None:
-        """``manage.py migrate`` of a new database, in a process of its own."""
-        if self.path.name == POSTGRES_TEMPLATE:
+    def made(self) -> Path:
+        """``path``, the template made first (``manage.py migrate``) if nobody made it yet."""
+        with self.locked():
+            if not self.ready():
+                self._migrate()
+        return self.path
+
+    def _migrate(self) -> None:
+        if self.postgres:
             import psycopg
 
-            name = f"test_migrated_{uuid.uuid4().hex[:12]}"
+            name = _template_name()
             with psycopg.connect(f"{postgres_server_url()}/postgres", autocommit=True) as admin:
                 admin.execute(f'CREATE DATABASE "{name}"')
             try:
@@ -243,12 +251,12 @@ class _Template:
 
         with override_settings(CACHES={"default": env_cache("CACHE_URL")}):
             call_command("createcachetable")
-        if self.path.name == POSTGRES_TEMPLATE:
+        if self.postgres:
             from django.db import connections
 
             # A database is cloned only while nobody is connected to it.
             connections.close_all()
-            name = f"test_migrated_{uuid.uuid4().hex[:12]}"
+            name = _template_name()
             _clone_postgres(test_database, name)
             self.path.write_text(name)
             return
@@ -261,6 +269,21 @@ class _Template:
             copy.execute("PRAGMA journal_mode=WAL")
         making.rename(self.path)
 
+    def copy_to(self, test_database: str, held: contextlib.ExitStack) -> None:
+        """``test_database`` made a copy of the template: a clone on PostgreSQL; on SQLite
+        the shared in-memory database, which lives while a connection holds it (``held``
+        keeps one open)."""
+        if self.postgres:
+            _clone_postgres(self.path.read_text(), test_database)
+            return
+        memory = held.enter_context(contextlib.closing(sqlite3.connect(test_database, uri=True)))
+        with contextlib.closing(sqlite3.connect(self.path)) as source:
+            source.backup(memory)
+
+
+def _template_name() -> str:
+    return f"test_migrated_{uuid.uuid4().hex[:12]}"
+
 
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -272,11 +295,7 @@ def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     copies this file instead of migrating (7 s of CPU a time, most of it Django rendering
     the migrations' states). The xdist workers share it (``_Template``); in a run of the
     suite on SQLite it is the first test database Django migrated (``django_db_setup``)."""
-    template = _Template(tmp_path_factory, SQLITE_TEMPLATE)
-    with template.locked():
-        if not template.ready():
-            template.migrate()
-    return template.path
+    return _Template(tmp_path_factory, postgres=False).made()
 
 
 def migrated_copy(template: Path, path: Path) -> Path:
@@ -301,11 +320,7 @@ def migrated_postgres(tmp_path_factory: pytest.TempPathFactory) -> str:
     of the first test database Django migrated). A test clones it with ``CREATE DATABASE
     ... TEMPLATE``, a copy of its files inside the server, instead of migrating. The run's
     end drops it (``pytest_sessionfinish``)."""
-    template = _Template(tmp_path_factory, POSTGRES_TEMPLATE)
-    with template.locked():
-        if not template.ready():
-            template.migrate()
-    return template.path.read_text()
+    return _Template(tmp_path_factory, postgres=True).made().read_text()
 
 
 def _clone_postgres(template: str, name: str) -> None:
@@ -362,22 +377,15 @@ def django_db_setup(
     with contextlib.ExitStack() as held:
         with django_db_blocker.unblock():
             name = connection.creation._get_test_db_name()
+            postgres = connection.vendor == "postgresql"
+            shared = postgres or connection.creation.is_in_memory_db(name)
             template = None
-            if reuse or "default" not in aliases:
-                pass
-            elif connection.vendor == "postgresql":
-                template = _Template(tmp_path_factory, POSTGRES_TEMPLATE)
-            elif connection.creation.is_in_memory_db(name):
-                template = _Template(tmp_path_factory, SQLITE_TEMPLATE)
+            if shared and not reuse and "default" in aliases:
+                template = _Template(tmp_path_factory, postgres=postgres)
             with template.locked() if template is not None else contextlib.nullcontext():
                 copied = template is not None and template.ready()
-                if template is not None and copied and connection.vendor == "postgresql":
-                    _clone_postgres(template.path.read_text(), name)
-                elif template is not None and copied:
-                    # The shared in-memory database lives while a connection holds it.
-                    memory = held.enter_context(contextlib.closing(sqlite3.connect(name, uri=True)))
-                    with contextlib.closing(sqlite3.connect(template.path)) as source:
-                        source.backup(memory)
+                if template is not None and copied:
+                    template.copy_to(name, held)
                 config = setup_databases(
                     verbosity=verbosity,
                     interactive=False,
