@@ -3,7 +3,8 @@ tests.benchmarks.load_driver SPEC``, SPEC a JSON object): ``connections`` thread
 the spec's ``targets`` (``{"name", "url", "expect", "headers"}``) one request after
 another, each thread taking the targets in turn (a thread starts at its own target), for
 ``seconds``, or, when ``seconds`` is 0, until a line (or the end) arrives on standard
-input. Then one JSON line: per target the requests, requests per second, p50 and p99 in
+input. With ``rate`` (requests a second, all threads together) the threads ask on a fixed
+schedule instead, each request timed from when it was due (an open loop). Then one JSON line: per target the requests, requests per second, p50 and p99 in
 milliseconds, errors (a status other than the expected one, or no answer) and the
 statuses seen; with ``"samples": true`` also every request as ``[target index, wall-clock
 start (time.time()), seconds taken, ok]``, so the caller can cut the run into windows
@@ -61,22 +62,37 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
     lock = threading.Lock()
     stop = threading.Event()
 
+    connections = int(spec["connections"])
+    # Open loop: ``rate`` requests a second in all, each thread on its own schedule. A
+    # request is timed from when it was due, so a server that falls behind shows in the
+    # latencies instead of slowing the visitors down (the closed loop's blind spot).
+    rate = float(spec.get("rate") or 0)
+    epoch = 0.0  # set as the threads start
+
     def client(offset: int) -> None:
         turn = offset
+        sent = 0
         while not stop.is_set():
             index = turn % len(targets)
             turn += 1
             host, port, path = parsed[index]
-            wall = time.time()
             started = time.perf_counter()
+            if rate:
+                due = epoch + (offset + sent * connections) / rate
+                sent += 1
+                if due > started and stop.wait(due - started):
+                    return
+                started = due
+            wall = time.time() - (time.perf_counter() - started)
             status = _get(host, port, path, targets[index].get("headers") or {})
             took = time.perf_counter() - started
             with lock:
                 samples.append((index, wall, took, status == targets[index]["expect"]))
                 statuses[index][status] = statuses[index].get(status, 0) + 1
 
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(int(spec["connections"]))]
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(connections)]
     began = time.monotonic()
+    epoch = time.perf_counter()
     for thread in threads:
         thread.start()
     if spec["seconds"]:

@@ -3,14 +3,18 @@
 one federation (``MONTH_FEDERATION_PLAYERS``, five games a player: 200,000 / 1,000,000)
 queue their closes together, the federation's first (the small clubs' worst case), while a
 load driver reads pages through gunicorn; the same queue is worked by 1, 2 and 4 worker
-processes of the rating lane (``MONTH_WORKERS``), the data reset between the runs.
+processes of the rating lane (``MONTH_WORKERS``), the data reset between the runs. The
+visitors are ``MONTH_CONNECTIONS`` (2) connections that each ask again as soon as they have
+their answer, or, with ``MONTH_RATE``, that many requests a second in all, each timed from
+when it was due (an open loop: a stall shows in every request it delays, not only in the
+ones it caught in flight).
 
 ``make bench PYTEST_ARGS="-k first_of_month"`` with ``DATABASE_URL`` on PostgreSQL (the
 workers are other processes); ``BENCH_SCALE=small``: 100 clubs and a federation of 20,000.
 One JSON line per worker count: ``last_published_seconds`` (from the first job queued
 until the last list was published), the small clubs' waits (queued to published) p50,
 p99 and max, the federation's, closes a second, and the pages' p99 before the storm and
-during it, per page; ``ratio`` is closes a second over the one-worker run's, in the same
+during it, per page, with their requests a second in all (``pages_rps``); ``ratio`` is closes a second over the one-worker run's, in the same
 run. No timing is asserted; every close must succeed.
 """
 
@@ -53,6 +57,9 @@ CLUB_GAMES = int(os.environ.get("MONTH_CLUB_GAMES") or 250)
 FEDERATION = int(os.environ.get("MONTH_FEDERATION_PLAYERS") or (20_000 if SMALL else 200_000))
 WORKER_COUNTS = [int(n) for n in os.environ.get("MONTH_WORKERS", "1,2,4").split(",")]
 CONNECTIONS = int(os.environ.get("MONTH_CONNECTIONS", "2"))
+# Visitors' requests a second in all (open loop); 0: each connection asks again as soon as
+# it has its answer (closed loop), which takes every cycle the web can get.
+RATE = float(os.environ.get("MONTH_RATE") or 0)
 BEFORE = 8.0
 DEADLINE = 3600.0
 SNAPSHOT = "bench_month_snapshot"
@@ -194,6 +201,7 @@ def _storm(
     spec = {
         "targets": targets,
         "connections": CONNECTIONS,
+        "rate": RATE,
         "seconds": 0,
         "samples": True,
     }
@@ -269,6 +277,11 @@ def test_first_of_the_month(
             line["pages_p99_ms"] = {
                 name: {w: figures_of["p99_ms"] for w, figures_of in windows.items()}
                 for name, windows in pages.items()
+            }
+            line["visitors"] = {"connections": CONNECTIONS, "rate": RATE or "closed loop"}
+            line["pages_rps"] = {
+                window: round(sum(page[window]["rps"] or 0 for page in pages.values()), 1)
+                for window in ("before", "during")
             }
             line["pages_errors"] = sum(
                 w["errors"] for windows in pages.values() for w in windows.values()
