@@ -4,11 +4,12 @@ the spec's ``targets`` (``{"name", "url", "expect", "headers"}``) one request af
 another, each thread taking the targets in turn (a thread starts at its own target), for
 ``seconds``, or, when ``seconds`` is 0, until a line (or the end) arrives on standard
 input. With ``rate`` (requests a second, all threads together) the threads ask on a fixed
-schedule instead, each request timed from when it was due (an open loop). Then one JSON line: per target the requests, requests per second, p50 and p99 in
-milliseconds, errors (a status other than the expected one, or no answer) and the
-statuses seen; with ``"samples": true`` also every request as ``[target index, wall-clock
-start (time.time()), seconds taken, ok]``, so the caller can cut the run into windows
-(before, during and after a close).
+schedule instead, each request timed from when it was due (an open loop). Then one JSON
+line: per target the requests, requests per second, p50 and p99 in milliseconds, errors
+(a status other than the expected one, or no answer) and the statuses seen; with
+``"samples": true`` also every request as ``[target index, wall-clock start
+(time.time()), seconds taken, ok]``, so the caller can cut the run into windows (before,
+during and after a close).
 
 Standard library only (http.client), a new connection per request, as gunicorn's sync
 workers close each one.

@@ -14,8 +14,9 @@ workers are other processes); ``BENCH_SCALE=small``: 100 clubs and a federation 
 One JSON line per worker count: ``last_published_seconds`` (from the first job queued
 until the last list was published), the small clubs' waits (queued to published) p50,
 p99 and max, the federation's, closes a second, and the pages' p99 before the storm and
-during it, per page, with their requests a second in all (``pages_rps``); ``ratio`` is closes a second over the one-worker run's, in the same
-run. No timing is asserted; every close must succeed.
+during it, per page, with their requests a second in all (``pages_rps``); ``ratio`` is
+closes a second over the one-worker run's, in the same run. No timing is asserted; every
+close must succeed.
 """
 
 from __future__ import annotations
