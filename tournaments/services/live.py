@@ -5,7 +5,9 @@ rating system's plan as the close, writing nothing), kept per list in Django's c
 the club's live generation (``club_live_changed``: every game entered, edited or deleted;
 ``club_published_changed``: every import, close, reopen, replay, K override and player
 edit gives the club a new one of both), so the first read after any of them computes afresh and every later one is served
-from the cache. Nothing here is a rule: the figures are the plan's, a game's contribution
+from the cache. After a game, a process that computed the list's figures before plans
+only the game's players again (``_replanned``, players.rating.replan), where the list's
+system plans players apart. Nothing here is a rule: the figures are the plan's, a game's contribution
 is the list's rating system's explanation (``RatingSystem.explain``) and an unrated
 player's way to a first rating its ``first_rating_progress``.
 
@@ -24,7 +26,6 @@ import time
 import zlib
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from django.conf import settings
@@ -32,46 +33,31 @@ from django.core.cache import cache
 
 from players.bulk import gc_paused
 from players.models import Player, RatingList, RatingPeriod, add_months
-from players.rating.period import PeriodEvent, PlannedChange, PlayerStart
-from players.rating.systems import RatingSystem
-from players.rating.systems.explain import State
+from players.rating.period import (
+    PeriodEvent,
+    PeriodInputs,
+    PlannedChange,
+    PlayerStart,
+    UnknownPlayers,
+)
+from players.rating.replan import GameKeys, changed_players, changes_of, game_keys, inputs_for
 from players.selectors import Generation, club_generation, generation_computed
 from tournaments.models import Game, Tournament
-from tournaments.services.close import StartRows, period_preview, start_rows, starts_kept
+from tournaments.services.close import (
+    StartRows,
+    preview_and_inputs,
+    preview_inputs,
+    start_rows,
+    starts_kept,
+    system_plan,
+)
+from tournaments.services.live_rows import LiveRow as LiveRow
+from tournaments.services.live_rows import live_row
+from tournaments.services.live_rows import ranked as ranked
 
 # Bumped when LiveList's shape (or how it is stored) changes: an entry of an older shape
 # is never read back.
 _CACHE_SHAPE = 3
-
-
-class LiveRow(NamedTuple):
-    """One player's live figures: what the next close would publish for them."""
-
-    player_id: int
-    name: str
-    title: str
-    federation: str
-    birth_year: int | None
-    sex: str
-    active: bool
-    # The rating in force (published before the period; None: unrated) and the live one.
-    rating: int | None
-    live_rating: int | None
-    # The change the close would publish (None: a first rating, or none yet).
-    live_change: int | None
-    # Rated games this period, as the close counts them.
-    games: int
-    event: str
-    k_factor: int | None
-    # The system's state before and after (Glicko-2: rd, volatility; None: none kept).
-    state: State | None
-    live_state: State | None
-    # Unrated players: games counted toward a first rating so far (the pool, over the
-    # months FIDE 8.2 pools) and what is still missing (the engine's sentence); None on
-    # everyone else.
-    first_rating_games: int | None = None
-    first_rating_missing: str = ""
-    rank: int | None = None
 
 
 @dataclass(frozen=True)
@@ -310,12 +296,63 @@ def _period_start(
     return start
 
 
+class _Figures(NamedTuple):
+    """A live period's figures before their ranking, and what they were computed from:
+    kept in each process (``_bases``) so that the next computation plans again only the
+    players of the games that changed (``_replanned``)."""
+
+    # The rows shown, by player: each a LiveRow's fields but the rank.
+    rows: dict[int, tuple[Any, ...]]
+    rules: str
+    games_count: int
+    # The inputs planned and their games as a multiset (None: not to be kept).
+    inputs: PeriodInputs | None = None
+    games: GameKeys | None = None
+
+
+# Each process's last figures of a few lists, by (list, period, published generation):
+# what publishes changes the start, and is another key. During a round each game made
+# every process that computed the figures plan the whole month again (at 5,000 players
+# 30-50 ms of the 100-120 a computation took); planning the game's two players again
+# takes a millisecond.
+_bases: _Kept[_Figures] = _Kept(players=100_000)
+
+
 def _computed(rating_list: RatingList, published: str | None = None) -> LiveList:
     period, waiting = live_period(rating_list)
     if period is None:
         return LiveList(list_id=rating_list.pk, waiting_for_replay=waiting)
     start = _period_start(rating_list, period, published)
-    plan = period_preview(period=period, start=start.rows, starts=start.starts)
+    key = (rating_list.pk, period.pk, published)
+    # Kept only under a published generation (what the start is kept under), for a system
+    # that plans players apart, and where the players' starts are kept (a player listed
+    # from a later month who plays this month has a start that depends on the games).
+    apart = (
+        published is not None
+        and rating_list.rating_system.plans_players_apart
+        and start.starts is not None
+    )
+    base = _bases.get(key) if apart else None
+    figures = None if base is None else _replanned(rating_list, period, start, base)
+    if figures is None:
+        figures = _whole(rating_list, period, start, keep=apart)
+    if apart and figures.inputs is not None:
+        _bases.put(key, figures, len(figures.rows))
+    return LiveList(
+        list_id=rating_list.pk,
+        period_id=period.pk,
+        month=period.month,
+        rules=figures.rules,
+        games_count=figures.games_count,
+        rows=tuple(ranked(list(figures.rows.values()))),
+    )
+
+
+def _whole(
+    rating_list: RatingList, period: RatingPeriod, start: _PeriodStart, *, keep: bool
+) -> _Figures:
+    """The figures from the close's preview of the whole period."""
+    plan, inputs = preview_and_inputs(period=period, start=start.rows, starts=start.starts)
     # Who played in the period, deduplicated by the database (a few thousand ids, not a
     # row per game).
     games = Game.objects.filter(period=period).order_by()
@@ -323,6 +360,68 @@ def _computed(rating_list: RatingList, published: str | None = None) -> LiveList
         games.values_list("white_id", flat=True).union(games.values_list("black_id", flat=True))
     )
     shown = [c for c in plan.changes if c.rating_after is not None or c.player_id in played]
+    rows = _rows_of(rating_list, period, start, shown)
+    if not keep or inputs is None:
+        return _Figures(rows, plan.rules, plan.games_count)
+    return _Figures(rows, plan.rules, plan.games_count, inputs, game_keys(inputs.games))
+
+
+def _replanned(
+    rating_list: RatingList, period: RatingPeriod, start: _PeriodStart, base: _Figures
+) -> _Figures | None:
+    """``base``'s figures after the games changed since: the players of the games that
+    changed planned again (players.rating.replan), everyone else's rows as they were.
+    None when anything but the games changed, or a game names a player the list lacks
+    (the whole preview says what to do then)."""
+    assert base.inputs is not None
+    assert base.games is not None
+    inputs = preview_inputs(period=period, start=start.rows, starts=start.starts)
+    if not _same_but_games(base.inputs, inputs):
+        return None
+    games = game_keys(inputs.games)
+    changed = changed_players(base.games, games)
+    rows = base.rows
+    if changed:
+        subset = inputs_for(inputs, changed)
+        try:
+            plan = system_plan(subset)
+        except UnknownPlayers:
+            return None
+        played = set(subset.games.white) | set(subset.games.black)
+        again = changes_of(plan.changes, changed)
+        rows = {pid: row for pid, row in base.rows.items() if pid not in changed}
+        rows.update(
+            _rows_of(
+                rating_list,
+                period,
+                start,
+                [c for c in again.values() if c.rating_after is not None or c.player_id in played],
+            )
+        )
+    return _Figures(rows, base.rules, len(inputs.games.white), inputs, games)
+
+
+def _same_but_games(before: PeriodInputs, now: PeriodInputs) -> bool:
+    """Whether two reads of a period differ at most in their games."""
+    return (
+        before.settings == now.settings
+        and before.month == now.month
+        and before.starts == now.starts
+        and before.start_ratings == now.start_ratings
+        and before.tournaments == now.tournaments
+        and before.ratings_at == now.ratings_at
+        and before.standard_ratings == now.standard_ratings
+        and before.standard_on_next_list == now.standard_on_next_list
+    )
+
+
+def _rows_of(
+    rating_list: RatingList,
+    period: RatingPeriod,
+    start: _PeriodStart,
+    shown: Sequence[PlannedChange],
+) -> dict[int, tuple[Any, ...]]:
+    """The rows of the planned changes ``shown``, by player."""
     # The club's players read in one (an IN of thousands of ids costs more to send).
     players = start.players
     system = rating_list.rating_system
@@ -330,89 +429,14 @@ def _computed(rating_list: RatingList, published: str | None = None) -> LiveList
     # The period's tournaments' starts, which choose the rules of a way to a first rating.
     began: dict[str, datetime.date] = {}
     if any(c.event == PeriodEvent.NOT_YET_RATED for c in shown):
+        games = Game.objects.filter(period=period).order_by()
         began = {
             f"t{tid}": began_on
             for tid, began_on in Tournament.objects.filter(
                 pk__in=games.values("tournament_id")
             ).values_list("id", "start_date")
         }
-    rows = [
-        _row(c, players[c.player_id], system, list_settings, period.month, began) for c in shown
-    ]
-    return LiveList(
-        list_id=rating_list.pk,
-        period_id=period.pk,
-        month=period.month,
-        rules=plan.rules,
-        games_count=plan.games_count,
-        rows=tuple(ranked(rows)),
-    )
-
-
-def _row(
-    change: PlannedChange,
-    player: Sequence[Any],
-    system: RatingSystem,
-    list_settings: Any,
-    month: datetime.date,
-    began: dict[str, datetime.date],
-) -> tuple[Any, ...]:
-    """The player's LiveRow but its rank (``ranked`` adds it)."""
-    before, after = system.states_of(change)
-    progress = system.first_rating_progress
-    first_games: int | None = None
-    missing = ""
-    if change.event == PeriodEvent.NOT_YET_RATED and progress is not None:
-        first = progress(list_settings, month, change.pool_after, began)
-        first_games, missing = first.games_counted, first.note
-    player_id, name, title, federation, birth_year, sex, active = player
-    # A plain tuple in LiveRow's order: the row is made a LiveRow once, with its rank.
-    return (
-        player_id,
-        name,
-        title,
-        federation,
-        birth_year,
-        sex,
-        active,
-        change.rating_before,
-        change.rating_after,
-        change.change,
-        change.games,
-        str(change.event),
-        change.k_factor,
-        None if before is None else dict(before),
-        None if after is None else dict(after),
-        first_games,
-        missing,
-    )
-
-
-def ranked(rows: Sequence[tuple[Any, ...]]) -> list[LiveRow]:
-    """Best live rating first (equal ratings share a rank), then those without one (no
-    rank) by name. ``rows``: each a LiveRow's fields but the last, the rank."""
-    # Two stable sorts keyed in C, by name and id and then by live rating, best first
-    # (a reversed sort keeps equal rows in order): a key function per row took most of
-    # a 5,000-player list's ranking.
-    at = _LIVE_RATING_AT
-    rated = sorted((r for r in rows if r[at] is not None), key=_BY_NAME)
-    rated.sort(key=_BY_LIVE_RATING, reverse=True)
-    out: list[LiveRow] = []
-    rank, previous = 0, None
-    for index, row in enumerate(rated, start=1):
-        if row[at] != previous:
-            rank, previous = index, row[at]
-        # Made a LiveRow here, once, in C (LiveRow(...) is a Python call per player, and
-        # the rows were made twice: without their rank, then with it).
-        out.append(_as_row(LiveRow, (*row, rank)))
-    out.extend(
-        _as_row(LiveRow, (*r, None))
-        for r in sorted((r for r in rows if r[at] is None), key=_BY_NAME)
-    )
-    return out
-
-
-_as_row = tuple.__new__
-_LIVE_RATING_AT = LiveRow._fields.index("live_rating")
-_BY_NAME = itemgetter(LiveRow._fields.index("name"), LiveRow._fields.index("player_id"))
-_BY_LIVE_RATING = itemgetter(LiveRow._fields.index("live_rating"))
+    return {
+        c.player_id: live_row(c, players[c.player_id], system, list_settings, period.month, began)
+        for c in shown
+    }

@@ -134,6 +134,10 @@ class RatingSystem:
     # Players unrated until a first rating (the Elo family): how far a pool is from one
     # (None: the system rates everyone from the start).
     first_rating_progress: FirstRatingProgress | None = None
+    # A player's plan depends only on their own games and their opponents' starts, never
+    # on how an opponent's period goes: the live figures then plan again only the players
+    # of the games that changed (players.rating.replan), else the whole period each time.
+    plans_players_apart: bool = False
 
     def plan_period(self, inputs: PeriodInputs, *, progress: Progress | None = None) -> PeriodPlan:
         """The plan; a period whose games name a player the list does not have raises
@@ -192,6 +196,7 @@ SYSTEMS: dict[str, RatingSystem] = {
         follows_fide=True,
         takes_fide_ratings=True,
         first_rating_progress=elo_progress.first_rating_progress,
+        plans_players_apart=True,
     ),
     "elo": RatingSystem(
         "elo",
@@ -204,6 +209,7 @@ SYSTEMS: dict[str, RatingSystem] = {
         takes_fide_ratings=True,
         preset="Club Elo",
         first_rating_progress=elo_progress.first_rating_progress,
+        plans_players_apart=True,
     ),
     # Glickman's Glicko-2: r, RD and volatility; the list's settings hold tau and the RD
     # bounds (ListSettings.glicko).
@@ -222,6 +228,7 @@ SYSTEMS: dict[str, RatingSystem] = {
         state_values=glicko2.state_values,
         entered_state=glicko2.entered_state,
         spread_of=glicko2.spread_of,
+        plans_players_apart=True,
     ),
 }
 

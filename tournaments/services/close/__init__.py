@@ -9,7 +9,10 @@ from tournaments.services.close.run import (
     list_replay,
     period_close,
     period_preview,
+    preview_and_inputs,
+    preview_inputs,
     replay_targets,
+    system_plan,
 )
 from tournaments.services.close.start import StartRows, start_rows, starts_kept
 
@@ -20,7 +23,10 @@ __all__ = [
     "list_replay",
     "period_close",
     "period_preview",
+    "preview_and_inputs",
+    "preview_inputs",
     "replay_targets",
     "start_rows",
     "starts_kept",
+    "system_plan",
 ]

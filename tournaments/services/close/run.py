@@ -153,6 +153,22 @@ def period_preview(
     """What closing ``period`` would write, computed from the same reads; writes nothing.
     ``start``: the period's start rows as the caller kept them (the live figures), and
     ``starts`` the players' starts made from them (``starts_kept``)."""
+    plan, _ = preview_and_inputs(
+        period=period, by=by, progress=progress, start=start, starts=starts
+    )
+    return plan
+
+
+def preview_and_inputs(
+    *,
+    period: RatingPeriod,
+    by: User | None = None,
+    progress: Progress | None = None,
+    start: StartRows | None = None,
+    starts: dict[int, PlayerStart] | None = None,
+) -> tuple[PeriodPlan, PeriodInputs | None]:
+    """``period_preview``'s plan and the inputs it was planned from (None when the list
+    had to take in players for it: those inputs name players a preview lets go again)."""
     rating_list = RatingList.objects.select_related("club").get(pk=period.rating_list_id)
     if by is not None:
         require_role(by, rating_list.club, Role.VIEWER)
@@ -161,12 +177,29 @@ def period_preview(
         inputs = read_inputs(
             rating_list=rating_list, period=period, untouched=untouched, start=start, starts=starts
         )
-        plan = _plan_with_every_player(
-            inputs, rating_list=rating_list, period=period, by=by, progress=progress
+        try:
+            return system_plan(inputs, progress=progress), inputs
+        except UnknownPlayers:
+            plan = _plan_with_every_player(
+                inputs, rating_list=rating_list, period=period, by=by, progress=progress
+            )
+        finally:
+            # A preview writes nothing: players a list took in for it (above) are let go.
+            transaction.set_rollback(True)
+        return plan, None
+
+
+def preview_inputs(
+    *, period: RatingPeriod, start: StartRows, starts: dict[int, PlayerStart] | None
+) -> PeriodInputs:
+    """The inputs ``period_preview`` reads for ``period`` (the live figures plan a few
+    players of them again, players.rating.replan); writes nothing."""
+    rating_list = RatingList.objects.select_related("club").get(pk=period.rating_list_id)
+    untouched = beside_possible()
+    with transaction.atomic():
+        return read_inputs(
+            rating_list=rating_list, period=period, untouched=untouched, start=start, starts=starts
         )
-        # A preview writes nothing: players a list took in for it (above) are let go.
-        transaction.set_rollback(True)
-        return plan
 
 
 def check_month_over(period: RatingPeriod, *, early: bool) -> None:
