@@ -7,8 +7,11 @@ through the Django test client (``min_seconds`` the fastest), with ``ratio`` to 
 (``baseline_seconds``) and ``ratio_vs_ratings`` to the published ratings endpoint, both
 timed in the same process:
 
-- ``live_list_fresh``: the first read after a change (the club's generation replaced
-  before each request, as a game write does): the close's preview computed anew;
+- ``live_list_fresh``: the first read after a game (a game entered in the open month and
+  the club's live generation replaced before each request, as a game write does): the
+  figures computed anew, which plans the game's two players again (players.rating.replan);
+- ``live_list_after_publish``: the first read after something published (the club's
+  published generation replaced): the period's start read and the whole month planned;
 - ``live_list_member``: a member's read with the live figures in the cache (the rows
   filtered, ordered, paginated and serialized per request);
 - ``live_list_cached``: an anonymous visitor's read, served from the cache of public views;
@@ -33,7 +36,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client, override_settings
 
 from players.models import Club, Player, PlayerRating, RatingList, RatingPeriod
-from players.services import club_create, club_live_changed
+from players.services import club_create, club_live_changed, club_published_changed
 from tests.benchmarks.report import emit, ratio
 from tournaments.models import Game
 from tournaments.services import period_close
@@ -119,7 +122,19 @@ def test_live_list_speed() -> None:
     base = f"/api/v1/clubs/{club.slug}"
     anonymous, member = Client(), Client()
     member.force_login(owner)
-    fresh = lambda: club_live_changed(club_id=club.pk)  # noqa: E731 - a game write's effect
+    rating_list = RatingList.objects.get(club=club, kind="standard")
+    open_month = RatingPeriod.objects.get(rating_list=rating_list, month=datetime.date(2026, 11, 1))
+    everyone = list(Player.objects.filter(club=club))
+    rng = random.Random(11)
+
+    def fresh() -> None:
+        # A game write's effect: one more game of the month, the live generation replaced.
+        _games(club, rating_list, open_month, rng.sample(everyone, 2), 1)
+        club_live_changed(club_id=club.pk)
+
+    def published() -> None:
+        club_published_changed(club_id=club.pk)
+
     # Warm the interpreter and the database's caches before anything is timed.
     for client in (anonymous, member):
         client.get(BASELINE_URL)
@@ -138,6 +153,7 @@ def test_live_list_speed() -> None:
     )
     cases: list[tuple[str, Client, str, Callable[[], None] | None]] = [
         ("live_list_fresh", anonymous, f"{base}/lists/standard/live/", fresh),
+        ("live_list_after_publish", anonymous, f"{base}/lists/standard/live/", published),
         ("live_list_member", member, f"{base}/lists/standard/live/", None),
         ("live_list_cached", anonymous, f"{base}/lists/standard/live/", None),
         ("live_csv_fresh", anonymous, f"{base}/lists/standard/live.csv", fresh),
