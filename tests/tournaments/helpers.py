@@ -10,7 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from players.models import Club, Player, RatingChange, RatingList, RatingPeriod, RatingRun
 from players.selectors import parse_month
-from players.services import club_create, player_create
+from players.services import club_create, player_create, rating_list_create
 from tournaments.services import games_create_bulk, period_close
 
 
@@ -81,3 +81,22 @@ def change_of(player: Player, month: str) -> RatingChange:
 
 def standard(club: Club) -> RatingList:
     return RatingList.objects.get(club=club, kind="standard")
+
+
+def glicko2_club(owner: AbstractBaseUser) -> tuple[Club, list[Player]]:
+    """A club with a Glicko-2 blitz list "online" and four players: Ash, Beech and Chestnut
+    with ratings and RDs from Glickman's example, Damson with none."""
+    club = club_create(name="Online", slug="online", by=owner)
+    rating_list_create(club=club, by=owner, slug="online", kind="blitz", system="glicko2")
+    people = [
+        player_create(
+            club=club, by=owner, name=name, ratings=[{"list": "online", **entry}] if entry else []
+        )
+        for name, entry in [
+            ("Ash", {"rating": 1500, "rd": 200}),
+            ("Beech", {"rating": 1400, "rd": 30}),
+            ("Chestnut", {"rating": 1550, "rd": 100}),
+            ("Damson", {}),
+        ]
+    ]
+    return club, people

@@ -11,13 +11,18 @@ import pytest
 
 from players.models import Club, Player, PlayerRating, RatingChange, RatingList, RatingPeriod
 from players.services import (
-    club_create,
     k_override_set,
-    player_create,
-    rating_list_create,
     rating_list_update,
 )
-from tests.tournaments.helpers import close, make_club, make_owner, make_player, period_of, play
+from tests.tournaments.helpers import (
+    close,
+    glicko2_club,
+    make_club,
+    make_owner,
+    make_player,
+    period_of,
+    play,
+)
 from tournaments.models import Game
 from tournaments.services import game_delete, game_update, live, period_close, period_reopen
 from tournaments.services.close import read as close_read
@@ -103,19 +108,7 @@ def test_the_elo_familys_live_list_is_what_the_close_publishes(preset: str) -> N
 
 def test_a_glicko2_lists_live_rating_and_rd_are_what_the_close_publishes() -> None:
     owner = make_owner()
-    club = club_create(name="Online", slug="online", by=owner)
-    rating_list_create(club=club, by=owner, slug="online", kind="blitz", system="glicko2")
-    people = [
-        player_create(
-            club=club, by=owner, name=name, ratings=[{"list": "online", **entry}] if entry else []
-        )
-        for name, entry in [
-            ("Ash", {"rating": 1500, "rd": 200}),
-            ("Beech", {"rating": 1400, "rd": 30}),
-            ("Chestnut", {"rating": 1550, "rd": 100}),
-            ("Damson", {}),
-        ]
-    ]
+    club, people = glicko2_club(owner)
     a, b, c, d = people
     play(club, owner, [(a, b, "1-0"), (c, a, "1-0"), (d, b, "1/2-1/2")], date=OCT, kind="online")
     live = _live(club, "online")

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from players.models import Club, Player, PlayerRating, RatingList
-from players.services import club_create, k_override_set, player_create, rating_list_create
-from tests.tournaments.helpers import make_club, make_owner, make_player, play
+from players.services import k_override_set
+from tests.tournaments.helpers import glicko2_club, make_club, make_owner, make_player, play
 from tournaments.models import Game
 from tournaments.services import game_delete, game_update, live
 from tournaments.services.live import LiveList, live_list
@@ -112,21 +112,8 @@ def test_a_k_override_plans_the_whole_month_again(monkeypatch: pytest.MonkeyPatc
 
 def test_a_glicko2_lists_round_planned_a_pair_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
     owner = make_owner()
-    club = club_create(name="Online", slug="online", by=owner)
-    rating_list = rating_list_create(
-        club=club, by=owner, slug="online", kind="blitz", system="glicko2"
-    )
-    people = [
-        player_create(
-            club=club, by=owner, name=name, ratings=[{"list": "online", **entry}] if entry else []
-        )
-        for name, entry in [
-            ("Ash", {"rating": 1500, "rd": 200}),
-            ("Beech", {"rating": 1400, "rd": 30}),
-            ("Chestnut", {"rating": 1550, "rd": 100}),
-            ("Damson", {}),
-        ]
-    ]
+    club, people = glicko2_club(owner)
+    rating_list = RatingList.objects.get(club=club, slug="online")
     a, b, c, d = people
     play(club, owner, [(a, b, "1-0"), (c, a, "1-0")], date=OCT, kind="online")
     _live(rating_list)
