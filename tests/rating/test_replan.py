@@ -219,7 +219,7 @@ game_st = st.tuples(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(old=st.lists(game_st, max_size=12), new=st.lists(game_st, max_size=12))
 def test_the_arrays_find_the_players_the_lists_do(
     old: list[tuple[Any, ...]], new: list[tuple[Any, ...]]
