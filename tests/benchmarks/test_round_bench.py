@@ -17,7 +17,12 @@ published pages staying cached while games come in), the live pages' likewise, a
 long after the game's POST answered (it committed) the live list (the live API's
 ``games_count``, asked as an anonymous visitor asks it, every 20 ms) showed it:
 ``visible_p50_ms``, ``visible_p99_ms`` (goals 200 ms and 1 s), from the POST's start
-(``entered_to_visible_*``), and the POST's own ``post_p50_ms`` and ``post_p99_ms``. Errors are asserted to be zero; timings are printed.
+(``entered_to_visible_*``), and the POST's own ``post_p50_ms`` and ``post_p99_ms``. The CPU
+the web (gunicorn) and the database server used a visitor's request in each run
+(``web_cpu_ms_per_request_*``, ``db_cpu_ms_per_request_*``, read from /proc), and what a
+game cost them besides (``game_cpu_ms``: the round's CPU less its requests at the quiet
+run's cost each), which moves less from run to run than the requests a second. Errors are
+asserted to be zero; timings are printed.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -60,6 +66,34 @@ JSON = {"Accept": "application/json"}
 POLL_SECONDS = 0.02
 # A quarter of the visitors read the live pages, the rest the published ones.
 LIVE_CONNECTIONS = max(1, CONNECTIONS // 4)
+
+
+def cpu_seconds() -> dict[str, float]:
+    """CPU seconds so far of the web (gunicorn's processes) and of the database server (its
+    running backends, and those that ended: the postmaster's reaped children), from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    found = {"web": 0.0, "db": 0.0}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes()
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        own, children = (int(fields[11]) + int(fields[12])), (int(fields[13]) + int(fields[14]))
+        if b"gunicorn" in command:
+            found["web"] += own / tick
+        elif command.startswith(b"postgres:"):  # a backend, by the title it sets
+            found["db"] += own / tick
+        elif b"bin/postgres" in command:  # the postmaster: its ended backends' CPU too
+            found["db"] += (own + children) / tick
+    return found
+
+
+def _used(before: dict[str, float]) -> dict[str, float]:
+    now = cpu_seconds()
+    return {key: now[key] - value for key, value in before.items()}
 
 
 def _merged(results: list[dict[str, Any]]) -> dict[str, Any]:
@@ -193,10 +227,15 @@ def test_a_round_leaves_the_published_pages_cached() -> None:
                 _start_driver(_spec(base, live), SECONDS, LIVE_CONNECTIONS),
             ]
 
+        cpu: dict[str, dict[str, float]] = {}
+        before = cpu_seconds()
         runs["quiet"] = _merged([_finished(driver) for driver in visitors()])
+        cpu["quiet"] = _used(before)
+        before = cpu_seconds()
         drivers = visitors()
         posts, visible = _round(base, api, token, pairs, month)
         runs["round"] = _merged([_finished(driver) for driver in drivers])
+        cpu["round"] = _used(before)
     for run, result in runs.items():
         for name, found in result["targets"].items():
             emit(
@@ -219,6 +258,17 @@ def test_a_round_leaves_the_published_pages_cached() -> None:
     def rps(run: str, names: dict[str, Any]) -> float:
         return sum(float(runs[run]["targets"][name]["rps"]) for name in names)
 
+    def requests(run: str) -> float:
+        return rps(run, targets) * SECONDS
+
+    def per_request_ms(run: str, part: str) -> float:
+        return round(cpu[run][part] * 1000 / requests(run), 2)
+
+    # What each game cost the web and the database besides the visitors' requests: the
+    # round's CPU less its requests at the quiet run's CPU a request (the POST, the live
+    # figures computed, the live pages rebuilt, and the polls that wait for them).
+    quiet_per_request = sum(cpu["quiet"].values()) / requests("quiet")
+    game_cpu = (sum(cpu["round"].values()) - quiet_per_request * requests("round")) / len(posts)
     post, shown = figures(posts, SECONDS), figures(visible, SECONDS)
     whole = figures([p + v for p, v in zip(posts, visible, strict=True)], SECONDS)
     emit(
@@ -242,6 +292,11 @@ def test_a_round_leaves_the_published_pages_cached() -> None:
             "entered_to_visible_p99_ms": whole["p99_ms"],
             "post_p50_ms": post["p50_ms"],
             "post_p99_ms": post["p99_ms"],
+            "web_cpu_ms_per_request_quiet": per_request_ms("quiet", "web"),
+            "web_cpu_ms_per_request_round": per_request_ms("round", "web"),
+            "db_cpu_ms_per_request_quiet": per_request_ms("quiet", "db"),
+            "db_cpu_ms_per_request_round": per_request_ms("round", "db"),
+            "game_cpu_ms": round(game_cpu * 1000, 1),
             **_load_info(),
         }
     )
