@@ -14,9 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from players.rating import ExpectedMethod, ListKind
 from players.rating.fide_rules import BY_DATE
 from players.rating.months import add_months
-from players.rating.period import ArrayColumn, PeriodGames, PeriodInputs, PeriodPlan
+from players.rating.period import ArrayColumn, PeriodGames, PeriodInputs, PeriodPlan, PlayerStart
 from players.rating.replan import changed_players, changes_of, game_keys, inputs_for
 from players.rating.systems import SYSTEMS, system_for
 from tests.rating.test_glicko2_arrays import periods
@@ -25,6 +26,7 @@ from tests.rating.test_plan_properties import (
     first_starts,
     leagues,
     month_inputs,
+    settings_for,
     starts_after,
 )
 
@@ -182,23 +184,12 @@ def test_an_edited_result_changes_its_two_players_and_a_deleted_game_its_two() -
 
 
 def data_month() -> PeriodInputs:
-    from players.rating import ExpectedMethod, ListKind
-    from players.rating.period import ListSettings, PlayerStart
-
     def start(rating: int | None) -> PlayerStart:
         return PlayerStart(rating, 30 if rating else 0, False, [], None, None)
 
     starts = {0: start(1800), 1: start(1900), 2: start(2000), 3: start(None), 4: start(1700)}
     return PeriodInputs(
-        settings=ListSettings(
-            system="fide",
-            kind=ListKind.STANDARD,
-            method=ExpectedMethod.FIDE_TABLE,
-            apply_400_rule=True,
-            fixed_k=None,
-            floor=1400,
-            adjust_march_2024=False,
-        ),
+        settings=settings_for(ListKind.STANDARD, ExpectedMethod.FIDE_TABLE, cap=True),
         month=datetime.date(2026, 10, 1),
         starts=starts,
         start_ratings={pid: s.rating for pid, s in starts.items()},
