@@ -53,6 +53,7 @@ from tests.benchmarks.test_load_bench import (
     _gunicorn,
     _load_info,
     _spec,
+    _stat,
 )
 from tests.benchmarks.test_pages_bench import YEAR, build
 from tests.tournaments.helpers import play
@@ -68,7 +69,7 @@ POLL_SECONDS = 0.02
 LIVE_CONNECTIONS = max(1, CONNECTIONS // 4)
 
 
-def cpu_seconds() -> dict[str, float]:
+def web_and_db_cpu_seconds() -> dict[str, float]:
     """CPU seconds so far of the web (gunicorn's processes) and of the database server (its
     running backends, and those that ended: the postmaster's reaped children), from /proc."""
     tick = os.sysconf("SC_CLK_TCK")
@@ -78,7 +79,7 @@ def cpu_seconds() -> dict[str, float]:
             continue
         try:
             command = (entry / "cmdline").read_bytes()
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            fields = _stat(int(entry.name))
         except OSError:
             continue  # ended meanwhile
         own, children = (int(fields[11]) + int(fields[12])), (int(fields[13]) + int(fields[14]))
@@ -92,7 +93,7 @@ def cpu_seconds() -> dict[str, float]:
 
 
 def _used(before: dict[str, float]) -> dict[str, float]:
-    now = cpu_seconds()
+    now = web_and_db_cpu_seconds()
     return {key: now[key] - value for key, value in before.items()}
 
 
@@ -228,10 +229,10 @@ def test_a_round_leaves_the_published_pages_cached() -> None:
             ]
 
         cpu: dict[str, dict[str, float]] = {}
-        before = cpu_seconds()
+        before = web_and_db_cpu_seconds()
         runs["quiet"] = _merged([_finished(driver) for driver in visitors()])
         cpu["quiet"] = _used(before)
-        before = cpu_seconds()
+        before = web_and_db_cpu_seconds()
         drivers = visitors()
         posts, visible = _round(base, api, token, pairs, month)
         runs["round"] = _merged([_finished(driver) for driver in drivers])
