@@ -45,9 +45,9 @@ def game_keys(games: PeriodGames) -> GameKeys:
 
 def changed_players(old: GameKeys, new: GameKeys) -> set[int]:
     """The players of a game one multiset has and the other has not (or has fewer times):
-    a game entered, deleted, or edited (its old and its new form)."""
-    if isinstance(old, Counter) or isinstance(new, Counter):
-        old, new = _counted(old), _counted(new)
+    a game entered, deleted, or edited (its old and its new form). Both multisets are of one
+    form (``game_keys`` of two reads of the same kind)."""
+    if isinstance(old, Counter):
         changed: set[int] = set()
         for key in (old - new) + (new - old):
             changed.add(key[0])
@@ -66,14 +66,6 @@ def changed_players(old: GameKeys, new: GameKeys) -> set[int]:
     starts = np.flatnonzero(np.r_[True, np.any(rows[1:] != rows[:-1], axis=1)])
     differ = starts[np.add.reduceat(signs, starts) != 0]
     return set(rows[differ, 0].tolist()) | set(rows[differ, 1].tolist())
-
-
-def _counted(keys: GameKeys) -> Counter[GameKey]:
-    """Either form of a multiset of games as a Counter of Python values (the arrays' result
-    and tournament columns stay codes: both sides of a comparison are made alike)."""
-    if isinstance(keys, Counter):
-        return keys
-    return Counter(tuple(row) for row in keys.tolist())
 
 
 def inputs_for(inputs: PeriodInputs, players: set[int]) -> PeriodInputs:

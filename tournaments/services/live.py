@@ -24,8 +24,9 @@ import pickle
 import threading
 import time
 import zlib
+from collections import Counter
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from django.conf import settings
@@ -375,10 +376,16 @@ def _replanned(
     (the whole preview says what to do then)."""
     assert base.inputs is not None
     assert base.games is not None
-    inputs = preview_inputs(period=period, start=start.rows, starts=start.starts)
-    if not _same_but_games(base.inputs, inputs):
+    inputs = preview_inputs(
+        rating_list=rating_list, period=period, start=start.rows, starts=start.starts
+    )
+    # Anything but the games read differently (a dataclass compares every field; the
+    # games, the same object here, compare at once).
+    if replace(base.inputs, games=inputs.games) != inputs:
         return None
     games = game_keys(inputs.games)
+    if isinstance(games, Counter) != isinstance(base.games, Counter):
+        return None  # one read handed the games over as arrays, the other as lists
     changed = changed_players(base.games, games)
     rows = base.rows
     if changed:
@@ -399,20 +406,6 @@ def _replanned(
             )
         )
     return _Figures(rows, base.rules, len(inputs.games.white), inputs, games)
-
-
-def _same_but_games(before: PeriodInputs, now: PeriodInputs) -> bool:
-    """Whether two reads of a period differ at most in their games."""
-    return (
-        before.settings == now.settings
-        and before.month == now.month
-        and before.starts == now.starts
-        and before.start_ratings == now.start_ratings
-        and before.tournaments == now.tournaments
-        and before.ratings_at == now.ratings_at
-        and before.standard_ratings == now.standard_ratings
-        and before.standard_on_next_list == now.standard_on_next_list
-    )
 
 
 def _rows_of(

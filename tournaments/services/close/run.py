@@ -190,11 +190,14 @@ def preview_and_inputs(
 
 
 def preview_inputs(
-    *, period: RatingPeriod, start: StartRows, starts: dict[int, PlayerStart] | None
+    *,
+    rating_list: RatingList,
+    period: RatingPeriod,
+    start: StartRows,
+    starts: dict[int, PlayerStart] | None,
 ) -> PeriodInputs:
-    """The inputs ``period_preview`` reads for ``period`` (the live figures plan a few
-    players of them again, players.rating.replan); writes nothing."""
-    rating_list = RatingList.objects.select_related("club").get(pk=period.rating_list_id)
+    """The inputs ``period_preview`` reads for ``period`` of ``rating_list`` (the live
+    figures plan a few players of them again, players.rating.replan); writes nothing."""
     untouched = beside_possible()
     with transaction.atomic():
         return read_inputs(
