@@ -68,6 +68,7 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
     # request is timed from when it was due, so a server that falls behind shows in the
     # latencies instead of slowing the visitors down (the closed loop's blind spot).
     rate = float(spec.get("rate") or 0)
+    seconds = float(spec["seconds"] or 0)
     epoch = 0.0  # set as the threads start
 
     def client(offset: int) -> None:
@@ -81,6 +82,10 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
             if rate:
                 due = epoch + (offset + sent * connections) / rate
                 sent += 1
+                # A timed run asks for what falls due inside it, however late the main
+                # thread wakes to stop it (a busy machine oversleeps).
+                if seconds and due >= epoch + seconds:
+                    return
                 if due > started and stop.wait(due - started):
                     return
                 started = due
@@ -96,8 +101,8 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
     epoch = time.perf_counter()
     for thread in threads:
         thread.start()
-    if spec["seconds"]:
-        time.sleep(float(spec["seconds"]))
+    if seconds:
+        time.sleep(seconds)
     else:
         sys.stdin.readline()
     stop.set()
