@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.test import Client
 
+from players.http.cache import STALE_HEADER, STALE_VALUE
 from players.models import Club, Player
 from players.services import player_create
 from tests.tournaments.helpers import close, make_club, make_owner, make_player, play
@@ -137,3 +140,28 @@ def crowd_name(index: int) -> str:
     """Distinct, readable names for up to a hundred extra players (then numbered)."""
     name = f"{FIRST[index % 10]} {LAST[(index // 10 + index) % 10]}"
     return name if index < 100 else f"{name} {index // 100 + 1}"
+
+
+def refreshed(client: Client, url: str, **extra: Any) -> Any:
+    """``url``'s answer once a change has retired its stored one: the first anonymous
+    visitor after the change is given the previous answer, marked, and rebuilds it once
+    that is delivered (players.http.cache: ``rebuilt_once``); the next visitor
+    gets the new one. Asserts both steps."""
+    previous = client.get(url, **extra)
+    assert previous[STALE_HEADER] == STALE_VALUE, url
+    again = client.get(url, **extra)
+    assert STALE_HEADER not in again, url
+    return again
+
+
+def counted_calls(monkeypatch: Any, module: Any, name: str) -> list[int]:
+    """``module.name`` counted: one item for each call (made as before)."""
+    calls: list[int] = []
+    function = getattr(module, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return function(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls

@@ -16,7 +16,12 @@ from django.utils import translation
 from django.views.decorators.http import require_safe
 
 from players.errors import DomainError, NotFoundError
-from players.http.cache import cached_or_claimed, published_entry
+from players.http.cache import (
+    PublishedEntry,
+    after_response,
+    cached_or_claimed,
+    published_entry,
+)
 from players.models import Club
 from players.selectors import club_get_visible, club_players, rating_list_get
 from tournaments.exports import (
@@ -71,7 +76,10 @@ def _published(
     stored), and after a change one request rebuilds it while the others get the previous
     one, marked, or wait for it. Signed-in members get the file afresh."""
     entry = published_entry(request=request, user=request.user, slug=slug, variant="download")
-    stored, claimed = cached_or_claimed(entry)
+    stored, claimed = cached_or_claimed(entry, previous_first=True)
+    if stored is not None and claimed and entry is not None:
+        # The previous file, answered: this request makes the new one once it is delivered.
+        return after_response(stored, lambda: _kept(request, slug, entry, answer))
     if stored is not None:
         return stored
     try:
@@ -80,12 +88,32 @@ def _published(
             entry.vouch_public(the_club)
         response = answer(the_club)
         if entry is not None and response.status_code == 200:
-            headers = {"Content-Disposition": response["Content-Disposition"]}
-            entry.store(club=the_club, value=(response.content, response["Content-Type"], headers))
+            _store(entry, the_club, response)
         return response
     finally:
         if claimed and entry is not None:
             entry.release()
+
+
+def _store(entry: PublishedEntry, the_club: Club, response: HttpResponse) -> None:
+    headers = {"Content-Disposition": response["Content-Disposition"]}
+    entry.store(club=the_club, value=(response.content, response["Content-Type"], headers))
+
+
+def _kept(
+    request: HttpRequest,
+    slug: str,
+    entry: PublishedEntry,
+    answer: Callable[[Club], HttpResponse],
+) -> None:
+    """``answer(club)`` stored in ``entry``, whose rebuild is then released."""
+    try:
+        the_club = _club(request, slug)
+        response = answer(the_club)
+        if response.status_code == 200:
+            _store(entry, the_club, response)
+    finally:
+        entry.release()
 
 
 @require_safe

@@ -23,6 +23,7 @@ from rest_framework.serializers import BaseSerializer
 from players.errors import invalid_field
 from players.http.cache import (
     PublishedEntry,
+    after_response,
     cached_or_claimed,
     kept_while_streamed,
     published_entry,
@@ -132,7 +133,10 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
         entry = self._published_entry
         # DRF passes any HttpResponseBase on (its stubs name Response): stored bytes and
         # streamed files are answered as they are.
-        stored, claimed = cached_or_claimed(entry)
+        stored, claimed = cached_or_claimed(entry, previous_first=True)
+        if stored is not None and claimed and entry is not None:
+            # The previous answer, given: this request rebuilds it once it is delivered.
+            return cast(Response, after_response(stored, lambda: self._rebuilt(entry, answer)))
         if stored is not None:
             return cast(Response, stored)
         release = entry.release if claimed and entry is not None else None
@@ -156,6 +160,29 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
         finally:
             if release is not None:
                 release()
+
+    def _rebuilt(self, entry: PublishedEntry, answer: Callable[[], Response]) -> None:
+        """``answer()`` rendered as the client asked for it and stored in ``entry`` (a
+        streamed one as it is read through), whose rebuild is then released."""
+        try:
+            response = answer()
+            if response.status_code != 200:
+                return
+            if isinstance(response, StreamingHttpResponse):
+                for _ in kept_while_streamed(
+                    response.streaming_content,
+                    entry=entry,
+                    club=self.club,
+                    content_type=response["Content-Type"],
+                    release=None,
+                ):
+                    pass
+                return
+            self._store_rendered = entry
+            self.finalize_response(self.request, response)
+        finally:
+            self._store_rendered = None
+            entry.release()
 
     def finalize_response(
         self, request: Request, response: Response, *args: Any, **kwargs: Any

@@ -20,6 +20,7 @@ from django.utils.translation import gettext
 from players.errors import DomainError, NotFoundError
 from players.http.cache import (
     PublishedEntry,
+    after_response,
     cached_or_claimed,
     published_entry,
     rebuilt_once,
@@ -115,35 +116,48 @@ def _club_page(
             if cached
             else None
         )
-        stored, claimed = cached_or_claimed(entry)  # entry is None for a member
+        # entry is None for a member
+        stored, claimed = cached_or_claimed(entry, previous_first=True)
+
+        def built(shared: PublishedEntry | None) -> HttpResponse:
+            # Read before the page is built: a game after it retires what is stored under it.
+            live_entry = _live_entry(request, club) if cached and live_parts is not None else None
+            try:
+                return _page_built(
+                    request,
+                    club,
+                    lambda request, found: view(request, found, *args, **kwargs),
+                    lambda request: _parts(member_parts, request, club, kwargs),
+                    entry=entry,
+                    shared=shared,
+                    claimed=claimed,
+                    live_entry=live_entry,
+                )
+            finally:
+                if claimed and entry is not None:
+                    entry.release()
+
         if stored is not None:
             if live_parts is not None:
-                stored.content = with_regions(
-                    stored.content, _live(live_parts, request, club, kwargs)
-                )
+                regions, later = _live(live_parts, request, club, kwargs, page_rebuilt=claimed)
+                stored.content = with_regions(stored.content, regions)
+                if later is not None:
+                    after_response(stored, later)
+            if claimed:
+                # The previous page, answered: this request rebuilds it once it is
+                # delivered (before ``later``: the last attached runs first).
+                after_response(stored, lambda: built(None))
             return stored
         shared = _members_entry(request, club, scope) if cached else None
         if shared is not None and shared.value is not None:
             parts = _parts(member_parts, request, club, kwargs)
+            later = None
             if live_parts is not None:
-                parts.update(_live(live_parts, request, club, kwargs))
-            return member_page(request, shared.value, parts)
-        # Read before the page is built: a game after it retires what is stored under it.
-        live_entry = _live_entry(request, club) if cached and live_parts is not None else None
-        try:
-            return _page_built(
-                request,
-                club,
-                lambda request, found: view(request, found, *args, **kwargs),
-                lambda request: _parts(member_parts, request, club, kwargs),
-                entry=entry,
-                shared=shared,
-                claimed=claimed,
-                live_entry=live_entry,
-            )
-        finally:
-            if claimed and entry is not None:
-                entry.release()
+                regions, later = _live(live_parts, request, club, kwargs)
+                parts.update(regions)
+            page = member_page(request, shared.value, parts)
+            return page if later is None else after_response(page, later)
+        return built(shared)
 
     functools.update_wrapper(wrapper, view)
     return wrapper
@@ -215,35 +229,49 @@ def _live_entry(request: HttpRequest, slug: str) -> PublishedEntry | None:
 
 
 def _live(
-    live_parts: LiveParts, request: HttpRequest, slug: str, kwargs: dict[str, Any]
-) -> dict[str, str]:
+    live_parts: LiveParts,
+    request: HttpRequest,
+    slug: str,
+    kwargs: dict[str, Any],
+    *,
+    page_rebuilt: bool = False,
+) -> tuple[dict[str, str], Callable[[], object] | None]:
     """The page's live regions, from the cache when no game came since they were built
-    (the page around them came from it: the club is public)."""
+    (the page around them came from it: the club is public); and the rebuild of them to
+    run once the page is delivered (``after_response``) when they are the previous ones,
+    answered first (a close retired them), else None. ``page_rebuilt``: the page is
+    rebuilt after too, and stores its live regions with it: this rebuild only lets go."""
     entry = _live_entry(request, slug)
     if entry is not None and entry.value is not None:
-        return dict(entry.value)
+        return dict(entry.value), None
     # Rebuilt once, as the pages are: a close retires every player page's live regions
     # with the pages, and each request that was shown a stored player page computed them
     # afresh, every web worker at once (the minute after a federation's close).
-    served, claimed = rebuilt_once(entry)
-    if served is not None:
-        return dict(served[0])
-    try:
+    served, claimed = rebuilt_once(entry, previous_first=True)
+
+    def rebuilt() -> dict[str, str]:
         try:
-            found = club_get_visible(user=request.user, slug=slug)
+            try:
+                found = club_get_visible(user=request.user, slug=slug)
+                if claimed and entry is not None:
+                    entry.vouch_public(found)
+                parts = live_parts(request, found, **kwargs)
+            except DomainError:
+                # The club or player went since the stored page was built (its next read
+                # builds it afresh): the page is served as it was stored.
+                return {}
+            if entry is not None:
+                entry.store(club=found, value=parts)
+            return parts
+        finally:
             if claimed and entry is not None:
-                entry.vouch_public(found)
-            parts = live_parts(request, found, **kwargs)
-        except DomainError:
-            # The club or player went since the stored page was built (its next read
-            # builds it afresh): the page is served as it was stored.
-            return {}
-        if entry is not None:
-            entry.store(club=found, value=parts)
-        return parts
-    finally:
-        if claimed and entry is not None:
-            entry.release()
+                entry.release()
+
+    if served is not None:
+        if not claimed or entry is None:
+            return dict(served[0]), None
+        return dict(served[0]), entry.release if page_rebuilt else rebuilt
+    return rebuilt(), None
 
 
 def regions_of(content: bytes, names: tuple[str, ...]) -> dict[str, str]:

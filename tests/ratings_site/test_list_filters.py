@@ -12,7 +12,7 @@ from django.test import Client
 
 from players.models import Player, RatingChange, Sex
 from players.services import club_published_changed
-from tests.pages_data import ClubData, build_club
+from tests.pages_data import ClubData, build_club, refreshed
 
 pytestmark = pytest.mark.django_db
 URL = "/clubs/riverside/lists/standard/"
@@ -103,7 +103,7 @@ def test_age_categories_women_federation_and_top(client: Client, data: ClubData)
     Player.objects.filter(pk=data.players["petra"].pk).update(birth_year=1975, sex=Sex.FEMALE)
     # Written behind the services' back: retire the cached pages as player_update would.
     club_published_changed(club_id=data.club.pk)
-    seniors = [row[1] for row in rows(client.get(f"{URL}?category=s50"))]
+    seniors = [row[1] for row in rows(refreshed(client, f"{URL}?category=s50"))]
     assert seniors == ["Petra Sommer (inactive)"]
     women = [row[1] for row in rows(client.get(f"{URL}?women=on"))]
     assert women == ["Petra Sommer (inactive)"]

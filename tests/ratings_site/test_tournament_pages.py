@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from players.models import Player, RatingChange
 from players.services.clubs import club_published_changed
+from tests.pages_data import refreshed
 from tests.tournaments.helpers import close, make_club, make_owner, make_player
 from tournaments.models import Tournament
 from tournaments.services import games_create_bulk, tournament_create
@@ -272,7 +273,7 @@ def test_standings_are_final_only_once_every_round_is_played(client: Client) -> 
     # The same three rounds of an event that has five: two are still to come.
     Tournament.objects.filter(pk=tournament.pk).update(rounds=5)
     club_published_changed(club_id=tournament.club_id)  # the cached ranking is replaced
-    page = text(client.get(f"/clubs/club/tournaments/{tournament.pk}/"))
+    page = text(refreshed(client, f"/clubs/club/tournaments/{tournament.pk}/"))
     assert "Final standings" not in page
     assert "Standings after round 3 of 5:" in page
     # The open period is said once, not on every row.
