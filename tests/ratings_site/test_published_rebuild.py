@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
+from django.db import connections
 from django.test import Client, RequestFactory
 
 from players.http.cache import STALE_HEADER, published_entry
@@ -73,7 +74,12 @@ def test_two_concurrent_rebuilds_render_once(
     answers: list[bytes] = []
 
     def visit() -> None:
-        answers.append(Client().get(HOME).content)
+        try:
+            answers.append(Client().get(HOME).content)
+        finally:
+            # The thread's own connection: left open, it kept the test database from
+            # being dropped at the session's end.
+            connections.close_all()
 
     visitors = [threading.Thread(target=visit) for _ in range(2)]
     for visitor in visitors:
