@@ -133,7 +133,10 @@ class ClubScopedView(GenericAPIView):  # type: ignore[type-arg]
         entry = self._published_entry
         # DRF passes any HttpResponseBase on (its stubs name Response): stored bytes and
         # streamed files are answered as they are.
-        stored, claimed = cached_or_claimed(entry, previous_first=True)
+        # A miss read the club in ``initial``: asked only then.
+        stored, claimed = cached_or_claimed(
+            entry, previous_first=True, public=lambda: self.club.public
+        )
         if stored is not None and claimed and entry is not None:
             # The previous answer, given: this request rebuilds it once it is delivered.
             return cast(Response, after_response(stored, lambda: self._rebuilt(entry, answer)))

@@ -286,7 +286,12 @@ def _entry_read(key: str, slug: str, scope: Generation) -> PublishedEntry:
     )
 
 
-def rebuilt_once(entry: PublishedEntry | None, *, previous_first: bool = False) -> tuple[Any, bool]:
+def rebuilt_once(
+    entry: PublishedEntry | None,
+    *,
+    previous_first: bool = False,
+    public: Callable[[], bool] | None = None,
+) -> tuple[Any, bool]:
     """What a request that missed ``entry`` does while another may be rebuilding it:
     ``(answer, False)`` with the previous answer (marked stale by the caller) or the
     rebuilt one, or ``(None, claimed)`` when the request computes the answer itself
@@ -297,7 +302,8 @@ def rebuilt_once(entry: PublishedEntry | None, *, previous_first: bool = False) 
     previous answer is kept and the club is public gets ``((previous, True), True)``, to
     answer with and then rebuild. A live entry that a game retired is rebuilt before it
     is answered (its previous answer lacks the game just entered); one that a publish
-    retired is answered as before too."""
+    retired is answered as before too. ``public``: whether the club is public, from the
+    club the caller has read already (else it is read here)."""
     if entry is None or entry.value is not None:
         return None, False
     # One rebuild of the club's entries at a time, but a live page's, once the figures
@@ -314,7 +320,7 @@ def rebuilt_once(entry: PublishedEntry | None, *, previous_first: bool = False) 
         # The club is read before the claim, which then vouches for it in the same write:
         # with the database's cache each write is several queries, and these requests
         # were the pages' slowest while every club closed.
-        if not _public(entry.slug):
+        if not (public() if public is not None else _public(entry.slug)):
             return None, False  # made private since: built afresh, never shown as before
         if entry.claim(public=True):
             return (entry.stale, True), True
@@ -327,7 +333,10 @@ def rebuilt_once(entry: PublishedEntry | None, *, previous_first: bool = False) 
 
 
 def cached_or_claimed(
-    entry: PublishedEntry | None, *, previous_first: bool = False
+    entry: PublishedEntry | None,
+    *,
+    previous_first: bool = False,
+    public: Callable[[], bool] | None = None,
 ) -> tuple[HttpResponse | None, bool]:
     """The first step of every cached public answer (pages, API views, downloads): the
     stored answer of a hit, or, after a change, the previous answer marked as being
@@ -337,7 +346,7 @@ def cached_or_claimed(
     answers with it and rebuilds the entry after (``after_response``), then releases."""
     if entry is not None and entry.value is not None:
         return stored_answer(entry.value), False
-    served, claimed = rebuilt_once(entry, previous_first=previous_first)
+    served, claimed = rebuilt_once(entry, previous_first=previous_first, public=public)
     if served is not None:
         value, stale = served
         return stored_answer(value, stale=stale), claimed

@@ -119,7 +119,7 @@ def _club_page(
         # entry is None for a member
         stored, claimed = cached_or_claimed(entry, previous_first=True)
 
-        def built(shared: PublishedEntry | None) -> HttpResponse:
+        def built(shared: PublishedEntry | None, *, vouch: bool) -> HttpResponse:
             # Read before the page is built: a game after it retires what is stored under it.
             live_entry = _live_entry(request, club) if cached and live_parts is not None else None
             try:
@@ -130,7 +130,7 @@ def _club_page(
                     lambda request: _parts(member_parts, request, club, kwargs),
                     entry=entry,
                     shared=shared,
-                    claimed=claimed,
+                    vouch=vouch,
                     live_entry=live_entry,
                 )
             finally:
@@ -145,8 +145,9 @@ def _club_page(
                     after_response(stored, later)
             if claimed:
                 # The previous page, answered: this request rebuilds it once it is
-                # delivered (before ``later``: the last attached runs first).
-                after_response(stored, lambda: built(None))
+                # delivered (before ``later``: the last attached runs first). Its claim
+                # vouched for the club already.
+                after_response(stored, lambda: built(None, vouch=False))
             return stored
         shared = _members_entry(request, club, scope) if cached else None
         if shared is not None and shared.value is not None:
@@ -157,7 +158,7 @@ def _club_page(
                 parts.update(regions)
             page = member_page(request, shared.value, parts)
             return page if later is None else after_response(page, later)
-        return built(shared)
+        return built(shared, vouch=claimed)
 
     functools.update_wrapper(wrapper, view)
     return wrapper
@@ -171,20 +172,21 @@ def _page_built(
     *,
     entry: PublishedEntry | None,
     shared: PublishedEntry | None,
-    claimed: bool,
+    vouch: bool,
     live_entry: PublishedEntry | None,
 ) -> HttpResponse:
     """The page of a cache miss: the club as the visitor may see it (else the sign-in
     page or the error page), rendered; a 200 stored in ``entry`` (the anonymous page, for
     a signed-in visitor of a public club: ``shared``, then served with their ``parts``); its
-    live regions in ``live_entry``."""
+    live regions in ``live_entry``. ``vouch``: the request holds the entry's rebuild and
+    tells the others once it has read the club (``PublishedEntry.vouch_public``)."""
     try:
         found = club_get_visible(user=request.user, slug=club)
     except NotFoundError as error:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         return error_page(request, error)
-    if claimed and entry is not None:
+    if vouch and entry is not None:
         entry.vouch_public(found)
     member = request
     if shared is not None and found.public:
@@ -249,11 +251,11 @@ def _live(
     # afresh, every web worker at once (the minute after a federation's close).
     served, claimed = rebuilt_once(entry, previous_first=True)
 
-    def rebuilt() -> dict[str, str]:
+    def rebuilt(*, vouch: bool) -> dict[str, str]:
         try:
             try:
                 found = club_get_visible(user=request.user, slug=slug)
-                if claimed and entry is not None:
+                if vouch and entry is not None:
                     entry.vouch_public(found)
                 parts = live_parts(request, found, **kwargs)
             except DomainError:
@@ -270,8 +272,11 @@ def _live(
     if served is not None:
         if not claimed or entry is None:
             return dict(served[0]), None
-        return dict(served[0]), entry.release if page_rebuilt else rebuilt
-    return rebuilt(), None
+        if page_rebuilt:
+            return dict(served[0]), entry.release
+        # Its claim vouched for the club already.
+        return dict(served[0]), lambda: rebuilt(vouch=False)
+    return rebuilt(vouch=claimed), None
 
 
 def regions_of(content: bytes, names: tuple[str, ...]) -> dict[str, str]:
